@@ -1,0 +1,115 @@
+"""The encoded, struct-of-arrays form of a kernel that the executor runs.
+
+A :class:`Program` holds one row per instruction in plain numpy arrays so
+numba code can read it:
+
+* ``sem[i]``: the semantic id (see :mod:`gpusim.asm.sems`) the executor
+  dispatches on;
+* ``ops[i, slot, field]``: operand slots ``D0 D1`` (destinations) and
+  ``S0..S3`` (sources), each with ``KIND`` (one of the ``K_*`` kinds),
+  ``VAL`` (register index or immediate bit pattern) and ``WIDTH`` (32-bit
+  registers covered);
+* ``mods[i, column]``: modifiers and decoded fields, columns named below.
+
+Scalar registers use the hardware operand encoding (s0..s101 = 0..101,
+vcc_lo 106, m0 124, exec_lo 126, scc 253, ...), so one per-wave array of 256
+words holds every scalar operand. Vector registers use the unified gfx90a
+file: ``v[n]`` is index n and ``a[n]`` is ``accum_offset + n``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpusim.errors import SourceLoc
+
+# operand slots
+D0, D1, S0, S1, S2, S3 = range(6)
+N_SLOTS = 6
+# operand fields
+KIND, VAL, WIDTH = range(3)
+# operand kinds
+K_NONE, K_SREG, K_VREG, K_IMM = range(4)
+
+# scalar register file indices (hardware operand encoding)
+SGPR_COUNT = 102
+FLAT_SCRATCH_LO, FLAT_SCRATCH_HI = 102, 103
+XNACK_MASK_LO, XNACK_MASK_HI = 104, 105
+VCC_LO, VCC_HI = 106, 107
+TTMP0 = 108
+M0 = 124
+NULL = 125
+EXEC_LO, EXEC_HI = 126, 127
+SRC_SHARED_BASE, SRC_SHARED_LIMIT = 235, 236
+SRC_PRIVATE_BASE, SRC_PRIVATE_LIMIT = 237, 238
+SRC_VCCZ, SRC_EXECZ = 251, 252
+SCC = 253
+SREG_FILE = 256
+
+# modifier columns
+(
+    M_NEG,  # bit k: negate float source k (neg_lo for packed ops)
+    M_ABS,  # bit k: absolute value of float source k
+    M_NEG_HI,  # bit k: negate high half of packed source k
+    M_OPSEL,  # op_sel bits (bit 3: destination high half)
+    M_OPSEL_HI,  # op_sel_hi bits (packed ops)
+    M_CLAMP,
+    M_OMOD,  # 0 none, 1 *2, 2 *4, 3 /2
+    M_SIGN,  # sign-bit position of the float source type (15, 31, 63) or 0
+    M_DTYPE,  # destination float kind for clamp/omod: 0 none, 1 f32, 2 f16, 3 f64
+    M_OFFSET,  # memory offset (bytes), or offset0 for ds_*2
+    M_OFFSET1,  # offset1 for ds_*2
+    M_CACHE,  # cache-policy bits: 1 glc/sc0, 2 slc/sc1, 4 nt, 8 dlc
+    M_ADDR,  # memory addressing bits: 1 saddr used, 2 offen, 4 idxen, 8 lds
+    M_CBSZ,
+    M_ABID,
+    M_BLGP,
+    M_DPP,  # DPP control (-1: no DPP), see gpusim.exec.kernels.lanes
+    M_ROW_MASK,
+    M_BANK_MASK,
+    M_BOUND_CTRL,
+    M_SDWA,  # 1 when the instruction is SDWA
+    M_DST_SEL,  # SDWA selects: 0..3 BYTE_0..3, 4 WORD_0, 5 WORD_1, 6 DWORD
+    M_DST_UNUSED,  # 0 pad, 1 sext, 2 preserve
+    M_SRC0_SEL,
+    M_SRC1_SEL,
+    M_SEXT,  # bit k: sign-extend SDWA source k
+    M_TARGET,  # branch target, an instruction index
+    M_VMCNT,
+    M_EXPCNT,
+    M_LGKMCNT,
+    M_SIMM,  # 16-bit immediate of SOPP/SOPK-like instructions
+    M_SUB,  # sub-operation within a semantic family
+    N_MODS,
+) = range(33)
+
+NO_DPP = -1
+SEL_DWORD = 6
+
+
+@dataclass
+class Program:
+    """Program is an encoded kernel, ready for the executor.
+
+    Arrays have one row per instruction of the module's text section; a
+    kernel starts at ``entry``. ``pc_bytes`` is each instruction's byte
+    offset from the start of the text section, as the real encoding lays it
+    out; ``locs`` and ``text`` point back at the source for error reports.
+    """
+
+    sem: np.ndarray  # int32[n]
+    ops: np.ndarray  # int64[n, N_SLOTS, 3]
+    mods: np.ndarray  # int64[n, N_MODS]
+    unit: np.ndarray  # int8[n], gpusim.asm.isa.UNITS index
+    pc_bytes: np.ndarray  # int64[n]
+    mnemonics: list[str] = field(default_factory=list)
+    locs: list[SourceLoc] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return int(self.sem.shape[0])
+
+    def describe(self, i: int) -> str:
+        """describe returns the source text of instruction ``i`` for messages."""
+        loc = self.locs[i]
+        return " ".join(loc.text.split()) if loc.text else self.mnemonics[i]

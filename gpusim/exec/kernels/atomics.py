@@ -1,0 +1,77 @@
+"""The read-modify-write operations shared by global and LDS atomics."""
+import numpy as np
+from numba import njit
+
+from gpusim.exec.kernels.bits import bf16, bf16_bits, bits32, bits64, f16, f32, f64, half_bits
+
+U = np.uint64
+
+(A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
+ A_SWAP, A_CMPSWAP, A_ADD_F32, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_PK_ADD_F16,
+ A_PK_ADD_BF16, A_MIN_F32, A_MAX_F32, A_SUB_CLAMP) = range(22)
+
+
+@njit(inline="always")
+def _signed(x, size):
+    if size == 4:
+        v = np.int64(x & U(0xFFFFFFFF))
+        return v - 0x100000000 if v >= 0x80000000 else v
+    return np.int64(x)
+
+
+@njit(inline="always")
+def atomic_apply(op, old, data, cmp, size):
+    """atomic_apply returns the new memory value for atomic ``op`` on ``size``-byte ``old``.
+
+    ``cmp`` is the compare value of a compare-and-swap.
+    """
+    mask = U(0xFFFFFFFF) if size == 4 else U(0xFFFFFFFFFFFFFFFF)
+    if op == A_ADD:
+        return (old + data) & mask
+    if op == A_SUB:
+        return (old - data) & mask
+    if op == A_SMIN:
+        return old if _signed(old, size) <= _signed(data, size) else data
+    if op == A_UMIN:
+        return min(old, data)
+    if op == A_SMAX:
+        return old if _signed(old, size) >= _signed(data, size) else data
+    if op == A_UMAX:
+        return max(old, data)
+    if op == A_AND:
+        return old & data
+    if op == A_OR:
+        return old | data
+    if op == A_XOR:
+        return old ^ data
+    if op == A_INC:
+        return U(0) if old >= data else (old + U(1)) & mask
+    if op == A_DEC:
+        return data if old == 0 or old > data else (old - U(1)) & mask
+    if op == A_SWAP:
+        return data
+    if op == A_CMPSWAP:
+        return data if old == cmp else old
+    if op == A_ADD_F32:
+        return bits32(f32(old) + f32(data))
+    if op == A_MIN_F32:
+        return data if f32(data) < f32(old) else old
+    if op == A_MAX_F32:
+        return data if f32(data) > f32(old) else old
+    if op == A_ADD_F64:
+        return bits64(f64(old) + f64(data))
+    if op == A_MIN_F64:
+        return data if f64(data) < f64(old) else old
+    if op == A_MAX_F64:
+        return data if f64(data) > f64(old) else old
+    if op == A_PK_ADD_F16:
+        lo = half_bits(f16(old) + f16(data))
+        hi = half_bits(f16(old >> U(16)) + f16(data >> U(16)))
+        return (lo & U(0xFFFF)) | ((hi & U(0xFFFF)) << U(16))
+    if op == A_PK_ADD_BF16:
+        lo = bf16_bits(bf16(old) + bf16(data))
+        hi = bf16_bits(bf16(old >> U(16)) + bf16(data >> U(16)))
+        return lo | (hi << U(16))
+    if op == A_SUB_CLAMP:
+        return old - data if old > data else U(0)
+    return old

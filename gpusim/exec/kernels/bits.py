@@ -1,0 +1,158 @@
+"""Bit-exact scalar helpers for the instruction kernels: reinterpretation,
+fused multiply-add, and IEEE half / bfloat16 conversions.
+
+All helpers are numba-inlined and work on plain integers holding register
+bits, so a 64-lane loop over them vectorises.
+"""
+import numpy as np
+from llvmlite import ir
+from numba.core import cgutils
+from numba import njit, types
+from numba.extending import intrinsic
+
+
+def _bitcast(src, dst):
+    @intrinsic
+    def cast(typingctx, x):
+        sig = dst(src)
+
+        def codegen(context, builder, signature, args):
+            return builder.bitcast(args[0], context.get_value_type(dst))
+
+        return sig, codegen
+
+    return cast
+
+
+_u32_as_f32 = _bitcast(types.uint32, types.float32)
+_f32_as_u32 = _bitcast(types.float32, types.uint32)
+_u64_as_f64 = _bitcast(types.uint64, types.float64)
+_f64_as_u64 = _bitcast(types.float64, types.uint64)
+
+
+def _fma(ty):
+    @intrinsic
+    def fma(typingctx, a, b, c):
+        sig = ty(ty, ty, ty)
+
+        def codegen(context, builder, signature, args):
+            lty = context.get_value_type(ty)
+            fnty = ir.FunctionType(lty, [lty, lty, lty])
+            name = "llvm.fma.f32" if ty == types.float32 else "llvm.fma.f64"
+            fn = cgutils.get_or_insert_function(builder.module, fnty, name)
+            return builder.call(fn, args)
+
+        return sig, codegen
+
+    return fma
+
+
+fma_f32 = _fma(types.float32)
+fma_f64 = _fma(types.float64)
+
+
+@njit(inline="always")
+def f32(bits):
+    """f32 reinterprets the low 32 bits of an integer as a float32."""
+    return _u32_as_f32(np.uint32(bits & 0xFFFFFFFF))
+
+
+@njit(inline="always")
+def bits32(x):
+    """bits32 returns the IEEE bits of a float32 as a uint64."""
+    return np.uint64(_f32_as_u32(np.float32(x)))
+
+
+@njit(inline="always")
+def f64(bits):
+    """f64 reinterprets 64 integer bits as a float64."""
+    return _u64_as_f64(np.uint64(bits))
+
+
+@njit(inline="always")
+def bits64(x):
+    """bits64 returns the IEEE bits of a float64 as a uint64."""
+    return _f64_as_u64(np.float64(x))
+
+
+@njit(inline="always")
+def sext(value, width):
+    """sext sign-extends the low ``width`` bits of ``value`` to a signed int64."""
+    v = np.int64(value & ((1 << width) - 1)) if width < 64 else np.int64(value)
+    if width < 64 and (v >> (width - 1)) & 1:
+        v -= np.int64(1) << width
+    return v
+
+
+@njit(inline="always")
+def i32(bits):
+    """i32 reads the low 32 bits as a signed integer."""
+    v = np.int64(bits & 0xFFFFFFFF)
+    return v - 0x100000000 if v >= 0x80000000 else v
+
+
+@njit(inline="always")
+def f16(bits):
+    """f16 converts IEEE half bits (low 16 bits) to a float32, exactly."""
+    h = np.uint32(bits & 0xFFFF)
+    sign = (h >> 15) << 31
+    exp = (h >> 10) & 0x1F
+    man = h & 0x3FF
+    if exp == 0x1F:
+        out = sign | 0x7F800000 | (man << 13)
+    elif exp != 0:
+        out = sign | ((exp + 112) << 23) | (man << 13)
+    elif man == 0:
+        out = sign
+    else:
+        e = np.uint32(113)
+        while (man & 0x400) == 0:
+            man <<= 1
+            e -= 1
+        out = sign | (e << 23) | ((man & 0x3FF) << 13)
+    return _u32_as_f32(np.uint32(out))
+
+
+@njit(inline="always")
+def half_bits(x):
+    """half_bits rounds a float32 to IEEE half (nearest-even) and returns its 16 bits."""
+    u = np.uint32(_f32_as_u32(np.float32(x)))
+    sign = (u >> 16) & 0x8000
+    exp = np.int32((u >> 23) & 0xFF)
+    man = u & 0x7FFFFF
+    if exp == 0xFF:
+        return np.uint64(sign | 0x7C00 | (0x200 if man != 0 else 0))
+    e = exp - 127 + 15
+    if e >= 0x1F:
+        return np.uint64(sign | 0x7C00)
+    if e <= 0:
+        if e < -10:
+            return np.uint64(sign)
+        man = man | 0x800000
+        shift = np.uint32(14 - e)
+        half = man >> shift
+        rem = man & ((np.uint32(1) << shift) - 1)
+        mid = np.uint32(1) << (shift - 1)
+        if rem > mid or (rem == mid and (half & 1)):
+            half += 1
+        return np.uint64(sign | half)
+    half = np.uint32((e << 10) | (man >> 13))
+    rem = man & 0x1FFF
+    if rem > 0x1000 or (rem == 0x1000 and (half & 1)):
+        half += 1
+    return np.uint64(sign | half)
+
+
+@njit(inline="always")
+def bf16(bits):
+    """bf16 converts bfloat16 bits (low 16 bits) to a float32."""
+    return _u32_as_f32(np.uint32((bits & 0xFFFF) << 16))
+
+
+@njit(inline="always")
+def bf16_bits(x):
+    """bf16_bits rounds a float32 to bfloat16 (nearest-even) and returns its 16 bits."""
+    u = np.uint32(_f32_as_u32(np.float32(x)))
+    if (u & 0x7F800000) == 0x7F800000 and (u & 0x7FFFFF) != 0:
+        return np.uint64((u >> 16) | 0x40)
+    return np.uint64((u + 0x7FFF + ((u >> 16) & 1)) >> 16) & np.uint64(0xFFFF)

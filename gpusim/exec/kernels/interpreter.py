@@ -1,0 +1,256 @@
+"""The functional interpreter: runs waves instruction by instruction.
+
+``step`` executes one instruction of one wave and reports what happened;
+``run_wave`` repeats it until the wave ends, waits at a barrier, faults or
+uses up its budget; ``run_grid`` runs every workgroup of a dispatch in order,
+releasing barriers when all live waves of the workgroup arrive. The timing
+engine calls ``step`` itself; the functional-only run uses ``run_grid``.
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.asm import sems as S
+from gpusim.asm.program import (
+    D0, EXEC_HI, EXEC_LO, M_SUB, M_TARGET, S0, SCC, VAL, VCC_HI, VCC_LO,
+)
+from gpusim.exec.kernels.lanes import sget
+from gpusim.exec.kernels.lds import exec_lds
+from gpusim.exec.kernels.memory import (
+    F_CODE, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
+)
+from gpusim.exec.kernels.mfma import exec_mfma
+from gpusim.exec.kernels.salu import exec_salu
+from gpusim.exec.kernels.valu import exec_valu
+from gpusim.exec.kernels.vmem import exec_smem, exec_vmem
+
+U = np.uint64
+
+# wave states
+RUNNING, AT_BARRIER, DONE, FAULTED = 0, 1, 2, 3
+# step outcomes
+NEXT, JUMP, BARRIER, END, FAULT = 0, 1, 2, 3, 4
+
+# abi columns (see gpusim.exec.launch)
+(ABI_BLOCK_X, ABI_BLOCK_Y, ABI_BLOCK_Z, ABI_GRID_X, ABI_GRID_Y, ABI_GRID_Z,
+ ABI_WGID_SGPR, ABI_WGID_MASK, ABI_WGINFO_SGPR, ABI_TID_MODE, ABI_ENTRY,
+ ABI_CODE_BASE, ABI_N) = range(13)
+
+
+@njit(inline="always")
+def _pc_index(pc_bytes, code_base, target):
+    """_pc_index maps a byte address to an instruction index, or -1."""
+    rel = np.int64(target) - code_base
+    lo, hi = 0, pc_bytes.shape[0] - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if pc_bytes[mid] == rel:
+            return mid
+        if pc_bytes[mid] < rel:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+@njit(cache=True)
+def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault):
+    """step executes instruction ``pc[w]`` of wave ``w`` and advances ``pc[w]``.
+
+    Returns NEXT, JUMP, BARRIER, END or FAULT. Mutates the wave's registers,
+    memory, LDS, ``pc`` and ``fault``.
+    """
+    i = pc[w]
+    s = sem[i]
+    r = 0
+    if s < S.SALU_END:
+        r = exec_salu(i, w, sem, ops, mods, sreg)
+    elif s < S.FLOW_END:
+        if s == S.S_ENDPGM:
+            return END
+        if s == S.S_BARRIER:
+            pc[w] = i + 1
+            return BARRIER
+        if s == S.S_BRANCH:
+            pc[w] = mods[i, M_TARGET]
+            return JUMP
+        if s == S.S_CBRANCH:
+            cond = mods[i, M_SUB]
+            if cond <= 1:
+                taken = (sreg[w, SCC] != 0) == (cond == 1)
+            elif cond <= 3:
+                vcc = U(sreg[w, VCC_LO]) | U(sreg[w, VCC_HI])
+                taken = (vcc != 0) == (cond == 3)
+            else:
+                ex = U(sreg[w, EXEC_LO]) | U(sreg[w, EXEC_HI])
+                taken = (ex != 0) == (cond == 5)
+            if taken:
+                pc[w] = mods[i, M_TARGET]
+                return JUMP
+        elif s == S.S_GETPC_B64:
+            nxt = U(code_base + pc_bytes[i] + 4)
+            sreg[w, ops[i, D0, VAL]] = np.uint32(nxt & U(0xFFFFFFFF))
+            sreg[w, ops[i, D0, VAL] + 1] = np.uint32(nxt >> U(32))
+        elif s == S.S_SETPC_B64 or s == S.S_SWAPPC_B64:
+            target = sget(sreg, w, 1, ops[i, S0, VAL], 2)
+            if s == S.S_SWAPPC_B64:
+                ret = U(code_base + pc_bytes[i] + 4)
+                sreg[w, ops[i, D0, VAL]] = np.uint32(ret & U(0xFFFFFFFF))
+                sreg[w, ops[i, D0, VAL] + 1] = np.uint32(ret >> U(32))
+            j = _pc_index(pc_bytes, code_base, target)
+            if j < 0:
+                record_fault(fault, FAULT_BAD_JUMP, w, i, -1, target, 0)
+                return FAULT
+            pc[w] = j
+            return JUMP
+        # s_waitcnt, s_nop, s_setprio, s_sendmsg ...: no functional effect
+    elif s < S.VALU_END:
+        r = exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid)
+    elif s < S.MFMA_END:
+        r = exec_mfma(i, w, ops, mods, vreg, sreg)
+    elif s < S.SMEM_END:
+        r = exec_smem(i, w, sem, ops, mods, sreg, mem, regions, env, fault)
+    elif s < S.VMEM_END:
+        r = exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault)
+    else:
+        r = exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault)
+    if r < 0:
+        if fault[F_CODE] == 0:
+            record_fault(fault, FAULT_UNSUPPORTED, w, i, -1, 0, 0)
+        return FAULT
+    pc[w] = i + 1
+    return NEXT
+
+
+@njit(cache=True)
+def run_wave(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault):
+    """run_wave steps wave ``w`` until it leaves RUNNING or ``budget`` instructions pass.
+
+    Returns (new state, instructions executed).
+    """
+    n = 0
+    while n < budget:
+        r = step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault)
+        n += 1
+        if r == END:
+            return DONE, n
+        if r == BARRIER:
+            return AT_BARRIER, n
+        if r == FAULT:
+            return FAULTED, n
+    return RUNNING, n
+
+
+@njit(cache=True)
+def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
+    """init_wave sets the AMDHSA initial state of wave ``w`` of workgroup ``wg``.
+
+    ``wg`` is (x, y, z); ``user_sgprs`` lists (sgpr index, value) pairs that
+    every wave receives. Returns the number of live lanes.
+    """
+    for r in range(sreg.shape[1]):
+        sreg[w, r] = 0
+    for k in range(user_sgprs.shape[0]):
+        sreg[w, user_sgprs[k, 0]] = np.uint32(user_sgprs[k, 1])
+    nxt = abi[ABI_WGID_SGPR]
+    mask = abi[ABI_WGID_MASK]
+    for d in range(3):
+        if (mask >> d) & 1:
+            sreg[w, nxt] = np.uint32(wg[d])
+            nxt += 1
+    if abi[ABI_WGINFO_SGPR] >= 0:
+        sreg[w, abi[ABI_WGINFO_SGPR]] = 0
+    bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
+    total = bx * by * bz
+    first = 64 * wave_in_wg
+    live = min(64, total - first)
+    for r in range(vreg.shape[1]):
+        for l in range(64):
+            vreg[w, r, l] = 0
+    for l in range(live):
+        f = first + l
+        x = f % bx
+        y = (f // bx) % by
+        z = f // (bx * by)
+        vreg[w, 0, l] = np.uint32(x | (y << 10) | (z << 20))
+    ex = U(0xFFFFFFFFFFFFFFFF) if live == 64 else (U(1) << U(live)) - U(1)
+    sreg[w, EXEC_LO] = np.uint32(ex & U(0xFFFFFFFF))
+    sreg[w, EXEC_HI] = np.uint32(ex >> U(32))
+    pc[w] = abi[ABI_ENTRY]
+    return live
+
+
+@njit(cache=True)
+def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, mem, regions, env, lds, fault,
+             counts, limit):
+    """run_grid runs every workgroup of the dispatch, one after another.
+
+    ``counts[i]`` accumulates how many waves executed instruction ``i``.
+    Stops at the first fault, or when more than ``limit`` wave-instructions
+    ran (recorded as a runaway fault). Returns the wave-instructions executed.
+    """
+    code_base = abi[ABI_CODE_BASE]
+    bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
+    waves = (bx * by * bz + 63) // 64
+    pc = np.zeros(waves, np.int64)
+    state = np.zeros(waves, np.int64)
+    wg = np.zeros(3, np.int64)
+    total = np.int64(0)
+    slice_budget = 1 << 16
+    for gz in range(abi[ABI_GRID_Z]):
+        for gy in range(abi[ABI_GRID_Y]):
+            for gx in range(abi[ABI_GRID_X]):
+                wg[0], wg[1], wg[2] = gx, gy, gz
+                for b in range(lds.shape[0]):
+                    lds[b] = 0
+                for w in range(waves):
+                    init_wave(w, wg, w, abi, user_sgprs, sreg, vreg, pc)
+                    state[w] = RUNNING
+                while True:
+                    progressed = False
+                    live = 0
+                    waiting = 0
+                    for w in range(waves):
+                        if state[w] == RUNNING:
+                            start = pc[w]
+                            st, n = _run_counted(w, slice_budget, sem, ops, mods, pc_bytes, code_base, pc, sreg,
+                                                 vreg, T, valid, mem, regions, env, lds, fault, counts)
+                            total += n
+                            state[w] = st
+                            progressed = True
+                            if st == FAULTED:
+                                return total
+                            if total > limit:
+                                record_fault(fault, FAULT_LIMIT, w, pc[w], -1, 0, 0)
+                                return total
+                        if state[w] != DONE:
+                            live += 1
+                            if state[w] == AT_BARRIER:
+                                waiting += 1
+                    if live == 0:
+                        break
+                    if waiting == live:
+                        for w in range(waves):
+                            if state[w] == AT_BARRIER:
+                                state[w] = RUNNING
+                    elif not progressed:
+                        record_fault(fault, FAULT_BARRIER, 0, pc[0], -1, 0, 0)
+                        return total
+    return total
+
+
+@njit(inline="always")
+def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds,
+                 fault, counts):
+    n = 0
+    while n < budget:
+        i = pc[w]
+        counts[i] += 1
+        r = step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault)
+        n += 1
+        if r == END:
+            return DONE, n
+        if r == BARRIER:
+            return AT_BARRIER, n
+        if r == FAULT:
+            return FAULTED, n
+    return RUNNING, n

@@ -1,0 +1,180 @@
+"""LDS (ds_*) instructions: reads, writes, read2/write2, atomics and the
+lane-exchange instructions that use the LDS crossbar (ds_bpermute_b32,
+ds_permute_b32, ds_swizzle_b32).
+
+Operates on the workgroup's LDS row (uint8[lds_bytes]); an address past the
+allocation records an LDS fault and returns -2. Mutates registers, LDS, T and
+``fault``.
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.asm import sems as S
+from gpusim.asm.program import D0, K_NONE, KIND, M_OFFSET, M_OFFSET1, M_SUB, S0, S1, S2, VAL, WIDTH
+from gpusim.exec.kernels.atomics import A_CMPSWAP, atomic_apply
+from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on
+from gpusim.exec.kernels.memory import FAULT_LDS, load_bytes, record_fault, store_bytes
+from gpusim.exec.kernels.vmem import (
+    LD_DWORDS, LD_I16, LD_I8, LD_U16_D16, LD_U16_D16_HI, LD_U8_D16, LD_U8_D16_HI,
+    LD_I8_D16, LD_I8_D16_HI, ST_B8, ST_B8_D16_HI, ST_B16_D16_HI, ST_DWORDS, _access_size,
+)
+
+U = np.uint64
+M32 = U(0xFFFFFFFF)
+
+
+@njit(inline="always")
+def swizzle_source_lane(pattern, l):
+    """swizzle_source_lane maps lane ``l`` through a ds_swizzle_b32 offset pattern."""
+    if pattern & 0x8000:
+        return (l & ~3) | ((pattern >> (2 * (l & 3))) & 3)
+    and_mask = pattern & 0x1F
+    or_mask = (pattern >> 5) & 0x1F
+    xor_mask = (pattern >> 10) & 0x1F
+    return (l & 0x20) | ((((l & 0x1F) & and_mask) | or_mask) ^ xor_mask)
+
+
+@njit(inline="always")
+def _in_range(o, size, lds_size):
+    return 0 <= o and o + size <= lds_size
+
+
+@njit(cache=True)
+def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
+    """exec_lds runs ds_* instruction ``i`` for wave ``w`` on the workgroup's LDS: 0 ok, -2 fault."""
+    s = sem[i]
+    mask = exec_mask(sreg, w)
+    sub = mods[i, M_SUB]
+    lds_size = lds.shape[0]
+    off0 = mods[i, M_OFFSET]
+    addr = T[7]
+    if ops[i, S0, KIND] != K_NONE:
+        fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], 1, addr)
+
+    if s == S.DS_SWIZZLE or s == S.DS_BPERMUTE or s == S.DS_PERMUTE:
+        data = T[6]
+        fetch_raw(sreg, vreg, w, ops[i, S1, KIND], ops[i, S1, VAL], 1, data)
+        R = T[5]
+        reg = ops[i, D0, VAL]
+        if s == S.DS_PERMUTE:
+            for l in range(64):
+                R[l] = 0
+            for l in range(64):
+                if lane_on(mask, l):
+                    R[((addr[l] + U(off0)) >> U(2)) & U(63)] = data[l]
+        else:
+            for l in range(64):
+                if s == S.DS_SWIZZLE:
+                    src = swizzle_source_lane(off0, l)
+                else:
+                    src = np.int64(((addr[l] + U(off0)) >> U(2)) & U(63))
+                R[l] = data[src] if lane_on(mask, src) else U(0)
+        for l in range(64):
+            if lane_on(mask, l):
+                vreg[w, reg, l] = np.uint32(R[l] & M32)
+        return 0
+
+    if s == S.DS_READ:
+        kind = sub & 0xFF
+        reg = ops[i, D0, VAL]
+        dwords = ops[i, D0, WIDTH]
+        size = _access_size(kind, dwords, False)
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            o = np.int64(addr[l] & M32) + off0
+            if not _in_range(o, size, lds_size):
+                record_fault(fault, FAULT_LDS, w, i, l, o, size)
+                return -2
+            if kind == LD_DWORDS:
+                for d in range(dwords):
+                    vreg[w, reg + d, l] = np.uint32(load_bytes(lds, o + 4 * d, 4))
+            else:
+                v = load_bytes(lds, o, size)
+                if (kind == LD_I8 or kind == LD_I8_D16 or kind == LD_I8_D16_HI) and v & U(0x80):
+                    v |= U(0xFF00) if kind != LD_I8 else U(0xFFFFFF00)
+                elif kind == LD_I16 and v & U(0x8000):
+                    v |= U(0xFFFF0000)
+                old = U(vreg[w, reg, l])
+                if kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U16_D16:
+                    v = (old & U(0xFFFF0000)) | (v & U(0xFFFF))
+                elif kind == LD_U8_D16_HI or kind == LD_I8_D16_HI or kind == LD_U16_D16_HI:
+                    v = (old & U(0xFFFF)) | ((v & U(0xFFFF)) << U(16))
+                vreg[w, reg, l] = np.uint32(v & M32)
+        return 0
+
+    if s == S.DS_WRITE:
+        kind = sub & 0xFF
+        dreg = ops[i, S1, VAL]
+        dwords = ops[i, S1, WIDTH]
+        size = _access_size(kind, dwords, True)
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            o = np.int64(addr[l] & M32) + off0
+            if not _in_range(o, size, lds_size):
+                record_fault(fault, FAULT_LDS, w, i, l, o, size)
+                return -2
+            if kind == ST_DWORDS:
+                for d in range(dwords):
+                    store_bytes(lds, o + 4 * d, 4, U(vreg[w, dreg + d, l]))
+            else:
+                v = U(vreg[w, dreg, l])
+                if kind == ST_B8_D16_HI or kind == ST_B16_D16_HI:
+                    v >>= U(16)
+                store_bytes(lds, o, size, v)
+        return 0
+
+    if s == S.DS_READ2 or s == S.DS_WRITE2:
+        # sub: element size in bytes (4 or 8) | 0x100 for the st64 forms
+        esize = sub & 0xFF
+        scale = esize * (64 if sub & 0x100 else 1)
+        ew = esize // 4
+        off1 = mods[i, M_OFFSET1]
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            base = np.int64(addr[l] & M32)
+            for k in range(2):
+                o = base + (off0 if k == 0 else off1) * scale
+                if not _in_range(o, esize, lds_size):
+                    record_fault(fault, FAULT_LDS, w, i, l, o, esize)
+                    return -2
+                for d in range(ew):
+                    if s == S.DS_READ2:
+                        vreg[w, ops[i, D0, VAL] + k * ew + d, l] = np.uint32(load_bytes(lds, o + 4 * d, 4))
+                    else:
+                        src = ops[i, S1, VAL] if k == 0 else ops[i, S2, VAL]
+                        store_bytes(lds, o + 4 * d, 4, U(vreg[w, src + d, l]))
+        return 0
+
+    if s == S.DS_ATOMIC:
+        aop = sub >> 8
+        dwords = ops[i, S1, WIDTH]
+        size = 4 * dwords
+        ret = ops[i, D0, KIND] != K_NONE
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            o = np.int64(addr[l] & M32) + off0
+            if not _in_range(o, size, lds_size):
+                record_fault(fault, FAULT_LDS, w, i, l, o, size)
+                return -2
+            data = U(vreg[w, ops[i, S1, VAL], l])
+            if dwords == 2:
+                data |= U(vreg[w, ops[i, S1, VAL] + 1, l]) << U(32)
+            cmp = U(0)
+            if aop == A_CMPSWAP:
+                # ds_cmpst: data0 is the compare value, data1 the new value
+                cmp = data
+                data = U(vreg[w, ops[i, S2, VAL], l])
+                if dwords == 2:
+                    data |= U(vreg[w, ops[i, S2, VAL] + 1, l]) << U(32)
+            old = load_bytes(lds, o, size)
+            store_bytes(lds, o, size, atomic_apply(aop, old, data, cmp, size))
+            if ret:
+                vreg[w, ops[i, D0, VAL], l] = np.uint32(old & M32)
+                if dwords == 2:
+                    vreg[w, ops[i, D0, VAL] + 1, l] = np.uint32(old >> U(32))
+        return 0
+    return -1

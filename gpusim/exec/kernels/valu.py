@@ -1,0 +1,846 @@
+"""The vector ALU: executes one VALU instruction for one wave.
+
+``exec_valu`` fetches the sources (with neg/abs, SDWA and DPP applied),
+computes all 64 lanes and writes the destinations under EXEC. It mutates only
+the wave's registers in ``sreg``/``vreg`` and the scratch rows of ``T``.
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.asm import sems as S
+from gpusim.asm.program import (
+    D0, D1, EXEC_HI, EXEC_LO, K_NONE, K_SREG, K_VREG, KIND, M_ABS, M_CLAMP,
+    M_DPP, M_DTYPE, M_NEG, M_NEG_HI, M_OMOD, M_OPSEL, M_OPSEL_HI, M_SDWA,
+    M_SUB, NO_DPP, S0, S1, S2, VAL, VCC_LO, WIDTH,
+)
+from gpusim.exec.kernels import valu_ops as op
+from gpusim.exec.kernels.bits import bits32, bits64, f16, f32, f64, fma_f32, half_bits
+from gpusim.exec.kernels.lanes import (
+    ALL_LANES, exec_mask, fetch, lane_on, sget, sset, write_sdwa, write_vgpr,
+)
+
+U = np.uint64
+M16 = U(0xFFFF)
+M32 = U(0xFFFFFFFF)
+
+# destination float kinds (M_DTYPE)
+DT_NONE, DT_F32, DT_F16, DT_F64, DT_I16 = 0, 1, 2, 3, 4
+
+
+@njit(inline="always")
+def m1(fn, A, R):
+    for l in range(64):
+        R[l] = fn(A[l])
+
+
+@njit(inline="always")
+def m2(fn, A, B, R):
+    for l in range(64):
+        R[l] = fn(A[l], B[l])
+
+
+@njit(inline="always")
+def m3(fn, A, B, C, R):
+    for l in range(64):
+        R[l] = fn(A[l], B[l], C[l])
+
+
+@njit(inline="always")
+def mp2(fn, A, B, R):
+    """mp2 applies a 16-bit binary op to both halves of packed sources."""
+    for l in range(64):
+        lo = fn(A[l] & M16, B[l] & M16) & M16
+        hi = fn(A[l] >> U(16), B[l] >> U(16)) & M16
+        R[l] = lo | (hi << U(16))
+
+
+@njit(inline="always")
+def mp3(fn, A, B, C, R):
+    for l in range(64):
+        lo = fn(A[l] & M16, B[l] & M16, C[l] & M16) & M16
+        hi = fn(A[l] >> U(16), B[l] >> U(16), C[l] >> U(16)) & M16
+        R[l] = lo | (hi << U(16))
+
+
+@njit(inline="always")
+def mp2_32(fn, A, B, R):
+    """mp2_32 applies a 32-bit binary op to both dwords of 64-bit packed sources."""
+    for l in range(64):
+        R[l] = (fn(A[l] & M32, B[l] & M32) & M32) | ((fn(A[l] >> U(32), B[l] >> U(32)) & M32) << U(32))
+
+
+@njit(inline="always")
+def mp3_32(fn, A, B, C, R):
+    for l in range(64):
+        lo = fn(A[l] & M32, B[l] & M32, C[l] & M32) & M32
+        hi = fn(A[l] >> U(32), B[l] >> U(32), C[l] >> U(32)) & M32
+        R[l] = lo | (hi << U(32))
+
+
+@njit(inline="always")
+def _repack(X, k, opsel, opsel_hi, neg_lo, neg_hi, half_bits_, sign):
+    """_repack applies VOP3P op_sel/op_sel_hi/neg_lo/neg_hi to packed source k."""
+    sl = U(half_bits_) if (opsel >> k) & 1 else U(0)
+    sh = U(half_bits_) if (opsel_hi >> k) & 1 else U(0)
+    m = (U(1) << U(half_bits_)) - U(1)
+    nl = ((neg_lo >> k) & 1) != 0 and sign
+    nh = ((neg_hi >> k) & 1) != 0 and sign
+    sb = U(1) << U(half_bits_ - 1)
+    for l in range(64):
+        lo = (X[l] >> sl) & m
+        hi = (X[l] >> sh) & m
+        if nl:
+            lo ^= sb
+        if nh:
+            hi ^= sb
+        X[l] = lo | (hi << U(half_bits_))
+
+
+@njit(inline="always")
+def _cmp_f(x, y, cond):
+    unord = x != x or y != y
+    if cond == 0:
+        return False
+    if cond == 1:
+        return x < y
+    if cond == 2:
+        return x == y
+    if cond == 3:
+        return x <= y
+    if cond == 4:
+        return x > y
+    if cond == 5:
+        return x < y or x > y
+    if cond == 6:
+        return x >= y
+    if cond == 7:
+        return not unord
+    if cond == 8:
+        return unord
+    if cond == 9:
+        return not (x >= y)
+    if cond == 10:
+        return not (x < y or x > y)
+    if cond == 11:
+        return not (x > y)
+    if cond == 12:
+        return not (x <= y)
+    if cond == 13:
+        return not (x == y)
+    if cond == 14:
+        return not (x < y)
+    return True
+
+
+@njit(inline="always")
+def _cmp_i(x, y, cond):
+    if cond == 0:
+        return False
+    if cond == 1:
+        return x < y
+    if cond == 2:
+        return x == y
+    if cond == 3:
+        return x <= y
+    if cond == 4:
+        return x > y
+    if cond == 5:
+        return x != y
+    if cond == 6:
+        return x >= y
+    return True
+
+
+@njit(inline="always")
+def _fclass(x, bits_sign, mask):
+    """_fclass tests v_cmp_class's 10 class bits for a float64 holding the value."""
+    neg = bits_sign
+    if x != x:
+        return (mask & 3) != 0  # quiet/signalling NaN not distinguished
+    if x == np.inf:
+        return (mask >> 9) & 1 != 0
+    if x == -np.inf:
+        return (mask >> 2) & 1 != 0
+    if x == 0:
+        return (mask >> (5 if neg else 6)) & 1 != 0
+    return (mask >> ((3 if neg else 8))) & 1 != 0
+
+
+@njit(inline="always")
+def _lanes_to_mask(R, mask):
+    m = U(0)
+    for l in range(64):
+        if R[l] != 0:
+            m |= U(1) << U(l)
+    return m & mask
+
+
+@njit(inline="always")
+def _compare(s, A, B, R, cond):
+    if s == S.V_CMP_F32:
+        for l in range(64):
+            R[l] = _cmp_f(f32(A[l]), f32(B[l]), cond)
+    elif s == S.V_CMP_F64:
+        for l in range(64):
+            R[l] = _cmp_f(f64(A[l]), f64(B[l]), cond)
+    elif s == S.V_CMP_F16:
+        for l in range(64):
+            R[l] = _cmp_f(f16(A[l]), f16(B[l]), cond)
+    elif s == S.V_CMP_I32:
+        for l in range(64):
+            R[l] = _cmp_i(op.i32(A[l]), op.i32(B[l]), cond)
+    elif s == S.V_CMP_U32:
+        for l in range(64):
+            R[l] = _cmp_i(A[l] & M32, B[l] & M32, cond)
+    elif s == S.V_CMP_I64:
+        for l in range(64):
+            R[l] = _cmp_i(np.int64(A[l]), np.int64(B[l]), cond)
+    elif s == S.V_CMP_U64:
+        for l in range(64):
+            R[l] = _cmp_i(A[l], B[l], cond)
+    elif s == S.V_CMP_I16:
+        for l in range(64):
+            R[l] = _cmp_i(op._i16(A[l]), op._i16(B[l]), cond)
+    elif s == S.V_CMP_U16:
+        for l in range(64):
+            R[l] = _cmp_i(A[l] & M16, B[l] & M16, cond)
+    elif s == S.V_CMP_CLASS_F32:
+        for l in range(64):
+            R[l] = _fclass(np.float64(f32(A[l])), (A[l] >> U(31)) & U(1), B[l])
+    elif s == S.V_CMP_CLASS_F64:
+        for l in range(64):
+            R[l] = _fclass(f64(A[l]), A[l] >> U(63), B[l])
+    elif s == S.V_CMP_CLASS_F16:
+        for l in range(64):
+            R[l] = _fclass(np.float64(f16(A[l])), (A[l] >> U(15)) & U(1), B[l])
+
+
+@njit(inline="always")
+def _finish_float(R, dtype, clamp, omod):
+    """_finish_float applies output modifiers (omod, then clamp to [0, 1])."""
+    if omod == 0 and clamp == 0:
+        return
+    scale = 2.0 if omod == 1 else 4.0 if omod == 2 else 0.5 if omod == 3 else 1.0
+    for l in range(64):
+        if dtype == DT_F32:
+            x = np.float64(f32(R[l])) * scale
+            if clamp:
+                x = 0.0 if x != x else min(max(x, 0.0), 1.0)
+            R[l] = bits32(np.float32(x))
+        elif dtype == DT_F64:
+            x = f64(R[l]) * scale
+            if clamp:
+                x = 0.0 if x != x else min(max(x, 0.0), 1.0)
+            R[l] = bits64(x)
+        elif dtype == DT_F16:
+            x = np.float64(f16(R[l])) * scale
+            if clamp:
+                x = 0.0 if x != x else min(max(x, 0.0), 1.0)
+            R[l] = half_bits(np.float32(x))
+
+
+@njit(inline="always")
+def _preserves_high_half(s):
+    # gfx9 keeps the high half for these 16-bit ops; the others zero it.
+    return s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16
+
+
+@njit(cache=True, error_model="numpy")
+def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
+    """exec_valu runs VALU instruction ``i`` for wave slot ``w``; returns 0."""
+    s = sem[i]
+    mask = exec_mask(sreg, w)
+    A = T[0]
+    B = T[1]
+    C = T[2]
+    R = T[4]
+    R2 = T[5]
+    for k in range(3):
+        if ops[i, S0 + k, KIND] != K_NONE:
+            fetch(sreg, vreg, w, ops, mods, i, S0 + k, k, T[k], valid)
+    if mods[i, M_DPP] != NO_DPP:
+        for l in range(64):
+            if valid[l] == 0:
+                mask &= ~(U(1) << U(l))
+    opsel = mods[i, M_OPSEL]
+    dtype = mods[i, M_DTYPE]
+
+    # ---- packed math (VOP3P): op_sel picks the halves of each source
+    if S.V_PK_FIRST <= s <= S.V_PK_LAST:
+        wide = s == S.V_PK_FMA_F32 or s == S.V_PK_MUL_F32 or s == S.V_PK_ADD_F32 or s == S.V_PK_MOV_B32
+        is_f = s <= S.V_PK_MAX_F16 or wide and s != S.V_PK_MOV_B32 or s == S.V_DOT2_F32_F16 or s == S.V_DOT2_F32_BF16
+        if s != S.V_PK_MOV_B32:
+            for k in range(3):
+                if ops[i, S0 + k, KIND] != K_NONE and not (k == 2 and s >= S.V_DOT2_F32_F16):
+                    _repack(T[k], k, opsel, mods[i, M_OPSEL_HI], mods[i, M_NEG], mods[i, M_NEG_HI],
+                            32 if wide else 16, is_f)
+        if s == S.V_PK_ADD_F16:
+            mp2(op.add_f16, A, B, R)
+        elif s == S.V_PK_MUL_F16:
+            mp2(op.mul_f16, A, B, R)
+        elif s == S.V_PK_FMA_F16:
+            mp3(op.fma_f16, A, B, C, R)
+        elif s == S.V_PK_MIN_F16:
+            mp2(op.min_f16, A, B, R)
+        elif s == S.V_PK_MAX_F16:
+            mp2(op.max_f16, A, B, R)
+        elif s == S.V_PK_ADD_U16:
+            mp2(op.add_u16, A, B, R)
+        elif s == S.V_PK_SUB_U16:
+            mp2(op.sub_u16, A, B, R)
+        elif s == S.V_PK_MUL_LO_U16:
+            mp2(op.mul_lo_u16, A, B, R)
+        elif s == S.V_PK_MAD_U16:
+            mp3(op.mad_u16, A, B, C, R)
+        elif s == S.V_PK_LSHLREV_B16:
+            mp2(op.lshlrev_b16, A, B, R)
+        elif s == S.V_PK_LSHRREV_B16:
+            mp2(op.lshrrev_b16, A, B, R)
+        elif s == S.V_PK_ASHRREV_I16:
+            mp2(op.ashrrev_i16, A, B, R)
+        elif s == S.V_PK_MAX_I16:
+            mp2(op.max_i16, A, B, R)
+        elif s == S.V_PK_MIN_I16:
+            mp2(op.min_i16, A, B, R)
+        elif s == S.V_PK_MAX_U16:
+            mp2(op.max_u16, A, B, R)
+        elif s == S.V_PK_MIN_U16:
+            mp2(op.min_u16, A, B, R)
+        elif s == S.V_PK_FMA_F32:
+            mp3_32(op.fma_f32_op, A, B, C, R)
+        elif s == S.V_PK_MUL_F32:
+            mp2_32(op.mul_f32, A, B, R)
+        elif s == S.V_PK_ADD_F32:
+            mp2_32(op.add_f32, A, B, R)
+        elif s == S.V_PK_MOV_B32:
+            sel0 = U(32) if opsel & 1 else U(0)
+            sel1 = U(32) if opsel & 2 else U(0)
+            for l in range(64):
+                R[l] = ((A[l] >> sel0) & M32) | (((B[l] >> sel1) & M32) << U(32))
+        elif s == S.V_DOT2_F32_F16:
+            m3(op.dot2_f32_f16, A, B, C, R)
+        elif s == S.V_DOT2_F32_BF16:
+            m3(op.dot2_f32_bf16, A, B, C, R)
+        elif s == S.V_DOT2_I32_I16:
+            m3(op.dot2_i32_i16, A, B, C, R)
+        elif s == S.V_DOT4_I32_I8:
+            m3(op.dot4_i32_i8, A, B, C, R)
+        if mods[i, M_CLAMP] and s == S.V_PK_ADD_U16:
+            pass
+        write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
+        return 0
+
+    # ---- VOP3 op_sel on 16-bit operands: bit k reads the high half of source k
+    if opsel != 0:
+        for k in range(3):
+            if (opsel >> k) & 1:
+                X = T[k]
+                for l in range(64):
+                    X[l] = X[l] >> U(16)
+
+    # ---- mixed-precision FMA (v_fma_mix*): op_sel_hi marks f16 sources
+    if s == S.V_FMA_MIX_F32 or s == S.V_FMA_MIXLO_F16 or s == S.V_FMA_MIXHI_F16:
+        ohi = mods[i, M_OPSEL_HI]
+        for k in range(3):
+            X = T[k]
+            if (ohi >> k) & 1:
+                for l in range(64):
+                    X[l] = bits32(f16(X[l]))
+            if (mods[i, M_NEG_HI] >> k) & 1:
+                for l in range(64):
+                    X[l] &= ~U(0x80000000)
+            if (mods[i, M_NEG] >> k) & 1:
+                for l in range(64):
+                    X[l] ^= U(0x80000000)
+        m3(op.fma_f32_op, A, B, C, R)
+        if s == S.V_FMA_MIX_F32:
+            _finish_float(R, DT_F32, mods[i, M_CLAMP], 0)
+            write_vgpr(vreg, w, ops[i, D0, VAL], 1, R, mask)
+        else:
+            reg = ops[i, D0, VAL]
+            hi = s == S.V_FMA_MIXHI_F16
+            for l in range(64):
+                if lane_on(mask, l):
+                    h = half_bits(f32(R[l]))
+                    old = U(vreg[w, reg, l])
+                    vreg[w, reg, l] = np.uint32(((old & M16) | (h << U(16))) if hi else ((old & ~M16) | h))
+        return 0
+
+    # ---- compares write a lane mask to an SGPR pair (and EXEC for v_cmpx)
+    if S.V_CMP_FIRST <= s <= S.V_CMP_LAST:
+        sub = mods[i, M_SUB]
+        _compare(s, A, B, R, sub & 0xFF)
+        m = _lanes_to_mask(R, mask)
+        if ops[i, D0, KIND] != K_NONE:
+            sset(sreg, w, ops[i, D0, VAL], 2, m)
+        if sub & 0x100:
+            sreg[w, EXEC_LO] = np.uint32(m & M32)
+            sreg[w, EXEC_HI] = np.uint32(m >> U(32))
+        return 0
+
+    # ---- lane-crossing and scalar-result ops
+    if s == S.V_READLANE_B32:
+        lane = sget(sreg, w, ops[i, S1, KIND], ops[i, S1, VAL], 1) & U(63)
+        sset(sreg, w, ops[i, D0, VAL], 1, A[lane])
+        return 0
+    if s == S.V_READFIRSTLANE_B32:
+        lane = 0
+        for l in range(64):
+            if lane_on(mask, l):
+                lane = l
+                break
+        sset(sreg, w, ops[i, D0, VAL], 1, A[lane])
+        return 0
+    if s == S.V_WRITELANE_B32:
+        lane = B[0] & U(63)
+        vreg[w, ops[i, D0, VAL], lane] = np.uint32(A[0] & M32)
+        return 0
+    if s == S.V_MBCNT_LO_U32_B32 or s == S.V_MBCNT_HI_U32_B32:
+        for l in range(64):
+            if s == S.V_MBCNT_LO_U32_B32:
+                bits = (A[l] & M32) & ((U(1) << U(min(l, 32))) - U(1)) if l < 32 else A[l] & M32
+            else:
+                bits = (A[l] & M32) & ((U(1) << U(l - 32)) - U(1)) if l >= 32 else U(0)
+            n = U(0)
+            while bits:
+                bits &= bits - U(1)
+                n += U(1)
+            R[l] = (n + B[l]) & M32
+        write_vgpr(vreg, w, ops[i, D0, VAL], 1, R, mask)
+        return 0
+    if s == S.V_CNDMASK_B32:
+        sel = C[0] if ops[i, S2, KIND] != K_NONE else sget(sreg, w, K_SREG, VCC_LO, 2)
+        for l in range(64):
+            R[l] = B[l] if lane_on(sel, l) else A[l]
+        if mods[i, M_SDWA]:
+            write_sdwa(vreg, w, ops[i, D0, VAL], R, mask, mods, i)
+        else:
+            write_vgpr(vreg, w, ops[i, D0, VAL], 1, R, mask)
+        return 0
+
+    # ---- ops with a carry / condition output in an SGPR pair
+    if S.V_CARRY_FIRST <= s <= S.V_CARRY_LAST:
+        for l in range(64):
+            a = A[l] & M32
+            b = B[l] & M32
+            if s == S.V_ADD_CO_U32:
+                t = a + b
+            elif s == S.V_SUB_CO_U32:
+                t = a - b
+            elif s == S.V_SUBREV_CO_U32:
+                t = b - a
+            else:
+                cin = U(1) if lane_on(C[0], l) else U(0)
+                if s == S.V_ADDC_CO_U32:
+                    t = a + b + cin
+                elif s == S.V_SUBB_CO_U32:
+                    t = a - b - cin
+                else:
+                    t = b - a - cin
+            R[l] = t & M32
+            R2[l] = U(1) if t > M32 else U(0)
+        write_vgpr(vreg, w, ops[i, D0, VAL], 1, R, mask)
+        if ops[i, D1, KIND] != K_NONE:
+            sset(sreg, w, ops[i, D1, VAL], 2, _lanes_to_mask(R2, mask))
+        return 0
+    if s == S.V_MAD_U64_U32 or s == S.V_MAD_I64_I32:
+        for l in range(64):
+            if s == S.V_MAD_U64_U32:
+                p = (A[l] & M32) * (B[l] & M32)
+                t = p + C[l]
+                R2[l] = U(1) if t < p else U(0)
+            else:
+                p = np.int64(op.i32(A[l])) * np.int64(op.i32(B[l]))
+                c = np.int64(C[l])
+                t2 = p + c
+                R2[l] = U(1) if (p >= 0) == (c >= 0) and (t2 >= 0) != (p >= 0) else U(0)
+                t = U(t2)
+            R[l] = t
+        write_vgpr(vreg, w, ops[i, D0, VAL], 2, R, mask)
+        if ops[i, D1, KIND] != K_NONE:
+            sset(sreg, w, ops[i, D1, VAL], 2, _lanes_to_mask(R2, mask))
+        return 0
+    if s == S.V_DIV_SCALE_F32 or s == S.V_DIV_SCALE_F64:
+        # Operands in the normal range need no scaling: pass the value through.
+        for l in range(64):
+            R[l] = A[l]
+            R2[l] = U(0)
+        write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
+        if ops[i, D1, KIND] != K_NONE:
+            sset(sreg, w, ops[i, D1, VAL], 2, U(0))
+        return 0
+
+    # ---- plain lane maps
+    if s == S.V_MOV_B32 or s == S.V_ACCVGPR_MOV_B32 or s == S.V_ACCVGPR_READ_B32 or s == S.V_ACCVGPR_WRITE_B32:
+        m1(op.mov_b32, A, R)
+    elif s == S.V_MOV_B64:
+        m1(op.mov_b64, A, R)
+    elif s == S.V_ADD_F32:
+        m2(op.add_f32, A, B, R)
+    elif s == S.V_SUB_F32:
+        m2(op.sub_f32, A, B, R)
+    elif s == S.V_SUBREV_F32:
+        m2(op.subrev_f32, A, B, R)
+    elif s == S.V_MUL_F32:
+        m2(op.mul_f32, A, B, R)
+    elif s == S.V_MUL_LEGACY_F32:
+        m2(op.mul_legacy_f32, A, B, R)
+    elif s == S.V_MIN_F32:
+        m2(op.min_f32, A, B, R)
+    elif s == S.V_MAX_F32:
+        m2(op.max_f32, A, B, R)
+    elif s == S.V_LDEXP_F32:
+        m2(op.ldexp_f32, A, B, R)
+    elif s == S.V_FMA_F32 or s == S.V_DIV_FMAS_F32:
+        m3(op.fma_f32_op, A, B, C, R)
+    elif s == S.V_MAD_F32:
+        m3(op.mad_f32, A, B, C, R)
+    elif s == S.V_MIN3_F32:
+        m3(op.min3_f32, A, B, C, R)
+    elif s == S.V_MAX3_F32:
+        m3(op.max3_f32, A, B, C, R)
+    elif s == S.V_MED3_F32:
+        m3(op.med3_f32, A, B, C, R)
+    elif s == S.V_DIV_FIXUP_F32:
+        for l in range(64):
+            q, d, n = f32(A[l]), f32(B[l]), f32(C[l])
+            R[l] = _div_fixup(np.float64(q), np.float64(d), np.float64(n), False)
+    elif s == S.V_DIV_FIXUP_F64:
+        for l in range(64):
+            R[l] = _div_fixup(f64(A[l]), f64(B[l]), f64(C[l]), True)
+    elif s == S.V_DIV_FIXUP_F16:
+        for l in range(64):
+            q = _div_fixup(np.float64(f16(A[l])), np.float64(f16(B[l])), np.float64(f16(C[l])), False)
+            R[l] = half_bits(f32(q))
+    elif s == S.V_EXP_F32:
+        m1(op.exp_f32, A, R)
+    elif s == S.V_LOG_F32:
+        m1(op.log_f32, A, R)
+    elif s == S.V_RCP_F32 or s == S.V_RCP_IFLAG_F32:
+        m1(op.rcp_f32, A, R)
+    elif s == S.V_RSQ_F32:
+        m1(op.rsq_f32, A, R)
+    elif s == S.V_SQRT_F32:
+        m1(op.sqrt_f32, A, R)
+    elif s == S.V_SIN_F32:
+        m1(op.sin_f32, A, R)
+    elif s == S.V_COS_F32:
+        m1(op.cos_f32, A, R)
+    elif s == S.V_FLOOR_F32:
+        m1(op.floor_f32, A, R)
+    elif s == S.V_CEIL_F32:
+        m1(op.ceil_f32, A, R)
+    elif s == S.V_TRUNC_F32:
+        m1(op.trunc_f32, A, R)
+    elif s == S.V_RNDNE_F32:
+        m1(op.rndne_f32, A, R)
+    elif s == S.V_FRACT_F32:
+        m1(op.fract_f32, A, R)
+    elif s == S.V_FREXP_MANT_F32:
+        m1(op.frexp_mant_f32, A, R)
+    elif s == S.V_FREXP_EXP_I32_F32:
+        m1(op.frexp_exp_f32, A, R)
+    elif s == S.V_CVT_I32_F32:
+        m1(op.cvt_i32_f32, A, R)
+    elif s == S.V_CVT_U32_F32:
+        m1(op.cvt_u32_f32, A, R)
+    elif s == S.V_CVT_RPI_I32_F32:
+        m1(op.cvt_rpi_i32_f32, A, R)
+    elif s == S.V_CVT_FLR_I32_F32:
+        m1(op.cvt_flr_i32_f32, A, R)
+    elif s == S.V_CVT_F32_I32:
+        m1(op.cvt_f32_i32, A, R)
+    elif s == S.V_CVT_F32_U32:
+        m1(op.cvt_f32_u32, A, R)
+    elif s == S.V_CVT_F32_UBYTE0:
+        m1(op.cvt_f32_ubyte0, A, R)
+    elif s == S.V_CVT_F32_UBYTE1:
+        m1(op.cvt_f32_ubyte1, A, R)
+    elif s == S.V_CVT_F32_UBYTE2:
+        m1(op.cvt_f32_ubyte2, A, R)
+    elif s == S.V_CVT_F32_UBYTE3:
+        m1(op.cvt_f32_ubyte3, A, R)
+    elif s == S.V_CVT_F16_F32:
+        m1(op.cvt_f16_f32, A, R)
+    elif s == S.V_CVT_F32_F16:
+        m1(op.cvt_f32_f16, A, R)
+    elif s == S.V_CVT_F32_BF16:
+        m1(op.cvt_f32_bf16, A, R)
+    elif s == S.V_CVT_F64_F32:
+        m1(op.cvt_f64_f32, A, R)
+    elif s == S.V_CVT_F32_F64:
+        m1(op.cvt_f32_f64, A, R)
+    elif s == S.V_CVT_I32_F64:
+        m1(op.cvt_i32_f64, A, R)
+    elif s == S.V_CVT_U32_F64:
+        m1(op.cvt_u32_f64, A, R)
+    elif s == S.V_CVT_F64_I32:
+        m1(op.cvt_f64_i32, A, R)
+    elif s == S.V_CVT_F64_U32:
+        m1(op.cvt_f64_u32, A, R)
+    elif s == S.V_CVT_PKRTZ_F16_F32:
+        m2(op.cvt_pkrtz_f16_f32, A, B, R)
+    elif s == S.V_CVT_F16_U16:
+        m1(op.cvt_f16_u16, A, R)
+    elif s == S.V_CVT_F16_I16:
+        m1(op.cvt_f16_i16, A, R)
+    elif s == S.V_CVT_U16_F16:
+        m1(op.cvt_u16_f16, A, R)
+    elif s == S.V_CVT_I16_F16:
+        m1(op.cvt_i16_f16, A, R)
+    elif s == S.V_CVT_PK_U16_U32:
+        m2(op.cvt_pk_u16_u32, A, B, R)
+    elif s == S.V_ADD_F16:
+        m2(op.add_f16, A, B, R)
+    elif s == S.V_SUB_F16:
+        m2(op.sub_f16, A, B, R)
+    elif s == S.V_SUBREV_F16:
+        m2(op.subrev_f16, A, B, R)
+    elif s == S.V_MUL_F16:
+        m2(op.mul_f16, A, B, R)
+    elif s == S.V_FMA_F16:
+        m3(op.fma_f16, A, B, C, R)
+    elif s == S.V_MIN_F16:
+        m2(op.min_f16, A, B, R)
+    elif s == S.V_MAX_F16:
+        m2(op.max_f16, A, B, R)
+    elif s == S.V_LDEXP_F16:
+        m2(op.ldexp_f16, A, B, R)
+    elif s == S.V_RCP_F16:
+        m1(op.rcp_f16, A, R)
+    elif s == S.V_SQRT_F16:
+        m1(op.sqrt_f16, A, R)
+    elif s == S.V_RSQ_F16:
+        m1(op.rsq_f16, A, R)
+    elif s == S.V_EXP_F16:
+        m1(op.exp_f16, A, R)
+    elif s == S.V_LOG_F16:
+        m1(op.log_f16, A, R)
+    elif s == S.V_SIN_F16:
+        m1(op.sin_f16, A, R)
+    elif s == S.V_COS_F16:
+        m1(op.cos_f16, A, R)
+    elif s == S.V_FLOOR_F16:
+        m1(op.floor_f16, A, R)
+    elif s == S.V_CEIL_F16:
+        m1(op.ceil_f16, A, R)
+    elif s == S.V_TRUNC_F16:
+        m1(op.trunc_f16, A, R)
+    elif s == S.V_RNDNE_F16:
+        m1(op.rndne_f16, A, R)
+    elif s == S.V_FRACT_F16:
+        m1(op.fract_f16, A, R)
+    elif s == S.V_ADD_F64:
+        m2(op.add_f64, A, B, R)
+    elif s == S.V_MUL_F64:
+        m2(op.mul_f64, A, B, R)
+    elif s == S.V_MIN_F64:
+        m2(op.min_f64, A, B, R)
+    elif s == S.V_MAX_F64:
+        m2(op.max_f64, A, B, R)
+    elif s == S.V_FMA_F64 or s == S.V_DIV_FMAS_F64:
+        m3(op.fma_f64_op, A, B, C, R)
+    elif s == S.V_LDEXP_F64:
+        m2(op.ldexp_f64, A, B, R)
+    elif s == S.V_RCP_F64:
+        m1(op.rcp_f64, A, R)
+    elif s == S.V_RSQ_F64:
+        m1(op.rsq_f64, A, R)
+    elif s == S.V_SQRT_F64:
+        m1(op.sqrt_f64, A, R)
+    elif s == S.V_FLOOR_F64:
+        m1(op.floor_f64, A, R)
+    elif s == S.V_CEIL_F64:
+        m1(op.ceil_f64, A, R)
+    elif s == S.V_TRUNC_F64:
+        m1(op.trunc_f64, A, R)
+    elif s == S.V_RNDNE_F64:
+        m1(op.rndne_f64, A, R)
+    elif s == S.V_FRACT_F64:
+        m1(op.fract_f64, A, R)
+    elif s == S.V_FREXP_MANT_F64:
+        m1(op.frexp_mant_f64, A, R)
+    elif s == S.V_FREXP_EXP_I32_F64:
+        m1(op.frexp_exp_f64, A, R)
+    elif s == S.V_ADD_U32:
+        m2(op.add_u32, A, B, R)
+    elif s == S.V_SUB_U32:
+        m2(op.sub_u32, A, B, R)
+    elif s == S.V_SUBREV_U32:
+        m2(op.subrev_u32, A, B, R)
+    elif s == S.V_MUL_LO_U32:
+        m2(op.mul_lo_u32, A, B, R)
+    elif s == S.V_MUL_HI_U32:
+        m2(op.mul_hi_u32, A, B, R)
+    elif s == S.V_MUL_HI_I32:
+        m2(op.mul_hi_i32, A, B, R)
+    elif s == S.V_MUL_U32_U24:
+        m2(op.mul_u32_u24, A, B, R)
+    elif s == S.V_MUL_HI_U32_U24:
+        m2(op.mul_hi_u32_u24, A, B, R)
+    elif s == S.V_MUL_I32_I24:
+        m2(op.mul_i32_i24, A, B, R)
+    elif s == S.V_MUL_HI_I32_I24:
+        m2(op.mul_hi_i32_i24, A, B, R)
+    elif s == S.V_MAD_U32_U24:
+        m3(op.mad_u32_u24, A, B, C, R)
+    elif s == S.V_MAD_I32_I24:
+        m3(op.mad_i32_i24, A, B, C, R)
+    elif s == S.V_MIN_I32:
+        m2(op.min_i32, A, B, R)
+    elif s == S.V_MAX_I32:
+        m2(op.max_i32, A, B, R)
+    elif s == S.V_MIN_U32:
+        m2(op.min_u32, A, B, R)
+    elif s == S.V_MAX_U32:
+        m2(op.max_u32, A, B, R)
+    elif s == S.V_MIN3_I32:
+        m3(op.min3_i32, A, B, C, R)
+    elif s == S.V_MAX3_I32:
+        m3(op.max3_i32, A, B, C, R)
+    elif s == S.V_MED3_I32:
+        m3(op.med3_i32, A, B, C, R)
+    elif s == S.V_MIN3_U32:
+        m3(op.min3_u32, A, B, C, R)
+    elif s == S.V_MAX3_U32:
+        m3(op.max3_u32, A, B, C, R)
+    elif s == S.V_MED3_U32:
+        m3(op.med3_u32, A, B, C, R)
+    elif s == S.V_LSHLREV_B32:
+        m2(op.lshlrev_b32, A, B, R)
+    elif s == S.V_LSHRREV_B32:
+        m2(op.lshrrev_b32, A, B, R)
+    elif s == S.V_ASHRREV_I32:
+        m2(op.ashrrev_i32, A, B, R)
+    elif s == S.V_LSHLREV_B64:
+        m2(op.lshlrev_b64, A, B, R)
+    elif s == S.V_LSHRREV_B64:
+        m2(op.lshrrev_b64, A, B, R)
+    elif s == S.V_ASHRREV_I64:
+        m2(op.ashrrev_i64, A, B, R)
+    elif s == S.V_AND_B32:
+        m2(op.and_b32, A, B, R)
+    elif s == S.V_OR_B32:
+        m2(op.or_b32, A, B, R)
+    elif s == S.V_XOR_B32:
+        m2(op.xor_b32, A, B, R)
+    elif s == S.V_XNOR_B32:
+        m2(op.xnor_b32, A, B, R)
+    elif s == S.V_NOT_B32:
+        m1(op.not_b32, A, R)
+    elif s == S.V_BFREV_B32:
+        m1(op.bfrev_b32, A, R)
+    elif s == S.V_FFBH_U32:
+        m1(op.ffbh_u32, A, R)
+    elif s == S.V_FFBL_B32:
+        m1(op.ffbl_b32, A, R)
+    elif s == S.V_FFBH_I32:
+        m1(op.ffbh_i32, A, R)
+    elif s == S.V_BCNT_U32_B32:
+        m2(op.bcnt_u32_b32, A, B, R)
+    elif s == S.V_BFE_U32:
+        m3(op.bfe_u32, A, B, C, R)
+    elif s == S.V_BFE_I32:
+        m3(op.bfe_i32, A, B, C, R)
+    elif s == S.V_BFI_B32:
+        m3(op.bfi_b32, A, B, C, R)
+    elif s == S.V_BFM_B32:
+        m2(op.bfm_b32, A, B, R)
+    elif s == S.V_ALIGNBIT_B32:
+        m3(op.alignbit_b32, A, B, C, R)
+    elif s == S.V_ALIGNBYTE_B32:
+        m3(op.alignbyte_b32, A, B, C, R)
+    elif s == S.V_LSHL_ADD_U32:
+        m3(op.lshl_add_u32, A, B, C, R)
+    elif s == S.V_ADD_LSHL_U32:
+        m3(op.add_lshl_u32, A, B, C, R)
+    elif s == S.V_ADD3_U32:
+        m3(op.add3_u32, A, B, C, R)
+    elif s == S.V_LSHL_OR_B32:
+        m3(op.lshl_or_b32, A, B, C, R)
+    elif s == S.V_AND_OR_B32:
+        m3(op.and_or_b32, A, B, C, R)
+    elif s == S.V_OR3_B32:
+        m3(op.or3_b32, A, B, C, R)
+    elif s == S.V_XAD_U32:
+        m3(op.xad_u32, A, B, C, R)
+    elif s == S.V_LSHL_ADD_U64:
+        m3(op.lshl_add_u64, A, B, C, R)
+    elif s == S.V_PERM_B32:
+        m3(op.perm_b32, A, B, C, R)
+    elif s == S.V_PACK_B32_F16:
+        m2(op.pack_b32_f16, A, B, R)
+    elif s == S.V_SAD_U32:
+        m3(op.sad_u32, A, B, C, R)
+    elif s == S.V_ADD_U16:
+        m2(op.add_u16, A, B, R)
+    elif s == S.V_SUB_U16:
+        m2(op.sub_u16, A, B, R)
+    elif s == S.V_SUBREV_U16:
+        m2(op.subrev_u16, A, B, R)
+    elif s == S.V_MUL_LO_U16:
+        m2(op.mul_lo_u16, A, B, R)
+    elif s == S.V_MAD_U16:
+        m3(op.mad_u16, A, B, C, R)
+    elif s == S.V_LSHLREV_B16:
+        m2(op.lshlrev_b16, A, B, R)
+    elif s == S.V_LSHRREV_B16:
+        m2(op.lshrrev_b16, A, B, R)
+    elif s == S.V_ASHRREV_I16:
+        m2(op.ashrrev_i16, A, B, R)
+    elif s == S.V_MAX_U16:
+        m2(op.max_u16, A, B, R)
+    elif s == S.V_MIN_U16:
+        m2(op.min_u16, A, B, R)
+    elif s == S.V_MAX_I16:
+        m2(op.max_i16, A, B, R)
+    elif s == S.V_MIN_I16:
+        m2(op.min_i16, A, B, R)
+    elif s == S.V_DOT2C_F32_F16:
+        m3(op.dot2_f32_f16, A, B, C, R)
+    elif s == S.V_NOP:
+        return 0
+    else:
+        return -1
+
+    _finish_float(R, dtype, mods[i, M_CLAMP], mods[i, M_OMOD])
+    reg = ops[i, D0, VAL]
+    if mods[i, M_SDWA]:
+        write_sdwa(vreg, w, reg, R, mask, mods, i)
+    elif dtype == DT_F16 or dtype == DT_I16:
+        to_hi = (opsel >> 3) & 1
+        keep = to_hi or _preserves_high_half(s)
+        for l in range(64):
+            if lane_on(mask, l):
+                h = R[l] & M16
+                old = U(vreg[w, reg, l])
+                if to_hi:
+                    v = (old & M16) | (h << U(16))
+                elif keep:
+                    v = (old & ~M16 & M32) | h
+                else:
+                    v = h
+                vreg[w, reg, l] = np.uint32(v)
+    else:
+        write_vgpr(vreg, w, reg, ops[i, D0, WIDTH], R, mask)
+    return 0
+
+
+@njit(inline="always")
+def _div_fixup(q, d, n, is64):
+    """_div_fixup resolves the special cases of a quotient n / d, else keeps q."""
+    if n != n or d != d:
+        r = np.nan
+    elif d == 0 and n == 0:
+        r = np.nan
+    elif np.isinf(d) and np.isinf(n):
+        r = np.nan
+    elif n == 0 or np.isinf(d):
+        neg = (n < 0) != (d < 0) or (n == 0 and np.signbit(n) != np.signbit(d))
+        r = -0.0 if neg else 0.0
+    elif d == 0 or np.isinf(n):
+        neg = np.signbit(n) != np.signbit(d)
+        r = -np.inf if neg else np.inf
+    else:
+        r = q
+    return bits64(r) if is64 else bits32(np.float32(r))

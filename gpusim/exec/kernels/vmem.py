@@ -1,0 +1,252 @@
+"""Vector and scalar memory instructions: global_*, flat_*, buffer_* and s_load/s_buffer_load.
+
+Each kernel computes the 64 lane addresses, checks them against the buffers
+and moves data between the arena (or LDS, for flat addresses in the shared
+aperture) and registers. A bad address records a fault and returns -2.
+Mutates registers, the arena, the LDS row and ``fault``.
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.asm import sems as S
+from gpusim.asm.program import (
+    D0, K_NONE, K_SREG, KIND, M_ADDR, M_OFFSET, M_SUB, S0, S1, S2, S3, VAL, WIDTH,
+)
+from gpusim.exec.kernels.atomics import A_CMPSWAP, atomic_apply
+from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
+from gpusim.exec.kernels.memory import (
+    ENV_SHARED_APERTURE, ENV_SHARED_APERTURE_END, FAULT_LDS, FAULT_MEMORY,
+    load_bytes, record_fault, store_bytes, translate,
+)
+
+U = np.uint64
+M32 = U(0xFFFFFFFF)
+
+# M_ADDR bits
+ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
+# load/store kinds (M_SUB low byte)
+(LD_DWORDS, LD_U8, LD_I8, LD_U16, LD_I16, LD_U8_D16, LD_I8_D16, LD_U16_D16,
+ LD_U8_D16_HI, LD_I8_D16_HI, LD_U16_D16_HI) = range(11)
+(ST_DWORDS, ST_B8, ST_B16, ST_B8_D16_HI, ST_B16_D16_HI) = range(5)
+
+
+@njit(inline="always")
+def _access_size(kind, dwords, is_store):
+    if is_store:
+        if kind == ST_DWORDS:
+            return 4 * dwords
+        return 1 if kind == ST_B8 or kind == ST_B8_D16_HI else 2
+    if kind == LD_DWORDS:
+        return 4 * dwords
+    if kind == LD_U8 or kind == LD_I8 or kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U8_D16_HI or kind == LD_I8_D16_HI:
+        return 1
+    return 2
+
+
+@njit(inline="always")
+def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
+    """lane_addresses fills ``addr`` (uint64[64]) with each lane's byte address.
+
+    For buffer instructions it also returns the buffer's num_records and the
+    per-lane range offset in ``T[3]`` (for bounds checks); otherwise returns -1.
+    """
+    flags = mods[i, M_ADDR]
+    off = U(mods[i, M_OFFSET])
+    if flags & ADDR_BUFFER:
+        rsrc_lo = sget(sreg, w, K_SREG, ops[i, S1, VAL], 2)
+        rsrc_hi = sget(sreg, w, K_SREG, ops[i, S1, VAL] + 2, 2)
+        base = rsrc_lo & U(0xFFFFFFFFFFFF)
+        stride = (rsrc_lo >> U(48)) & U(0x3FFF)
+        num_records = np.int64(rsrc_hi & M32)
+        soff = sget(sreg, w, ops[i, S2, KIND], ops[i, S2, VAL], 1) if ops[i, S2, KIND] != K_NONE else U(0)
+        fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], ops[i, S0, WIDTH], T[6])
+        both = (flags & ADDR_OFFEN) and (flags & ADDR_IDXEN)
+        for l in range(64):
+            v = T[6][l]
+            index = U(0)
+            voff = U(0)
+            if flags & ADDR_IDXEN:
+                index = v & M32
+                if both:
+                    voff = v >> U(32)
+            elif flags & ADDR_OFFEN:
+                voff = v & M32
+            rel = index * stride + voff + off
+            T[3][l] = rel
+            addr[l] = base + soff + rel
+        return num_records
+    if ops[i, S1, KIND] != K_NONE:  # saddr: SGPR pair base + 32-bit VGPR offset
+        base = sget(sreg, w, K_SREG, ops[i, S1, VAL], 2)
+        fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], 1, addr)
+        for l in range(64):
+            addr[l] = base + (addr[l] & M32) + off
+    else:
+        fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], 2, addr)
+        for l in range(64):
+            addr[l] = addr[l] + off
+    return np.int64(-1)
+
+
+@njit(inline="always")
+def _resolve(a, size, env, regions, lds_size, is_flat):
+    """_resolve returns (space, offset): space 0 arena, 1 LDS, -1 fault."""
+    if is_flat and env[ENV_SHARED_APERTURE] <= np.int64(a) < env[ENV_SHARED_APERTURE_END]:
+        o = np.int64(a) - env[ENV_SHARED_APERTURE]
+        if o + size <= lds_size:
+            return 1, o
+        return -1, o
+    o = translate(a, size, env, regions)
+    return (0, o) if o >= 0 else (-1, o)
+
+
+@njit(cache=True)
+def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault):
+    """exec_vmem runs global/flat/buffer instruction ``i`` for wave ``w``: 0 ok, -2 fault."""
+    s = sem[i]
+    mask = exec_mask(sreg, w)
+    addr = T[7]
+    num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
+    flags = mods[i, M_ADDR]
+    is_flat = (flags & ADDR_FLAT) != 0
+    sub = mods[i, M_SUB]
+    lds_size = lds.shape[0]
+    if s == S.MEM_LOAD:
+        kind = sub & 0xFF
+        reg = ops[i, D0, VAL]
+        dwords = ops[i, D0, WIDTH]
+        size = _access_size(kind, dwords, False)
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            a = addr[l]
+            if num_records >= 0 and np.int64(T[3][l]) + size > num_records:
+                vals_oob = True
+            else:
+                vals_oob = False
+            if vals_oob:
+                for d in range(dwords if kind == LD_DWORDS else 1):
+                    vreg[w, reg + d, l] = 0
+                continue
+            space, o = _resolve(a, size, env, regions, lds_size, is_flat)
+            if space < 0:
+                record_fault(fault, FAULT_MEMORY, w, i, l, a, size)
+                return -2
+            buf = mem if space == 0 else lds
+            if kind == LD_DWORDS:
+                for d in range(dwords):
+                    vreg[w, reg + d, l] = np.uint32(load_bytes(buf, o + 4 * d, 4))
+            else:
+                v = load_bytes(buf, o, size)
+                if kind == LD_I8 or kind == LD_I8_D16 or kind == LD_I8_D16_HI:
+                    if v & U(0x80):
+                        v |= U(0xFF00) if kind != LD_I8 else U(0xFFFFFF00)
+                elif kind == LD_I16 and v & U(0x8000):
+                    v |= U(0xFFFF0000)
+                old = U(vreg[w, reg, l])
+                if kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U16_D16:
+                    v = (old & U(0xFFFF0000)) | (v & U(0xFFFF))
+                elif kind == LD_U8_D16_HI or kind == LD_I8_D16_HI or kind == LD_U16_D16_HI:
+                    v = (old & U(0xFFFF)) | ((v & U(0xFFFF)) << U(16))
+                vreg[w, reg, l] = np.uint32(v & M32)
+        return 0
+    if s == S.MEM_STORE:
+        kind = sub & 0xFF
+        dreg = ops[i, S3, VAL]
+        dwords = ops[i, S3, WIDTH]
+        size = _access_size(kind, dwords, True)
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            if num_records >= 0 and np.int64(T[3][l]) + size > num_records:
+                continue
+            a = addr[l]
+            space, o = _resolve(a, size, env, regions, lds_size, is_flat)
+            if space < 0:
+                record_fault(fault, FAULT_MEMORY, w, i, l, a, size)
+                return -2
+            buf = mem if space == 0 else lds
+            if kind == ST_DWORDS:
+                for d in range(dwords):
+                    store_bytes(buf, o + 4 * d, 4, U(vreg[w, dreg + d, l]))
+            else:
+                v = U(vreg[w, dreg, l])
+                if kind == ST_B8_D16_HI or kind == ST_B16_D16_HI:
+                    v >>= U(16)
+                store_bytes(buf, o, size, v)
+        return 0
+    if s == S.MEM_ATOMIC:
+        aop = sub >> 8
+        dreg = ops[i, S3, VAL]
+        dwords = ops[i, S3, WIDTH]
+        if aop == A_CMPSWAP:
+            dwords //= 2
+        size = 4 * dwords
+        ret = ops[i, D0, KIND] != K_NONE
+        for l in range(64):
+            if not lane_on(mask, l):
+                continue
+            a = addr[l]
+            space, o = _resolve(a, size, env, regions, lds_size, is_flat)
+            if space < 0:
+                record_fault(fault, FAULT_MEMORY, w, i, l, a, size)
+                return -2
+            buf = mem if space == 0 else lds
+            data = U(vreg[w, dreg, l])
+            cmp = U(0)
+            if dwords == 2:
+                data |= U(vreg[w, dreg + 1, l]) << U(32)
+            if aop == A_CMPSWAP:
+                cmp = U(vreg[w, dreg + dwords, l])
+                if dwords == 2:
+                    cmp |= U(vreg[w, dreg + dwords + 1, l]) << U(32)
+            old = load_bytes(buf, o, size)
+            store_bytes(buf, o, size, atomic_apply(aop, old, data, cmp, size))
+            if ret:
+                r = ops[i, D0, VAL]
+                vreg[w, r, l] = np.uint32(old & M32)
+                if dwords == 2:
+                    vreg[w, r + 1, l] = np.uint32(old >> U(32))
+        return 0
+    return -1
+
+
+@njit(cache=True)
+def exec_smem(i, w, sem, ops, mods, sreg, mem, regions, env, fault):
+    """exec_smem runs s_load_dword*/s_buffer_load_dword* for wave ``w``: 0 ok, -2 fault."""
+    s = sem[i]
+    if s == S.S_DCACHE or s == S.S_MEMTIME:
+        if s == S.S_MEMTIME and ops[i, D0, KIND] != K_NONE:
+            sreg[w, ops[i, D0, VAL]] = 0
+            sreg[w, ops[i, D0, VAL] + 1] = 0
+        return 0
+    base = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2)
+    limit = np.int64(-1)
+    if s == S.S_BUFFER_LOAD:
+        base &= U(0xFFFFFFFFFFFF)
+        limit = np.int64(sget(sreg, w, K_SREG, ops[i, S0, VAL] + 2, 1))
+    off = U(0)
+    if ops[i, S1, KIND] != K_NONE:
+        off = sget(sreg, w, ops[i, S1, KIND], ops[i, S1, VAL], 1) & M32
+    off += U(mods[i, M_OFFSET])
+    if s == S.S_STORE:
+        dwords = ops[i, S2, WIDTH]
+    else:
+        dwords = ops[i, D0, WIDTH]
+    # s_load ignores the two low address bits
+    a = (base + off) & ~U(3)
+    size = 4 * dwords
+    if limit >= 0 and np.int64(off) + size > limit:
+        for d in range(dwords):
+            sreg[w, ops[i, D0, VAL] + d] = 0
+        return 0
+    o = translate(a, size, env, regions)
+    if o < 0:
+        record_fault(fault, FAULT_MEMORY, w, i, -1, a, size)
+        return -2
+    if s == S.S_STORE:
+        for d in range(dwords):
+            store_bytes(mem, o + 4 * d, 4, U(sreg[w, ops[i, S2, VAL] + d]))
+    else:
+        for d in range(dwords):
+            sreg[w, ops[i, D0, VAL] + d] = np.uint32(load_bytes(mem, o + 4 * d, 4))
+    return 0
