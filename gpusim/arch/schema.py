@@ -1,0 +1,484 @@
+"""The architecture parameters as frozen dataclasses, one class per YAML section.
+
+Every field is one key of the architecture YAML; the key path of a field is
+the chain of attribute names from :class:`Arch` (``arch.cu.lds.size_bytes``
+is the YAML key ``cu.lds.size_bytes``). Units live in the names:
+
+- ``_bytes``  bytes
+- ``_cycles`` shader-clock cycles (``clocks.shader_mhz``); every latency is in
+  shader cycles, also for the memory side, so the engine needs one time base
+- ``_mhz``    megahertz
+- ``bytes_per_clk``  bytes per shader clock, except
+  ``hbm.bytes_per_memory_clk_per_channel`` which is per memory clock
+  (``clocks.memory_mhz``)
+
+Latencies are increments along a miss path, not end-to-end times: a load that
+hits in level k becomes visible ``sum(latency_cycles of l1..k)`` cycles after
+it issues (``cu.l1`` -> ``l2`` -> ``mall`` when present -> ``hbm``); see
+:meth:`Arch.load_to_use_cycles`.
+
+Field metadata carries the validation rules the loader applies (``min``,
+``pow2``, ``choices``) and a one-line ``doc``. Rules that relate several fields
+live in each section's ``problems`` method, which yields ``(key, message)``
+pairs with ``key`` relative to that section.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import types
+import typing
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from typing import Any, Iterator, Mapping, Optional
+
+WAVE_ARBITRATION_POLICIES = ("oldest_first", "round_robin", "greedy_then_oldest")
+DISPATCH_ORDERS = ("round_robin_xcd", "linear")
+CACHE_REPLACEMENT_POLICIES = ("lru", "fifo")
+ISSUE_CATEGORIES = ("valu", "salu", "vmem", "lds", "branch")
+L1_WRITE_POLICIES = ("write_through_no_allocate", "write_through_allocate")
+L2_WRITE_POLICIES = ("write_back", "write_through")
+WAVE_SIZES = (32, 64)
+
+Problems = Iterator["tuple[str, str]"]
+
+
+def _param(doc: str, *, minimum: Optional[int] = None, pow2: bool = False,
+           choices: Optional[tuple] = None, default: Any = MISSING):
+    """_param declares one YAML key with its validation rules."""
+    meta = {"doc": doc, "min": minimum, "pow2": pow2, "choices": choices}
+    if default is MISSING:
+        return field(metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _internal(doc: str, default_factory):
+    """_internal declares bookkeeping that is not a YAML key and not compared."""
+    return field(default_factory=default_factory, compare=False, hash=False, repr=False,
+                 metadata={"doc": doc, "internal": True})
+
+
+def is_pow2(n: int) -> bool:
+    """is_pow2 says whether n is a positive power of two."""
+    return n > 0 and n & (n - 1) == 0
+
+
+def _check_set_associative(size: int, line: int, ways: int, slices: int = 1,
+                           what: str = "") -> Problems:
+    """_check_set_associative yields problems of a cache of ``slices`` equal set-associative slices."""
+    if slices > 1 and size % slices:
+        yield ("size_bytes", f"{size} is not divisible by the {slices} {what or 'slices'}")
+        return
+    per_slice = size // slices
+    if line > 0 and ways > 0 and per_slice % (line * ways):
+        unit = f" per {what.rstrip('s')}" if slices > 1 else ""
+        yield ("size_bytes",
+               f"{size}{' (' + str(per_slice) + unit + ')' if slices > 1 else ''} is not a "
+               f"multiple of line_bytes * associativity = {line} * {ways} = {line * ways}")
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """Gpu is the chip's organisation: XCDs (each with its own L2) and CUs per XCD."""
+
+    xcds: int = _param("accelerator complex dies; each has its own L2 and CUs", minimum=1)
+    cus_per_xcd: int = _param("compute units per XCD", minimum=1)
+
+    @property
+    def cus(self) -> int:
+        """cus is the total number of compute units."""
+        return self.xcds * self.cus_per_xcd
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """Clocks are the shader (engine) clock and the HBM memory clock, in MHz."""
+
+    shader_mhz: int = _param("engine clock; every *_cycles value counts these", minimum=1)
+    memory_mhz: int = _param("HBM clock that hbm.bytes_per_memory_clk_per_channel refers to",
+                             minimum=1)
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Issue describes the CU instruction arbiter and execution rates (cycles are shader cycles)."""
+
+    categories: tuple = _param("issue ports: at most one instruction of each per cycle",
+                               choices=ISSUE_CATEGORIES)
+    simds_per_cycle: int = _param("SIMDs the arbiter considers per cycle", minimum=1)
+    valu_cycles: int = _param("cycles a wave's plain VALU op holds its SIMD", minimum=1)
+    trans_cycles_multiplier: int = _param("transcendental VALU op holds the SIMD this many "
+                                          "times valu_cycles", minimum=1)
+    f64_cycles_multiplier: int = _param("FP64 VALU op holds the SIMD this many times "
+                                        "valu_cycles", minimum=1)
+    mfma_pass_cycles: int = _param("cycles per MFMA pass (the ISA table counts passes)",
+                                   minimum=1)
+    mfma_coissue_delay_cycles: int = _param("cycles after an XDL MFMA issues before the same "
+                                            "SIMD may issue independent VALU work", minimum=0)
+
+    def problems(self) -> Problems:
+        if not self.categories:
+            yield ("categories", "needs at least one issue category")
+        seen = set()
+        for c in self.categories:
+            if c in seen:
+                yield ("categories", f"{c!r} is listed twice")
+            seen.add(c)
+
+
+@dataclass(frozen=True)
+class Lds:
+    """Lds is the per-CU local data share: size, banking, bandwidth, latency, allocation granule."""
+
+    size_bytes: int = _param("LDS per CU", minimum=1)
+    banks: int = _param("independent banks", minimum=1)
+    bank_width_bytes: int = _param("bytes one bank delivers per clock", minimum=1, pow2=True)
+    bytes_per_clk: int = _param("peak LDS bandwidth per CU", minimum=1)
+    latency_cycles: int = _param("issue to data visible for a conflict-free access", minimum=0)
+    alloc_granule_bytes: int = _param("a workgroup's LDS is rounded up to this", minimum=1,
+                                      pow2=True)
+
+    def problems(self) -> Problems:
+        row = self.banks * self.bank_width_bytes
+        if self.size_bytes % row:
+            yield ("size_bytes", f"{self.size_bytes} is not a multiple of banks * "
+                                 f"bank_width_bytes = {self.banks} * {self.bank_width_bytes} = {row}")
+        if self.alloc_granule_bytes > self.size_bytes:
+            yield ("alloc_granule_bytes",
+                   f"{self.alloc_granule_bytes} is larger than size_bytes {self.size_bytes}")
+
+
+@dataclass(frozen=True)
+class VectorL1:
+    """VectorL1 is the per-CU vector L1 data cache (bytes, shader cycles)."""
+
+    size_bytes: int = _param("capacity per CU", minimum=1)
+    line_bytes: int = _param("cache line", minimum=1, pow2=True)
+    associativity: int = _param("ways per set", minimum=1)
+    latency_cycles: int = _param("vector load issue to data visible on a hit", minimum=0)
+    bytes_per_clk: int = _param("hit bandwidth per CU", minimum=1)
+    mshrs: int = _param("outstanding line misses per CU", minimum=1)
+    write_policy: str = _param("what a store does to the L1", choices=L1_WRITE_POLICIES)
+
+    def problems(self) -> Problems:
+        yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity)
+
+
+@dataclass(frozen=True)
+class SharedCache:
+    """SharedCache is a small cache shared by neighbouring CUs (scalar data or instructions)."""
+
+    size_bytes: int = _param("capacity of one instance", minimum=1)
+    shared_by_cus: int = _param("CUs that share one instance", minimum=1)
+    line_bytes: int = _param("cache line", minimum=1, pow2=True)
+    associativity: int = _param("ways per set", minimum=1)
+    latency_cycles: int = _param("issue to data visible on a hit", minimum=0)
+
+    def problems(self) -> Problems:
+        yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity)
+
+
+@dataclass(frozen=True)
+class Cu:
+    """Cu is one compute unit: SIMDs, wave slots, register files and its private memories.
+
+    VGPR counts are registers per lane (each register is wave_size lanes x 4 bytes);
+    arch VGPRs and AGPRs share one unified file of ``vgprs_per_simd_lane`` per SIMD.
+    """
+
+    simds: int = _param("SIMD units per CU", minimum=1)
+    simd_width: int = _param("lanes per SIMD", minimum=1)
+    max_waves_per_simd: int = _param("wave slots per SIMD", minimum=1)
+    max_workgroups_per_cu: int = _param("barrier slots: resident multi-wave workgroups per CU",
+                                        minimum=1)
+    max_workitems_per_workgroup: int = _param("largest workgroup", minimum=1)
+    vgprs_per_simd_lane: int = _param("unified VGPR file per SIMD, registers per lane",
+                                      minimum=1)
+    vgpr_alloc_granule: int = _param("VGPRs are allocated in blocks of this", minimum=1,
+                                     pow2=True)
+    max_vgprs_per_wave: int = _param("arch + acc VGPRs one wave may hold", minimum=1)
+    max_arch_vgprs_per_wave: int = _param("addressable arch VGPRs (v0..)", minimum=1)
+    max_agprs_per_wave: int = _param("addressable acc VGPRs (a0..)", minimum=0)
+    accum_offset_granule: int = _param("AGPRs start at a multiple of this", minimum=1)
+    sgprs_per_simd: int = _param("SGPR file per SIMD", minimum=1)
+    sgpr_alloc_granule: int = _param("SGPRs are encoded/allocated in blocks of this",
+                                     minimum=1)
+    max_sgprs_per_wave: int = _param("addressable SGPRs, without VCC/FLAT_SCRATCH/XNACK_MASK",
+                                     minimum=1)
+    architected_flat_scratch: bool = _param("flat scratch base is architected: LLVM always "
+                                            "counts 6 extra SGPRs")
+    issue: Issue = _param("instruction issue")
+    lds: Lds = _param("local data share")
+    l1: VectorL1 = _param("vector L1 data cache")
+    scalar_cache: SharedCache = _param("scalar data cache")
+    instruction_cache: SharedCache = _param("instruction cache")
+
+    @property
+    def max_waves_per_cu(self) -> int:
+        """max_waves_per_cu is the wave slots of the whole CU."""
+        return self.simds * self.max_waves_per_simd
+
+    def problems(self) -> Problems:
+        if self.max_vgprs_per_wave > self.vgprs_per_simd_lane:
+            yield ("max_vgprs_per_wave", f"{self.max_vgprs_per_wave} exceeds vgprs_per_simd_lane "
+                                         f"{self.vgprs_per_simd_lane}")
+        if self.max_arch_vgprs_per_wave > self.max_vgprs_per_wave:
+            yield ("max_arch_vgprs_per_wave", f"{self.max_arch_vgprs_per_wave} exceeds "
+                                              f"max_vgprs_per_wave {self.max_vgprs_per_wave}")
+        if self.max_agprs_per_wave > self.max_vgprs_per_wave:
+            yield ("max_agprs_per_wave", f"{self.max_agprs_per_wave} exceeds "
+                                         f"max_vgprs_per_wave {self.max_vgprs_per_wave}")
+        if self.vgprs_per_simd_lane % self.vgpr_alloc_granule:
+            yield ("vgprs_per_simd_lane", f"{self.vgprs_per_simd_lane} is not a multiple of "
+                                          f"vgpr_alloc_granule {self.vgpr_alloc_granule}")
+        if self.max_arch_vgprs_per_wave % self.accum_offset_granule:
+            yield ("accum_offset_granule", f"{self.accum_offset_granule} does not divide "
+                                           f"max_arch_vgprs_per_wave {self.max_arch_vgprs_per_wave}")
+        if self.max_sgprs_per_wave > self.sgprs_per_simd:
+            yield ("max_sgprs_per_wave", f"{self.max_sgprs_per_wave} exceeds sgprs_per_simd "
+                                         f"{self.sgprs_per_simd}")
+
+
+@dataclass(frozen=True)
+class L2:
+    """L2 is the L2 cache of one XCD, split into address-interleaved channels."""
+
+    size_bytes: int = _param("capacity per XCD (all channels)", minimum=1)
+    channels: int = _param("channels per XCD", minimum=1)
+    line_bytes: int = _param("cache line", minimum=1, pow2=True)
+    associativity: int = _param("ways per set", minimum=1)
+    bytes_per_clk_per_channel: int = _param("bandwidth of one channel", minimum=1)
+    latency_cycles: int = _param("added to an L1 miss that hits in L2", minimum=0)
+    mshrs_per_channel: int = _param("outstanding misses per channel", minimum=1)
+    channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel",
+                                           minimum=1, pow2=True)
+    write_policy: str = _param("what a store does to the L2", choices=L2_WRITE_POLICIES)
+
+    def problems(self) -> Problems:
+        yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,
+                                          self.channels, "channels")
+        if self.channel_interleave_bytes < self.line_bytes:
+            yield ("channel_interleave_bytes", f"{self.channel_interleave_bytes} is smaller than "
+                                               f"line_bytes {self.line_bytes}")
+
+
+@dataclass(frozen=True)
+class Mall:
+    """Mall is the memory-attached last-level cache (Infinity Cache); size_bytes 0 means none."""
+
+    size_bytes: int = _param("capacity of the whole GPU; 0 = no MALL", minimum=0)
+    channels: int = _param("slices, address interleaved", minimum=0)
+    line_bytes: int = _param("cache line", minimum=0)
+    associativity: int = _param("ways per set", minimum=0)
+    bytes_per_clk_per_channel: int = _param("bandwidth of one slice", minimum=0)
+    latency_cycles: int = _param("added to an L2 miss that hits in the MALL", minimum=0)
+
+    @property
+    def present(self) -> bool:
+        """present says whether this GPU has a MALL."""
+        return self.size_bytes > 0
+
+    def problems(self) -> Problems:
+        if not self.present:
+            return
+        for key in ("channels", "line_bytes", "associativity", "bytes_per_clk_per_channel"):
+            if getattr(self, key) < 1:
+                yield (key, f"must be >= 1 when size_bytes > 0, got {getattr(self, key)}")
+                return
+        if not is_pow2(self.line_bytes):
+            yield ("line_bytes", f"must be a power of two, got {self.line_bytes}")
+            return
+        yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,
+                                          self.channels, "channels")
+
+
+@dataclass(frozen=True)
+class Hbm:
+    """Hbm is the DRAM: stacks, channels, per-channel bandwidth (memory clock) and latency."""
+
+    stacks: int = _param("HBM stacks", minimum=1)
+    channels: int = _param("independent channels, all stacks together", minimum=1)
+    bytes_per_memory_clk_per_channel: int = _param("bandwidth of one channel per memory clock",
+                                                   minimum=1)
+    capacity_bytes: int = _param("memory size", minimum=1)
+    latency_cycles: int = _param("added to a miss in the last cache level (MALL, else L2)",
+                                 minimum=0)
+    queue_depth_per_channel: int = _param("requests a channel holds before back-pressure",
+                                          minimum=1)
+    channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel", minimum=1,
+                                           pow2=True)
+
+    def problems(self) -> Problems:
+        if self.channels % self.stacks:
+            yield ("channels", f"{self.channels} is not a multiple of stacks {self.stacks}")
+
+
+@dataclass(frozen=True)
+class MatrixPeaks:
+    """MatrixPeaks are MFMA operations per CU per shader clock (FLOP; OPs for i8); 0 = no such MFMA."""
+
+    f16: int = _param("FP16 MFMA", minimum=0)
+    bf16: int = _param("BF16 MFMA", minimum=0)
+    xf32: int = _param("XF32/TF32 MFMA", minimum=0)
+    f32: int = _param("FP32 MFMA", minimum=0)
+    f64: int = _param("FP64 MFMA", minimum=0)
+    fp8: int = _param("FP8/BF8 MFMA", minimum=0)
+    i8: int = _param("INT8 MFMA (integer ops)", minimum=0)
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
+class VectorPeaks:
+    """VectorPeaks are VALU FLOP per CU per shader clock (an FMA counts 2)."""
+
+    f32: int = _param("plain FP32 FMA", minimum=0)
+    f32_packed: int = _param("packed FP32 (v_pk_fma_f32)", minimum=0)
+    f64: int = _param("FP64 FMA", minimum=0)
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
+class Peaks:
+    """Peaks are the datasheet compute rates per CU per shader clock, for rooflines."""
+
+    matrix_flops_per_cu_per_clk: MatrixPeaks = _param("MFMA rates")
+    vector_flops_per_cu_per_clk: VectorPeaks = _param("VALU rates")
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
+class Policies:
+    """Policies name the scheduling and replacement algorithms the engine picks from its registry."""
+
+    wave_arbitration: str = _param("which ready wave a SIMD issues from",
+                                   choices=WAVE_ARBITRATION_POLICIES)
+    dispatch_order: str = _param("how workgroups are assigned to XCDs and CUs",
+                                 choices=DISPATCH_ORDERS)
+    cache_replacement: str = _param("victim choice in every cache",
+                                    choices=CACHE_REPLACEMENT_POLICIES)
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
+class Arch:
+    """Arch is one fully resolved, validated GPU architecture.
+
+    Build it with :func:`gpusim.arch.load_arch`; derive variants with
+    :func:`gpusim.arch.arch_overrides`. It is immutable and hashable;
+    ``to_dict()`` gives the canonical nested dict and ``hash()`` its sha256.
+    ``sources`` lists the YAML files it was resolved from (the named file
+    first, then what it extends) and ``provenance`` maps every key path to
+    the file that set it; neither takes part in equality or the hash.
+    """
+
+    name: str = _param("short name, e.g. cdna3")
+    gfx_target: str = _param("LLVM processor name, e.g. gfx942")
+    wave_size: int = _param("lanes per wavefront", choices=WAVE_SIZES)
+    gpu: Gpu = _param("chip organisation")
+    clocks: Clocks = _param("clock frequencies")
+    cu: Cu = _param("compute unit")
+    l2: L2 = _param("L2 cache, per XCD")
+    mall: Mall = _param("memory-attached last-level cache")
+    hbm: Hbm = _param("DRAM")
+    peaks: Peaks = _param("datasheet compute rates")
+    policies: Policies = _param("named algorithms")
+    description: str = _param("one line for humans", default="")
+    sources: tuple = _internal("YAML files this was resolved from, the named one first", tuple)
+    provenance: Mapping[str, str] = _internal("key path -> file that set it",
+                                              lambda: types.MappingProxyType({}))
+
+    def problems(self) -> Problems:
+        if not self.name.strip():
+            yield ("name", "must not be empty")
+        for key in ("name", "description"):
+            if not getattr(self, key).isprintable():
+                yield (key, "must be one line of printable text")
+        target = self.gfx_target
+        if not (target.startswith("gfx") and len(target) > 3
+                and all(c in "0123456789abcdef" for c in target[3:])):
+            yield ("gfx_target", f"{target!r} is not an LLVM gfx processor name like 'gfx942'")
+        if self.wave_size % self.cu.simd_width:
+            yield ("cu.simd_width", f"{self.cu.simd_width} does not divide wave_size "
+                                    f"{self.wave_size}")
+        waves = -(-self.cu.max_workitems_per_workgroup // self.wave_size)
+        if waves > self.cu.max_waves_per_cu:
+            yield ("cu.max_workitems_per_workgroup",
+                   f"{self.cu.max_workitems_per_workgroup} work-items need {waves} waves but a "
+                   f"CU holds {self.cu.max_waves_per_cu} (simds * max_waves_per_simd)")
+
+    def to_dict(self) -> dict:
+        """to_dict returns the canonical nested dict of every YAML key (lists for tuples)."""
+        return _to_dict(self)
+
+    def hash(self) -> str:
+        """hash returns the sha256 hex digest of the canonical JSON of :meth:`to_dict`."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    @property
+    def cus(self) -> int:
+        """cus is the total number of compute units."""
+        return self.gpu.cus
+
+    @property
+    def hbm_bytes_per_s(self) -> float:
+        """hbm_bytes_per_s is the peak DRAM bandwidth in bytes per second."""
+        return self.hbm.channels * self.hbm.bytes_per_memory_clk_per_channel \
+            * self.clocks.memory_mhz * 1e6
+
+    @property
+    def hbm_bytes_per_shader_clk(self) -> float:
+        """hbm_bytes_per_shader_clk is the peak DRAM bandwidth per shader clock, all channels."""
+        return self.hbm_bytes_per_s / (self.clocks.shader_mhz * 1e6)
+
+    def load_to_use_cycles(self, level: str) -> int:
+        """load_to_use_cycles is the modelled latency of a vector load served by ``level``.
+
+        ``level`` is 'l1', 'l2', 'mall' or 'hbm'; the result is the sum of the
+        per-level increments on the way there (the MALL is skipped when absent).
+        """
+        order = ["l1", "l2"] + (["mall"] if self.mall.present else []) + ["hbm"]
+        if level not in order:
+            raise ValueError(f"no memory level '{level}' in {self.name}; levels: {order}")
+        steps = {"l1": self.cu.l1.latency_cycles, "l2": self.l2.latency_cycles,
+                 "mall": self.mall.latency_cycles, "hbm": self.hbm.latency_cycles}
+        return sum(steps[name] for name in order[: order.index(level) + 1])
+
+
+def yaml_fields(cls) -> list:
+    """yaml_fields returns the dataclass fields of ``cls`` that are YAML keys, in order."""
+    return [f for f in fields(cls) if not f.metadata.get("internal")]
+
+
+def _to_dict(obj: Any) -> Any:
+    if is_dataclass(obj):
+        return {f.name: _to_dict(getattr(obj, f.name)) for f in yaml_fields(type(obj))}
+    if isinstance(obj, tuple):
+        return [_to_dict(x) for x in obj]
+    return obj
+
+
+def key_paths(cls=Arch, prefix: str = "") -> list:
+    """key_paths lists every leaf key path of the schema, e.g. 'cu.lds.size_bytes'."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in yaml_fields(cls):
+        path = f"{prefix}{f.name}"
+        if is_dataclass(hints[f.name]):
+            out.extend(key_paths(hints[f.name], path + "."))
+        else:
+            out.append(path)
+    return out
