@@ -1,0 +1,193 @@
+"""The ``; gpusim-*`` launch header and the CLI overrides applied on top of it."""
+import pytest
+
+from gpusim.asm.header import apply_overrides
+from gpusim.asm.ir import ArgSpec, CheckSpec, LaunchSpec
+from gpusim.asm.parser import parse_text
+from gpusim.errors import HeaderError
+
+HEADER = """\
+; gpusim-launch: grid=32,32,1 block=256,1,1
+; gpusim-arg: A buffer f16[4096,4096] init=uniform(-1,1) seed=1
+; gpusim-arg: B buffer f16[4096*4096] init=normal(0, 0.5) seed=2
+; gpusim-arg: C buffer f32[4096,4096] out
+; gpusim-arg: P buffer u32[1024] init=cycle
+; gpusim-arg: R buffer i32[64, 2*8] init=randint(0,10) seed=0x10
+; gpusim-arg: V buffer f64[8] init=value(-2.5)
+; gpusim-arg: K i32 4096
+; gpusim-arg: H u32 0xffffffff
+; gpusim-arg: N i64 -0x10
+; gpusim-arg: alpha f32 1e-3
+; gpusim-arg: beta bf16 -2
+; gpusim-check: C ~= A.astype(f32) @ B.astype(f32)  rtol=2e-2
+; gpusim-check: C[0:2, (1==1)] == np.sum(A, axis=0)[0]
+; gpusim-check: P ~= np.sort(P) atol=0.5 rtol=0
+"""
+CODE = "k:\n s_endpgm\n"
+
+
+def parse(header, code=CODE):
+    return parse_text(header + code, path="h.s")
+
+
+def test_full_header():
+    m = parse(HEADER)
+    assert m.launch == LaunchSpec((32, 32, 1), (256, 1, 1), m.launch.loc)
+    assert m.launch.loc.line == 1
+    by = {a.name: a for a in m.args}
+    assert [a.name for a in m.args] == ["A", "B", "C", "P", "R", "V", "K", "H", "N", "alpha", "beta"]
+    a = by["A"]
+    assert (a.kind, a.dtype, a.shape, a.init, a.init_params, a.seed, a.out) == \
+        ("buffer", "f16", (4096, 4096), "uniform", (-1.0, 1.0), 1, False)
+    assert by["B"].shape == (4096 * 4096,) and by["B"].init_params == (0.0, 0.5)
+    assert by["C"].out and by["C"].init == "zeros"
+    assert by["P"].init == "cycle" and by["P"].init_params == ()
+    assert by["R"].shape == (64, 16) and by["R"].seed == 16 and by["R"].init == "randint"
+    assert by["V"].init_params == (-2.5,)
+    assert (by["K"].kind, by["K"].dtype, by["K"].value) == ("scalar", "i32", 4096)
+    assert by["H"].value == 0xFFFFFFFF and by["N"].value == -16
+    assert by["alpha"].value == pytest.approx(1e-3) and by["beta"].value == -2.0
+    assert by["A"].loc.line == 2 and by["A"].loc.col == 15
+    c0, c1, c2 = m.checks
+    assert (c0.lhs, c0.op, c0.rhs, c0.rtol, c0.atol) == ("C", "~=", "A.astype(f32) @ B.astype(f32)", 2e-2, 1e-8)
+    assert (c1.lhs, c1.op, c1.rhs) == ("C[0:2, (1==1)]", "==", "np.sum(A, axis=0)[0]")
+    assert (c2.rtol, c2.atol) == (0.0, 0.5)
+    assert c0.loc.line == 13
+
+
+@pytest.mark.parametrize("text, grid, block", [
+    ("grid=8 block=64", (8, 1, 1), (64, 1, 1)),
+    ("block=16,16 grid=4,4", (4, 4, 1), (16, 16, 1)),
+    ("grid = 2, 3, 4  block = 1024", (2, 3, 4), (1024, 1, 1)),
+    ("grid=64*64 block=32*32", (4096, 1, 1), (1024, 1, 1)),
+])
+def test_launch_forms(text, grid, block):
+    m = parse(f"; gpusim-launch: {text}\n")
+    assert (m.launch.grid, m.launch.block) == (grid, block)
+
+
+def test_header_lines_anywhere_and_absent():
+    m = parse_text("k:\n s_nop 0\n; gpusim-arg: K i32 7\n s_endpgm ; gpusim-launch: grid=1 block=64\n")
+    assert m.launch.grid == (1, 1, 1) and m.args[0].value == 7
+    m = parse_text(CODE)
+    assert m.launch is None and m.args == [] and m.checks == []
+
+
+# (header text, line, column, phrase, hint phrase or None)
+ERRORS = [
+    ("; gpusim-lunch: grid=1\n", 1, 3, "unknown header keyword 'gpusim-lunch'", "'gpusim-launch'"),
+    ("; gpusim-launch grid=1 block=1\n", 1, 17, "expected ':'", None),
+    ("; gpusim-launch: grid=1,1,1 block=2048\n", 1, 17, "exceeds the maximum of 1024", None),
+    ("; gpusim-launch: grid=1,1,1 block=32,32,2\n", 1, 17, "2048 work-items", None),
+    ("; gpusim-launch: grid=0 block=1\n", 1, 23, "must be positive", None),
+    ("; gpusim-launch: grid=-1 block=1\n", 1, 23, "must be positive, got '-1'", None),
+    ("; gpusim-launch: grid=1,2,3,4 block=1\n", 1, 23, "at most three", None),
+    ("; gpusim-launch: grid=1 blok=1\n", 1, 25, "unknown launch parameter 'blok'", "'block'"),
+    ("; gpusim-launch: grid=1\n", 1, 17, "needs 'block=", None),
+    ("; gpusim-launch: grid=1 block=1 grid=2\n", 1, 33, "duplicate 'grid='", None),
+    ("; gpusim-launch: grid=1 block=1\n; gpusim-launch: grid=1 block=1\n", 2, 3, "duplicate gpusim-launch", None),
+    ("; gpusim-arg: A buffer f61[4]\n", 1, 24, "unknown dtype 'f61'", "'f64'"),
+    ("; gpusim-arg: A buffer f32[0]\n", 1, 28, "must be positive", None),
+    ("; gpusim-arg: A buffer f32[4,-2]\n", 1, 30, "must be positive, got '-2'", None),
+    ("; gpusim-arg: A buffer f32[]\n", 1, 28, "empty shape", None),
+    ("; gpusim-arg: A buffer f32\n", 1, 27, "needs a shape", None),
+    ("; gpusim-arg: A f32[4]\n", 1, 17, "missing 'buffer'", None),
+    ("; gpusim-arg: A buffer f32[4] init=uniform(1)\n", 1, 36, "takes 2 parameters, got 1", None),
+    ("; gpusim-arg: A buffer f32[4] init=uniform\n", 1, 36, "needs 2 parameters", None),
+    ("; gpusim-arg: A buffer f32[4] init=unifrom(0,1)\n", 1, 36, "unknown init 'unifrom'", "'uniform'"),
+    ("; gpusim-arg: A buffer f32[4] init=uniform(1,0)\n", 1, 36, "lo < hi", None),
+    ("; gpusim-arg: A buffer f32[4] init=randint(0,1.5)\n", 1, 36, "integer bounds", None),
+    ("; gpusim-arg: A buffer f32[4] init=normal(0,x)\n", 1, 36, "malformed number 'x'", None),
+    ("; gpusim-arg: A buffer f32[4] init=uniform(0,1\n", 1, 43, "unbalanced", None),
+    ("; gpusim-arg: A buffer f32[4] seed=-1\n", 1, 36, "non-negative integer", None),
+    ("; gpusim-arg: A buffer f32[4] out out\n", 1, 35, "duplicate option 'out'", None),
+    ("; gpusim-arg: A buffer f32[4] sed=3\n", 1, 31, "unknown buffer option 'sed'", "'seed'"),
+    ("; gpusim-arg: A buffer f32[4]\n; gpusim-arg: A i32 5\n", 2, 15, "duplicate argument 'A'", None),
+    ("; gpusim-arg: 9A i32 5\n", 1, 15, "invalid argument name", None),
+    ("; gpusim-arg: f32 i32 4\n", 1, 15, "reserved", None),
+    ("; gpusim-arg: K i32 1.5\n", 1, 21, "malformed i32 value", None),
+    ("; gpusim-arg: K u8 256\n", 1, 20, "out of range for u8", None),
+    ("; gpusim-arg: K u32 -1\n", 1, 21, "out of range for u32", None),
+    ("; gpusim-arg: K f16 1e6\n", 1, 21, "out of range for f16", None),
+    ("; gpusim-arg: K flaot 1\n", 1, 17, "unknown dtype 'flaot'", "dtypes are"),
+    ("; gpusim-arg: K i32\n", 1, 20, "needs a value", None),
+    ("; gpusim-arg: K i32 1 2\n", 1, 23, "unexpected '2'", None),
+    ("; gpusim-arg: K\n", 1, 15, "needs 'NAME buffer", None),
+    ("; gpusim-check: C ~= A +\n", 1, 22, "invalid check expression", None),
+    ("; gpusim-check: C = A\n", 1, 16, "needs 'EXPR ~= EXPR'", None),
+    ("; gpusim-check: C == A == B\n", 1, 24, "more than one top-level comparison", None),
+    ("; gpusim-check:  ~= A\n", 1, 18, "missing expression before", None),
+    ("; gpusim-arg: C buffer f32[4]\n; gpusim-check: C ~= Q * 2\n", 2, 22, "unknown name 'Q'", None),
+    ("; gpusim-arg: Cout buffer f32[4]\n; gpusim-check: Cot ~= 1\n", 2, 17, "unknown name 'Cot'", "'Cout'"),
+    ("; gpusim-arg: C buffer f32[4]\n; gpusim-check: C ~= C rtl=1\n", 2, 24, "unknown check option 'rtl'", "'rtol'"),
+    ("; gpusim-arg: C buffer f32[4]\n; gpusim-check: C ~= C rtol=-1\n", 2, 24, "non-negative", None),
+    ("; gpusim-arg: C buffer f32[4]\n; gpusim-check: C == C rtol=1\n", 2, 19, "only apply to '~='", None),
+]
+
+
+@pytest.mark.parametrize("header, line, col, phrase, hint", ERRORS, ids=[e[0].strip()[-40:] for e in ERRORS])
+def test_header_errors(header, line, col, phrase, hint):
+    with pytest.raises(HeaderError) as info:
+        parse(header)
+    err = info.value
+    assert (err.loc.file, err.loc.line) == ("h.s", line), str(err)
+    assert err.loc.col == col, str(err)
+    assert phrase in err.message, str(err)
+    if hint:
+        assert hint in err.hint, str(err)
+
+
+def test_check_expressions_may_use_comprehensions_and_builtins():
+    m = parse("; gpusim-arg: C buffer f32[4]\n"
+              "; gpusim-check: C == np.array([abs(x) for x in range(4)], dtype=f32)\n")
+    assert m.checks[0].rhs.startswith("np.array(")
+
+
+# -- overrides -----------------------------------------------------------------------
+def test_overrides_replace_launch_and_scalars():
+    m = parse(HEADER)
+    o = apply_overrides(m, grid="8,8", block=[64], args={"K": "1024", "alpha": 2.5, "H": "0x10"})
+    assert (o.launch.grid, o.launch.block) == ((8, 8, 1), (64, 1, 1))
+    by = {a.name: a.value for a in o.args}
+    assert (by["K"], by["alpha"], by["H"]) == (1024, 2.5, 16)
+    assert m.launch.grid == (32, 32, 1) and {a.name: a.value for a in m.args}["K"] == 4096  # input untouched
+    assert o.instructions is m.instructions
+
+
+def test_overrides_without_launch_line_need_grid_and_block():
+    m = parse("")
+    o = apply_overrides(m, grid=(4, 2), block="128")
+    assert o.launch == LaunchSpec((4, 2, 1), (128, 1, 1))
+    with pytest.raises(HeaderError, match="both --grid and --block"):
+        apply_overrides(m, grid="4")
+
+
+@pytest.mark.parametrize("kwargs, phrase", [
+    (dict(args={"Kk": "1"}), "unknown argument 'Kk'"),
+    (dict(args={"A": "1"}), "'A' is a buffer"),
+    (dict(args={"K": "0x1_"}), "malformed i32 value"),
+    (dict(args={"K": "99999999999"}), "out of range for i32"),
+    (dict(block="2048"), "exceeds the maximum"),
+    (dict(grid="a,b"), "malformed size 'a'"),
+    (dict(grid="0"), "must be positive"),
+])
+def test_override_errors(kwargs, phrase):
+    m = parse(HEADER)
+    with pytest.raises(HeaderError) as info:
+        apply_overrides(m, **kwargs)
+    assert phrase in info.value.message
+
+
+def test_unknown_override_suggests_a_name():
+    with pytest.raises(HeaderError) as info:
+        apply_overrides(parse(HEADER), args={"alpah": "1"})
+    assert "'alpha'" in info.value.hint
+    with pytest.raises(HeaderError) as info:
+        apply_overrides(parse(""), args={"zzz": "1"})
+    assert "no arguments" in info.value.hint
+
+
+def test_spec_types():
+    m = parse(HEADER)
+    assert all(isinstance(a, ArgSpec) for a in m.args)
+    assert all(isinstance(c, CheckSpec) for c in m.checks)
