@@ -16,7 +16,7 @@ from gpusim.asm.program import (
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds
 from gpusim.exec.kernels.memory import (
-    F_CODE, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
+    F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -36,7 +36,7 @@ NEXT, JUMP, BARRIER, END, FAULT = 0, 1, 2, 3, 4
  ABI_CODE_BASE, ABI_N) = range(13)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _pc_index(pc_bytes, code_base, target):
     """_pc_index maps a byte address to an instruction index, or -1."""
     rel = np.int64(target) - code_base
@@ -200,6 +200,7 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
         for gy in range(abi[ABI_GRID_Y]):
             for gx in range(abi[ABI_GRID_X]):
                 wg[0], wg[1], wg[2] = gx, gy, gz
+                flat = gx + abi[ABI_GRID_X] * (gy + abi[ABI_GRID_Y] * gz)
                 for b in range(lds.shape[0]):
                     lds[b] = 0
                 for w in range(waves):
@@ -218,9 +219,11 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                             state[w] = st
                             progressed = True
                             if st == FAULTED:
+                                fault[F_WORKGROUP] = flat
                                 return total
                             if total > limit:
                                 record_fault(fault, FAULT_LIMIT, w, pc[w], -1, 0, 0)
+                                fault[F_WORKGROUP] = flat
                                 return total
                         if state[w] != DONE:
                             live += 1
@@ -234,11 +237,12 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                                 state[w] = RUNNING
                     elif not progressed:
                         record_fault(fault, FAULT_BARRIER, 0, pc[0], -1, 0, 0)
+                        fault[F_WORKGROUP] = flat
                         return total
     return total
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds,
                  fault, counts):
     n = 0

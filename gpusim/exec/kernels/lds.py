@@ -23,7 +23,7 @@ U = np.uint64
 M32 = U(0xFFFFFFFF)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def swizzle_source_lane(pattern, l):
     """swizzle_source_lane maps lane ``l`` through a ds_swizzle_b32 offset pattern."""
     if pattern & 0x8000:
@@ -34,7 +34,7 @@ def swizzle_source_lane(pattern, l):
     return (l & 0x20) | ((((l & 0x1F) & and_mask) | or_mask) ^ xor_mask)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _in_range(o, size, lds_size):
     return 0 <= o and o + size <= lds_size
 

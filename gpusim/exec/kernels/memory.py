@@ -17,7 +17,7 @@ ENV_SHARED_APERTURE_END = 2
 N_ENV = 4
 
 # fault record columns
-F_CODE, F_WAVE, F_PC, F_LANE, F_ADDR, F_SIZE = range(6)
+F_CODE, F_WAVE, F_PC, F_LANE, F_ADDR, F_SIZE, F_WORKGROUP = range(7)
 N_FAULT = 8
 # fault codes
 FAULT_NONE = 0
@@ -30,7 +30,7 @@ FAULT_MISALIGNED = 6
 FAULT_BAD_JUMP = 7
 
 
-@njit(inline="always")
+@njit(cache=True)
 def translate(addr, size, env, regions):
     """translate maps a device address to an arena offset, or -1 if no buffer holds ``size`` bytes there."""
     off = np.int64(addr) - env[ENV_ARENA_BASE]
@@ -40,7 +40,7 @@ def translate(addr, size, env, regions):
     return np.int64(-1)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def load_bytes(buf, off, size):
     """load_bytes reads ``size`` (1..8) little-endian bytes at ``off`` as uint64."""
     v = U(0)
@@ -49,14 +49,14 @@ def load_bytes(buf, off, size):
     return v
 
 
-@njit(inline="always")
+@njit(cache=True)
 def store_bytes(buf, off, size, value):
     """store_bytes writes the low ``size`` bytes of ``value`` little-endian at ``off``."""
     for b in range(size):
         buf[off + b] = np.uint8((value >> U(8 * b)) & U(0xFF))
 
 
-@njit(inline="always")
+@njit(cache=True)
 def record_fault(fault, code, w, pc, lane, addr, size):
     """record_fault fills the fault record; the first fault wins."""
     if fault[F_CODE] == FAULT_NONE:

@@ -31,7 +31,7 @@ def pack_shape(m, n, k, blocks, atype, btype):
     return atype | (btype << 4) | (m << 8) | (n << 16) | (k << 24) | (blocks << 32)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _bits_per_elem(t):
     if t == T_F16 or t == T_BF16:
         return 16
@@ -42,7 +42,7 @@ def _bits_per_elem(t):
     return 32
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _fp8_value(x, bf8):
     """_fp8_value decodes an 8-bit FNUZ float (e4m3fnuz or e5m2fnuz, gfx942)."""
     x = x & U(0xFF)
@@ -62,7 +62,7 @@ def _fp8_value(x, bf8):
     return sign * (1.0 + m / mbits) * 2.0 ** (e - bias)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _elem(vreg, w, base, lane, idx, t):
     """_elem reads element ``idx`` of a lane's packed operand as float64."""
     bits = _bits_per_elem(t)

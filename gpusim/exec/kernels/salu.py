@@ -14,13 +14,13 @@ U = np.uint64
 M32 = U(0xFFFFFFFF)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _i32(x):
     v = np.int64(x & M32)
     return v - 0x100000000 if v >= 0x80000000 else v
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _popcount(x):
     n = U(0)
     while x:
@@ -29,7 +29,7 @@ def _popcount(x):
     return n
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _clz(x, width):
     if x == 0:
         return M32
@@ -41,7 +41,7 @@ def _clz(x, width):
     return n
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _ctz(x):
     if x == 0:
         return M32
@@ -52,7 +52,7 @@ def _ctz(x):
     return n
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _scmp(a, b, cond, signed):
     if signed:
         x, y = _i32(a), _i32(b)
@@ -79,7 +79,7 @@ def exec_salu(i, w, sem, ops, mods, sreg):
     a = sget(sreg, w, ops[i, S0, KIND], ops[i, S0, VAL], ops[i, S0, WIDTH]) if ops[i, S0, KIND] != K_NONE else U(0)
     b = sget(sreg, w, ops[i, S1, KIND], ops[i, S1, VAL], ops[i, S1, WIDTH]) if ops[i, S1, KIND] != K_NONE else U(0)
     scc = U(sreg[w, SCC])
-    wide = wd == 2
+    wide = wd == 2 or ops[i, S0, WIDTH] == 2
     mask = U(0xFFFFFFFFFFFFFFFF) if wide else M32
     r = U(0)
     new_scc = scc

@@ -27,57 +27,7 @@ M32 = U(0xFFFFFFFF)
 DT_NONE, DT_F32, DT_F16, DT_F64, DT_I16 = 0, 1, 2, 3, 4
 
 
-@njit(inline="always")
-def m1(fn, A, R):
-    for l in range(64):
-        R[l] = fn(A[l])
-
-
-@njit(inline="always")
-def m2(fn, A, B, R):
-    for l in range(64):
-        R[l] = fn(A[l], B[l])
-
-
-@njit(inline="always")
-def m3(fn, A, B, C, R):
-    for l in range(64):
-        R[l] = fn(A[l], B[l], C[l])
-
-
-@njit(inline="always")
-def mp2(fn, A, B, R):
-    """mp2 applies a 16-bit binary op to both halves of packed sources."""
-    for l in range(64):
-        lo = fn(A[l] & M16, B[l] & M16) & M16
-        hi = fn(A[l] >> U(16), B[l] >> U(16)) & M16
-        R[l] = lo | (hi << U(16))
-
-
-@njit(inline="always")
-def mp3(fn, A, B, C, R):
-    for l in range(64):
-        lo = fn(A[l] & M16, B[l] & M16, C[l] & M16) & M16
-        hi = fn(A[l] >> U(16), B[l] >> U(16), C[l] >> U(16)) & M16
-        R[l] = lo | (hi << U(16))
-
-
-@njit(inline="always")
-def mp2_32(fn, A, B, R):
-    """mp2_32 applies a 32-bit binary op to both dwords of 64-bit packed sources."""
-    for l in range(64):
-        R[l] = (fn(A[l] & M32, B[l] & M32) & M32) | ((fn(A[l] >> U(32), B[l] >> U(32)) & M32) << U(32))
-
-
-@njit(inline="always")
-def mp3_32(fn, A, B, C, R):
-    for l in range(64):
-        lo = fn(A[l] & M32, B[l] & M32, C[l] & M32) & M32
-        hi = fn(A[l] >> U(32), B[l] >> U(32), C[l] >> U(32)) & M32
-        R[l] = lo | (hi << U(32))
-
-
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _repack(X, k, opsel, opsel_hi, neg_lo, neg_hi, half_bits_, sign):
     """_repack applies VOP3P op_sel/op_sel_hi/neg_lo/neg_hi to packed source k."""
     sl = U(half_bits_) if (opsel >> k) & 1 else U(0)
@@ -96,7 +46,7 @@ def _repack(X, k, opsel, opsel_hi, neg_lo, neg_hi, half_bits_, sign):
         X[l] = lo | (hi << U(half_bits_))
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _cmp_f(x, y, cond):
     unord = x != x or y != y
     if cond == 0:
@@ -132,7 +82,7 @@ def _cmp_f(x, y, cond):
     return True
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _cmp_i(x, y, cond):
     if cond == 0:
         return False
@@ -151,7 +101,7 @@ def _cmp_i(x, y, cond):
     return True
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _fclass(x, bits_sign, mask):
     """_fclass tests v_cmp_class's 10 class bits for a float64 holding the value."""
     neg = bits_sign
@@ -166,7 +116,7 @@ def _fclass(x, bits_sign, mask):
     return (mask >> ((3 if neg else 8))) & 1 != 0
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _lanes_to_mask(R, mask):
     m = U(0)
     for l in range(64):
@@ -175,7 +125,7 @@ def _lanes_to_mask(R, mask):
     return m & mask
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _compare(s, A, B, R, cond):
     if s == S.V_CMP_F32:
         for l in range(64):
@@ -215,7 +165,7 @@ def _compare(s, A, B, R, cond):
             R[l] = _fclass(np.float64(f16(A[l])), (A[l] >> U(15)) & U(1), B[l])
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _finish_float(R, dtype, clamp, omod):
     """_finish_float applies output modifiers (omod, then clamp to [0, 1])."""
     if omod == 0 and clamp == 0:
@@ -239,7 +189,7 @@ def _finish_float(R, dtype, clamp, omod):
             R[l] = half_bits(np.float32(x))
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _preserves_high_half(s):
     # gfx9 keeps the high half for these 16-bit ops; the others zero it.
     return s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16
@@ -275,56 +225,79 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
                     _repack(T[k], k, opsel, mods[i, M_OPSEL_HI], mods[i, M_NEG], mods[i, M_NEG_HI],
                             32 if wide else 16, is_f)
         if s == S.V_PK_ADD_F16:
-            mp2(op.add_f16, A, B, R)
+            for l in range(64):
+                R[l] = (op.add_f16(A[l] & M16, B[l] & M16) & M16) | ((op.add_f16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MUL_F16:
-            mp2(op.mul_f16, A, B, R)
+            for l in range(64):
+                R[l] = (op.mul_f16(A[l] & M16, B[l] & M16) & M16) | ((op.mul_f16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_FMA_F16:
-            mp3(op.fma_f16, A, B, C, R)
+            for l in range(64):
+                R[l] = (op.fma_f16(A[l] & M16, B[l] & M16, C[l] & M16) & M16) | ((op.fma_f16(A[l] >> U(16), B[l] >> U(16), C[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MIN_F16:
-            mp2(op.min_f16, A, B, R)
+            for l in range(64):
+                R[l] = (op.min_f16(A[l] & M16, B[l] & M16) & M16) | ((op.min_f16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MAX_F16:
-            mp2(op.max_f16, A, B, R)
+            for l in range(64):
+                R[l] = (op.max_f16(A[l] & M16, B[l] & M16) & M16) | ((op.max_f16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_ADD_U16:
-            mp2(op.add_u16, A, B, R)
+            for l in range(64):
+                R[l] = (op.add_u16(A[l] & M16, B[l] & M16) & M16) | ((op.add_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_SUB_U16:
-            mp2(op.sub_u16, A, B, R)
+            for l in range(64):
+                R[l] = (op.sub_u16(A[l] & M16, B[l] & M16) & M16) | ((op.sub_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MUL_LO_U16:
-            mp2(op.mul_lo_u16, A, B, R)
+            for l in range(64):
+                R[l] = (op.mul_lo_u16(A[l] & M16, B[l] & M16) & M16) | ((op.mul_lo_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MAD_U16:
-            mp3(op.mad_u16, A, B, C, R)
+            for l in range(64):
+                R[l] = (op.mad_u16(A[l] & M16, B[l] & M16, C[l] & M16) & M16) | ((op.mad_u16(A[l] >> U(16), B[l] >> U(16), C[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_LSHLREV_B16:
-            mp2(op.lshlrev_b16, A, B, R)
+            for l in range(64):
+                R[l] = (op.lshlrev_b16(A[l] & M16, B[l] & M16) & M16) | ((op.lshlrev_b16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_LSHRREV_B16:
-            mp2(op.lshrrev_b16, A, B, R)
+            for l in range(64):
+                R[l] = (op.lshrrev_b16(A[l] & M16, B[l] & M16) & M16) | ((op.lshrrev_b16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_ASHRREV_I16:
-            mp2(op.ashrrev_i16, A, B, R)
+            for l in range(64):
+                R[l] = (op.ashrrev_i16(A[l] & M16, B[l] & M16) & M16) | ((op.ashrrev_i16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MAX_I16:
-            mp2(op.max_i16, A, B, R)
+            for l in range(64):
+                R[l] = (op.max_i16(A[l] & M16, B[l] & M16) & M16) | ((op.max_i16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MIN_I16:
-            mp2(op.min_i16, A, B, R)
+            for l in range(64):
+                R[l] = (op.min_i16(A[l] & M16, B[l] & M16) & M16) | ((op.min_i16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MAX_U16:
-            mp2(op.max_u16, A, B, R)
+            for l in range(64):
+                R[l] = (op.max_u16(A[l] & M16, B[l] & M16) & M16) | ((op.max_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MIN_U16:
-            mp2(op.min_u16, A, B, R)
+            for l in range(64):
+                R[l] = (op.min_u16(A[l] & M16, B[l] & M16) & M16) | ((op.min_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_FMA_F32:
-            mp3_32(op.fma_f32_op, A, B, C, R)
+            for l in range(64):
+                R[l] = ((op.fma_f32_op(A[l] & M32, B[l] & M32, C[l] & M32)) & M32) | (((op.fma_f32_op(A[l] >> U(32), B[l] >> U(32), C[l] >> U(32))) & M32) << U(32))
         elif s == S.V_PK_MUL_F32:
-            mp2_32(op.mul_f32, A, B, R)
+            for l in range(64):
+                R[l] = ((op.mul_f32(A[l] & M32, B[l] & M32)) & M32) | (((op.mul_f32(A[l] >> U(32), B[l] >> U(32))) & M32) << U(32))
         elif s == S.V_PK_ADD_F32:
-            mp2_32(op.add_f32, A, B, R)
+            for l in range(64):
+                R[l] = ((op.add_f32(A[l] & M32, B[l] & M32)) & M32) | (((op.add_f32(A[l] >> U(32), B[l] >> U(32))) & M32) << U(32))
         elif s == S.V_PK_MOV_B32:
             sel0 = U(32) if opsel & 1 else U(0)
             sel1 = U(32) if opsel & 2 else U(0)
             for l in range(64):
                 R[l] = ((A[l] >> sel0) & M32) | (((B[l] >> sel1) & M32) << U(32))
         elif s == S.V_DOT2_F32_F16:
-            m3(op.dot2_f32_f16, A, B, C, R)
+            for l in range(64):
+                R[l] = op.dot2_f32_f16(A[l], B[l], C[l])
         elif s == S.V_DOT2_F32_BF16:
-            m3(op.dot2_f32_bf16, A, B, C, R)
+            for l in range(64):
+                R[l] = op.dot2_f32_bf16(A[l], B[l], C[l])
         elif s == S.V_DOT2_I32_I16:
-            m3(op.dot2_i32_i16, A, B, C, R)
+            for l in range(64):
+                R[l] = op.dot2_i32_i16(A[l], B[l], C[l])
         elif s == S.V_DOT4_I32_I8:
-            m3(op.dot4_i32_i8, A, B, C, R)
+            for l in range(64):
+                R[l] = op.dot4_i32_i8(A[l], B[l], C[l])
         if mods[i, M_CLAMP] and s == S.V_PK_ADD_U16:
             pass
         write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
@@ -352,7 +325,8 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
             if (mods[i, M_NEG] >> k) & 1:
                 for l in range(64):
                     X[l] ^= U(0x80000000)
-        m3(op.fma_f32_op, A, B, C, R)
+        for l in range(64):
+            R[l] = op.fma_f32_op(A[l], B[l], C[l])
         if s == S.V_FMA_MIX_F32:
             _finish_float(R, DT_F32, mods[i, M_CLAMP], 0)
             write_vgpr(vreg, w, ops[i, D0, VAL], 1, R, mask)
@@ -472,35 +446,50 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
 
     # ---- plain lane maps
     if s == S.V_MOV_B32 or s == S.V_ACCVGPR_MOV_B32 or s == S.V_ACCVGPR_READ_B32 or s == S.V_ACCVGPR_WRITE_B32:
-        m1(op.mov_b32, A, R)
+        for l in range(64):
+            R[l] = op.mov_b32(A[l])
     elif s == S.V_MOV_B64:
-        m1(op.mov_b64, A, R)
+        for l in range(64):
+            R[l] = op.mov_b64(A[l])
     elif s == S.V_ADD_F32:
-        m2(op.add_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.add_f32(A[l], B[l])
     elif s == S.V_SUB_F32:
-        m2(op.sub_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.sub_f32(A[l], B[l])
     elif s == S.V_SUBREV_F32:
-        m2(op.subrev_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.subrev_f32(A[l], B[l])
     elif s == S.V_MUL_F32:
-        m2(op.mul_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_f32(A[l], B[l])
     elif s == S.V_MUL_LEGACY_F32:
-        m2(op.mul_legacy_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_legacy_f32(A[l], B[l])
     elif s == S.V_MIN_F32:
-        m2(op.min_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.min_f32(A[l], B[l])
     elif s == S.V_MAX_F32:
-        m2(op.max_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.max_f32(A[l], B[l])
     elif s == S.V_LDEXP_F32:
-        m2(op.ldexp_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.ldexp_f32(A[l], B[l])
     elif s == S.V_FMA_F32 or s == S.V_DIV_FMAS_F32:
-        m3(op.fma_f32_op, A, B, C, R)
+        for l in range(64):
+            R[l] = op.fma_f32_op(A[l], B[l], C[l])
     elif s == S.V_MAD_F32:
-        m3(op.mad_f32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.mad_f32(A[l], B[l], C[l])
     elif s == S.V_MIN3_F32:
-        m3(op.min3_f32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.min3_f32(A[l], B[l], C[l])
     elif s == S.V_MAX3_F32:
-        m3(op.max3_f32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.max3_f32(A[l], B[l], C[l])
     elif s == S.V_MED3_F32:
-        m3(op.med3_f32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.med3_f32(A[l], B[l], C[l])
     elif s == S.V_DIV_FIXUP_F32:
         for l in range(64):
             q, d, n = f32(A[l]), f32(B[l]), f32(C[l])
@@ -513,291 +502,434 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
             q = _div_fixup(np.float64(f16(A[l])), np.float64(f16(B[l])), np.float64(f16(C[l])), False)
             R[l] = half_bits(f32(q))
     elif s == S.V_EXP_F32:
-        m1(op.exp_f32, A, R)
+        for l in range(64):
+            R[l] = op.exp_f32(A[l])
     elif s == S.V_LOG_F32:
-        m1(op.log_f32, A, R)
+        for l in range(64):
+            R[l] = op.log_f32(A[l])
     elif s == S.V_RCP_F32 or s == S.V_RCP_IFLAG_F32:
-        m1(op.rcp_f32, A, R)
+        for l in range(64):
+            R[l] = op.rcp_f32(A[l])
     elif s == S.V_RSQ_F32:
-        m1(op.rsq_f32, A, R)
+        for l in range(64):
+            R[l] = op.rsq_f32(A[l])
     elif s == S.V_SQRT_F32:
-        m1(op.sqrt_f32, A, R)
+        for l in range(64):
+            R[l] = op.sqrt_f32(A[l])
     elif s == S.V_SIN_F32:
-        m1(op.sin_f32, A, R)
+        for l in range(64):
+            R[l] = op.sin_f32(A[l])
     elif s == S.V_COS_F32:
-        m1(op.cos_f32, A, R)
+        for l in range(64):
+            R[l] = op.cos_f32(A[l])
     elif s == S.V_FLOOR_F32:
-        m1(op.floor_f32, A, R)
+        for l in range(64):
+            R[l] = op.floor_f32(A[l])
     elif s == S.V_CEIL_F32:
-        m1(op.ceil_f32, A, R)
+        for l in range(64):
+            R[l] = op.ceil_f32(A[l])
     elif s == S.V_TRUNC_F32:
-        m1(op.trunc_f32, A, R)
+        for l in range(64):
+            R[l] = op.trunc_f32(A[l])
     elif s == S.V_RNDNE_F32:
-        m1(op.rndne_f32, A, R)
+        for l in range(64):
+            R[l] = op.rndne_f32(A[l])
     elif s == S.V_FRACT_F32:
-        m1(op.fract_f32, A, R)
+        for l in range(64):
+            R[l] = op.fract_f32(A[l])
     elif s == S.V_FREXP_MANT_F32:
-        m1(op.frexp_mant_f32, A, R)
+        for l in range(64):
+            R[l] = op.frexp_mant_f32(A[l])
     elif s == S.V_FREXP_EXP_I32_F32:
-        m1(op.frexp_exp_f32, A, R)
+        for l in range(64):
+            R[l] = op.frexp_exp_f32(A[l])
     elif s == S.V_CVT_I32_F32:
-        m1(op.cvt_i32_f32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_i32_f32(A[l])
     elif s == S.V_CVT_U32_F32:
-        m1(op.cvt_u32_f32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_u32_f32(A[l])
     elif s == S.V_CVT_RPI_I32_F32:
-        m1(op.cvt_rpi_i32_f32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_rpi_i32_f32(A[l])
     elif s == S.V_CVT_FLR_I32_F32:
-        m1(op.cvt_flr_i32_f32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_flr_i32_f32(A[l])
     elif s == S.V_CVT_F32_I32:
-        m1(op.cvt_f32_i32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_i32(A[l])
     elif s == S.V_CVT_F32_U32:
-        m1(op.cvt_f32_u32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_u32(A[l])
     elif s == S.V_CVT_F32_UBYTE0:
-        m1(op.cvt_f32_ubyte0, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_ubyte0(A[l])
     elif s == S.V_CVT_F32_UBYTE1:
-        m1(op.cvt_f32_ubyte1, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_ubyte1(A[l])
     elif s == S.V_CVT_F32_UBYTE2:
-        m1(op.cvt_f32_ubyte2, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_ubyte2(A[l])
     elif s == S.V_CVT_F32_UBYTE3:
-        m1(op.cvt_f32_ubyte3, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_ubyte3(A[l])
     elif s == S.V_CVT_F16_F32:
-        m1(op.cvt_f16_f32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f16_f32(A[l])
     elif s == S.V_CVT_F32_F16:
-        m1(op.cvt_f32_f16, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_f16(A[l])
     elif s == S.V_CVT_F32_BF16:
-        m1(op.cvt_f32_bf16, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_bf16(A[l])
     elif s == S.V_CVT_F64_F32:
-        m1(op.cvt_f64_f32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f64_f32(A[l])
     elif s == S.V_CVT_F32_F64:
-        m1(op.cvt_f32_f64, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f32_f64(A[l])
     elif s == S.V_CVT_I32_F64:
-        m1(op.cvt_i32_f64, A, R)
+        for l in range(64):
+            R[l] = op.cvt_i32_f64(A[l])
     elif s == S.V_CVT_U32_F64:
-        m1(op.cvt_u32_f64, A, R)
+        for l in range(64):
+            R[l] = op.cvt_u32_f64(A[l])
     elif s == S.V_CVT_F64_I32:
-        m1(op.cvt_f64_i32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f64_i32(A[l])
     elif s == S.V_CVT_F64_U32:
-        m1(op.cvt_f64_u32, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f64_u32(A[l])
     elif s == S.V_CVT_PKRTZ_F16_F32:
-        m2(op.cvt_pkrtz_f16_f32, A, B, R)
+        for l in range(64):
+            R[l] = op.cvt_pkrtz_f16_f32(A[l], B[l])
     elif s == S.V_CVT_F16_U16:
-        m1(op.cvt_f16_u16, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f16_u16(A[l])
     elif s == S.V_CVT_F16_I16:
-        m1(op.cvt_f16_i16, A, R)
+        for l in range(64):
+            R[l] = op.cvt_f16_i16(A[l])
     elif s == S.V_CVT_U16_F16:
-        m1(op.cvt_u16_f16, A, R)
+        for l in range(64):
+            R[l] = op.cvt_u16_f16(A[l])
     elif s == S.V_CVT_I16_F16:
-        m1(op.cvt_i16_f16, A, R)
+        for l in range(64):
+            R[l] = op.cvt_i16_f16(A[l])
     elif s == S.V_CVT_PK_U16_U32:
-        m2(op.cvt_pk_u16_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.cvt_pk_u16_u32(A[l], B[l])
     elif s == S.V_ADD_F16:
-        m2(op.add_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.add_f16(A[l], B[l])
     elif s == S.V_SUB_F16:
-        m2(op.sub_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.sub_f16(A[l], B[l])
     elif s == S.V_SUBREV_F16:
-        m2(op.subrev_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.subrev_f16(A[l], B[l])
     elif s == S.V_MUL_F16:
-        m2(op.mul_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_f16(A[l], B[l])
     elif s == S.V_FMA_F16:
-        m3(op.fma_f16, A, B, C, R)
+        for l in range(64):
+            R[l] = op.fma_f16(A[l], B[l], C[l])
     elif s == S.V_MIN_F16:
-        m2(op.min_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.min_f16(A[l], B[l])
     elif s == S.V_MAX_F16:
-        m2(op.max_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.max_f16(A[l], B[l])
     elif s == S.V_LDEXP_F16:
-        m2(op.ldexp_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.ldexp_f16(A[l], B[l])
     elif s == S.V_RCP_F16:
-        m1(op.rcp_f16, A, R)
+        for l in range(64):
+            R[l] = op.rcp_f16(A[l])
     elif s == S.V_SQRT_F16:
-        m1(op.sqrt_f16, A, R)
+        for l in range(64):
+            R[l] = op.sqrt_f16(A[l])
     elif s == S.V_RSQ_F16:
-        m1(op.rsq_f16, A, R)
+        for l in range(64):
+            R[l] = op.rsq_f16(A[l])
     elif s == S.V_EXP_F16:
-        m1(op.exp_f16, A, R)
+        for l in range(64):
+            R[l] = op.exp_f16(A[l])
     elif s == S.V_LOG_F16:
-        m1(op.log_f16, A, R)
+        for l in range(64):
+            R[l] = op.log_f16(A[l])
     elif s == S.V_SIN_F16:
-        m1(op.sin_f16, A, R)
+        for l in range(64):
+            R[l] = op.sin_f16(A[l])
     elif s == S.V_COS_F16:
-        m1(op.cos_f16, A, R)
+        for l in range(64):
+            R[l] = op.cos_f16(A[l])
     elif s == S.V_FLOOR_F16:
-        m1(op.floor_f16, A, R)
+        for l in range(64):
+            R[l] = op.floor_f16(A[l])
     elif s == S.V_CEIL_F16:
-        m1(op.ceil_f16, A, R)
+        for l in range(64):
+            R[l] = op.ceil_f16(A[l])
     elif s == S.V_TRUNC_F16:
-        m1(op.trunc_f16, A, R)
+        for l in range(64):
+            R[l] = op.trunc_f16(A[l])
     elif s == S.V_RNDNE_F16:
-        m1(op.rndne_f16, A, R)
+        for l in range(64):
+            R[l] = op.rndne_f16(A[l])
     elif s == S.V_FRACT_F16:
-        m1(op.fract_f16, A, R)
+        for l in range(64):
+            R[l] = op.fract_f16(A[l])
     elif s == S.V_ADD_F64:
-        m2(op.add_f64, A, B, R)
+        for l in range(64):
+            R[l] = op.add_f64(A[l], B[l])
     elif s == S.V_MUL_F64:
-        m2(op.mul_f64, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_f64(A[l], B[l])
     elif s == S.V_MIN_F64:
-        m2(op.min_f64, A, B, R)
+        for l in range(64):
+            R[l] = op.min_f64(A[l], B[l])
     elif s == S.V_MAX_F64:
-        m2(op.max_f64, A, B, R)
+        for l in range(64):
+            R[l] = op.max_f64(A[l], B[l])
     elif s == S.V_FMA_F64 or s == S.V_DIV_FMAS_F64:
-        m3(op.fma_f64_op, A, B, C, R)
+        for l in range(64):
+            R[l] = op.fma_f64_op(A[l], B[l], C[l])
     elif s == S.V_LDEXP_F64:
-        m2(op.ldexp_f64, A, B, R)
+        for l in range(64):
+            R[l] = op.ldexp_f64(A[l], B[l])
     elif s == S.V_RCP_F64:
-        m1(op.rcp_f64, A, R)
+        for l in range(64):
+            R[l] = op.rcp_f64(A[l])
     elif s == S.V_RSQ_F64:
-        m1(op.rsq_f64, A, R)
+        for l in range(64):
+            R[l] = op.rsq_f64(A[l])
     elif s == S.V_SQRT_F64:
-        m1(op.sqrt_f64, A, R)
+        for l in range(64):
+            R[l] = op.sqrt_f64(A[l])
     elif s == S.V_FLOOR_F64:
-        m1(op.floor_f64, A, R)
+        for l in range(64):
+            R[l] = op.floor_f64(A[l])
     elif s == S.V_CEIL_F64:
-        m1(op.ceil_f64, A, R)
+        for l in range(64):
+            R[l] = op.ceil_f64(A[l])
     elif s == S.V_TRUNC_F64:
-        m1(op.trunc_f64, A, R)
+        for l in range(64):
+            R[l] = op.trunc_f64(A[l])
     elif s == S.V_RNDNE_F64:
-        m1(op.rndne_f64, A, R)
+        for l in range(64):
+            R[l] = op.rndne_f64(A[l])
     elif s == S.V_FRACT_F64:
-        m1(op.fract_f64, A, R)
+        for l in range(64):
+            R[l] = op.fract_f64(A[l])
     elif s == S.V_FREXP_MANT_F64:
-        m1(op.frexp_mant_f64, A, R)
+        for l in range(64):
+            R[l] = op.frexp_mant_f64(A[l])
     elif s == S.V_FREXP_EXP_I32_F64:
-        m1(op.frexp_exp_f64, A, R)
+        for l in range(64):
+            R[l] = op.frexp_exp_f64(A[l])
     elif s == S.V_ADD_U32:
-        m2(op.add_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.add_u32(A[l], B[l])
     elif s == S.V_SUB_U32:
-        m2(op.sub_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.sub_u32(A[l], B[l])
     elif s == S.V_SUBREV_U32:
-        m2(op.subrev_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.subrev_u32(A[l], B[l])
     elif s == S.V_MUL_LO_U32:
-        m2(op.mul_lo_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_lo_u32(A[l], B[l])
     elif s == S.V_MUL_HI_U32:
-        m2(op.mul_hi_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_hi_u32(A[l], B[l])
     elif s == S.V_MUL_HI_I32:
-        m2(op.mul_hi_i32, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_hi_i32(A[l], B[l])
     elif s == S.V_MUL_U32_U24:
-        m2(op.mul_u32_u24, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_u32_u24(A[l], B[l])
     elif s == S.V_MUL_HI_U32_U24:
-        m2(op.mul_hi_u32_u24, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_hi_u32_u24(A[l], B[l])
     elif s == S.V_MUL_I32_I24:
-        m2(op.mul_i32_i24, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_i32_i24(A[l], B[l])
     elif s == S.V_MUL_HI_I32_I24:
-        m2(op.mul_hi_i32_i24, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_hi_i32_i24(A[l], B[l])
     elif s == S.V_MAD_U32_U24:
-        m3(op.mad_u32_u24, A, B, C, R)
+        for l in range(64):
+            R[l] = op.mad_u32_u24(A[l], B[l], C[l])
     elif s == S.V_MAD_I32_I24:
-        m3(op.mad_i32_i24, A, B, C, R)
+        for l in range(64):
+            R[l] = op.mad_i32_i24(A[l], B[l], C[l])
     elif s == S.V_MIN_I32:
-        m2(op.min_i32, A, B, R)
+        for l in range(64):
+            R[l] = op.min_i32(A[l], B[l])
     elif s == S.V_MAX_I32:
-        m2(op.max_i32, A, B, R)
+        for l in range(64):
+            R[l] = op.max_i32(A[l], B[l])
     elif s == S.V_MIN_U32:
-        m2(op.min_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.min_u32(A[l], B[l])
     elif s == S.V_MAX_U32:
-        m2(op.max_u32, A, B, R)
+        for l in range(64):
+            R[l] = op.max_u32(A[l], B[l])
     elif s == S.V_MIN3_I32:
-        m3(op.min3_i32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.min3_i32(A[l], B[l], C[l])
     elif s == S.V_MAX3_I32:
-        m3(op.max3_i32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.max3_i32(A[l], B[l], C[l])
     elif s == S.V_MED3_I32:
-        m3(op.med3_i32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.med3_i32(A[l], B[l], C[l])
     elif s == S.V_MIN3_U32:
-        m3(op.min3_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.min3_u32(A[l], B[l], C[l])
     elif s == S.V_MAX3_U32:
-        m3(op.max3_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.max3_u32(A[l], B[l], C[l])
     elif s == S.V_MED3_U32:
-        m3(op.med3_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.med3_u32(A[l], B[l], C[l])
     elif s == S.V_LSHLREV_B32:
-        m2(op.lshlrev_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.lshlrev_b32(A[l], B[l])
     elif s == S.V_LSHRREV_B32:
-        m2(op.lshrrev_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.lshrrev_b32(A[l], B[l])
     elif s == S.V_ASHRREV_I32:
-        m2(op.ashrrev_i32, A, B, R)
+        for l in range(64):
+            R[l] = op.ashrrev_i32(A[l], B[l])
     elif s == S.V_LSHLREV_B64:
-        m2(op.lshlrev_b64, A, B, R)
+        for l in range(64):
+            R[l] = op.lshlrev_b64(A[l], B[l])
     elif s == S.V_LSHRREV_B64:
-        m2(op.lshrrev_b64, A, B, R)
+        for l in range(64):
+            R[l] = op.lshrrev_b64(A[l], B[l])
     elif s == S.V_ASHRREV_I64:
-        m2(op.ashrrev_i64, A, B, R)
+        for l in range(64):
+            R[l] = op.ashrrev_i64(A[l], B[l])
     elif s == S.V_AND_B32:
-        m2(op.and_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.and_b32(A[l], B[l])
     elif s == S.V_OR_B32:
-        m2(op.or_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.or_b32(A[l], B[l])
     elif s == S.V_XOR_B32:
-        m2(op.xor_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.xor_b32(A[l], B[l])
     elif s == S.V_XNOR_B32:
-        m2(op.xnor_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.xnor_b32(A[l], B[l])
     elif s == S.V_NOT_B32:
-        m1(op.not_b32, A, R)
+        for l in range(64):
+            R[l] = op.not_b32(A[l])
     elif s == S.V_BFREV_B32:
-        m1(op.bfrev_b32, A, R)
+        for l in range(64):
+            R[l] = op.bfrev_b32(A[l])
     elif s == S.V_FFBH_U32:
-        m1(op.ffbh_u32, A, R)
+        for l in range(64):
+            R[l] = op.ffbh_u32(A[l])
     elif s == S.V_FFBL_B32:
-        m1(op.ffbl_b32, A, R)
+        for l in range(64):
+            R[l] = op.ffbl_b32(A[l])
     elif s == S.V_FFBH_I32:
-        m1(op.ffbh_i32, A, R)
+        for l in range(64):
+            R[l] = op.ffbh_i32(A[l])
     elif s == S.V_BCNT_U32_B32:
-        m2(op.bcnt_u32_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.bcnt_u32_b32(A[l], B[l])
     elif s == S.V_BFE_U32:
-        m3(op.bfe_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.bfe_u32(A[l], B[l], C[l])
     elif s == S.V_BFE_I32:
-        m3(op.bfe_i32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.bfe_i32(A[l], B[l], C[l])
     elif s == S.V_BFI_B32:
-        m3(op.bfi_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.bfi_b32(A[l], B[l], C[l])
     elif s == S.V_BFM_B32:
-        m2(op.bfm_b32, A, B, R)
+        for l in range(64):
+            R[l] = op.bfm_b32(A[l], B[l])
     elif s == S.V_ALIGNBIT_B32:
-        m3(op.alignbit_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.alignbit_b32(A[l], B[l], C[l])
     elif s == S.V_ALIGNBYTE_B32:
-        m3(op.alignbyte_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.alignbyte_b32(A[l], B[l], C[l])
     elif s == S.V_LSHL_ADD_U32:
-        m3(op.lshl_add_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.lshl_add_u32(A[l], B[l], C[l])
     elif s == S.V_ADD_LSHL_U32:
-        m3(op.add_lshl_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.add_lshl_u32(A[l], B[l], C[l])
     elif s == S.V_ADD3_U32:
-        m3(op.add3_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.add3_u32(A[l], B[l], C[l])
     elif s == S.V_LSHL_OR_B32:
-        m3(op.lshl_or_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.lshl_or_b32(A[l], B[l], C[l])
     elif s == S.V_AND_OR_B32:
-        m3(op.and_or_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.and_or_b32(A[l], B[l], C[l])
     elif s == S.V_OR3_B32:
-        m3(op.or3_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.or3_b32(A[l], B[l], C[l])
     elif s == S.V_XAD_U32:
-        m3(op.xad_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.xad_u32(A[l], B[l], C[l])
     elif s == S.V_LSHL_ADD_U64:
-        m3(op.lshl_add_u64, A, B, C, R)
+        for l in range(64):
+            R[l] = op.lshl_add_u64(A[l], B[l], C[l])
     elif s == S.V_PERM_B32:
-        m3(op.perm_b32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.perm_b32(A[l], B[l], C[l])
     elif s == S.V_PACK_B32_F16:
-        m2(op.pack_b32_f16, A, B, R)
+        for l in range(64):
+            R[l] = op.pack_b32_f16(A[l], B[l])
     elif s == S.V_SAD_U32:
-        m3(op.sad_u32, A, B, C, R)
+        for l in range(64):
+            R[l] = op.sad_u32(A[l], B[l], C[l])
     elif s == S.V_ADD_U16:
-        m2(op.add_u16, A, B, R)
+        for l in range(64):
+            R[l] = op.add_u16(A[l], B[l])
     elif s == S.V_SUB_U16:
-        m2(op.sub_u16, A, B, R)
+        for l in range(64):
+            R[l] = op.sub_u16(A[l], B[l])
     elif s == S.V_SUBREV_U16:
-        m2(op.subrev_u16, A, B, R)
+        for l in range(64):
+            R[l] = op.subrev_u16(A[l], B[l])
     elif s == S.V_MUL_LO_U16:
-        m2(op.mul_lo_u16, A, B, R)
+        for l in range(64):
+            R[l] = op.mul_lo_u16(A[l], B[l])
     elif s == S.V_MAD_U16:
-        m3(op.mad_u16, A, B, C, R)
+        for l in range(64):
+            R[l] = op.mad_u16(A[l], B[l], C[l])
     elif s == S.V_LSHLREV_B16:
-        m2(op.lshlrev_b16, A, B, R)
+        for l in range(64):
+            R[l] = op.lshlrev_b16(A[l], B[l])
     elif s == S.V_LSHRREV_B16:
-        m2(op.lshrrev_b16, A, B, R)
+        for l in range(64):
+            R[l] = op.lshrrev_b16(A[l], B[l])
     elif s == S.V_ASHRREV_I16:
-        m2(op.ashrrev_i16, A, B, R)
+        for l in range(64):
+            R[l] = op.ashrrev_i16(A[l], B[l])
     elif s == S.V_MAX_U16:
-        m2(op.max_u16, A, B, R)
+        for l in range(64):
+            R[l] = op.max_u16(A[l], B[l])
     elif s == S.V_MIN_U16:
-        m2(op.min_u16, A, B, R)
+        for l in range(64):
+            R[l] = op.min_u16(A[l], B[l])
     elif s == S.V_MAX_I16:
-        m2(op.max_i16, A, B, R)
+        for l in range(64):
+            R[l] = op.max_i16(A[l], B[l])
     elif s == S.V_MIN_I16:
-        m2(op.min_i16, A, B, R)
+        for l in range(64):
+            R[l] = op.min_i16(A[l], B[l])
     elif s == S.V_DOT2C_F32_F16:
-        m3(op.dot2_f32_f16, A, B, C, R)
+        for l in range(64):
+            R[l] = op.dot2_f32_f16(A[l], B[l], C[l])
     elif s == S.V_NOP:
         return 0
     else:
@@ -826,7 +958,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     return 0
 
 
-@njit(inline="always")
+@njit(cache=True, error_model="numpy")
 def _div_fixup(q, d, n, is64):
     """_div_fixup resolves the special cases of a quotient n / d, else keeps q."""
     if n != n or d != d:

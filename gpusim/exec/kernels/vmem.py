@@ -30,7 +30,7 @@ ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
 (ST_DWORDS, ST_B8, ST_B16, ST_B8_D16_HI, ST_B16_D16_HI) = range(5)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _access_size(kind, dwords, is_store):
     if is_store:
         if kind == ST_DWORDS:
@@ -43,7 +43,7 @@ def _access_size(kind, dwords, is_store):
     return 2
 
 
-@njit(inline="always")
+@njit(cache=True)
 def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     """lane_addresses fills ``addr`` (uint64[64]) with each lane's byte address.
 
@@ -87,7 +87,7 @@ def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     return np.int64(-1)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _resolve(a, size, env, regions, lds_size, is_flat):
     """_resolve returns (space, offset): space 0 arena, 1 LDS, -1 fault."""
     if is_flat and env[ENV_SHARED_APERTURE] <= np.int64(a) < env[ENV_SHARED_APERTURE_END]:

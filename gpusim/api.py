@@ -1,0 +1,222 @@
+"""The Python API: load a kernel, load an architecture, simulate.
+
+    import gpusim
+    k = gpusim.load_kernel("workloads/saxpy.s")
+    r = gpusim.simulate(k, "cdna3", check=True)
+    print(r.counters["SQ_INSTS_VALU"], r.checks_passed)
+
+The CLI is a thin layer over these functions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from gpusim.arch import Arch, Occupancy, kernel_resources, load_arch
+from gpusim.asm import isa
+from gpusim.asm.encoder import encode_module
+from gpusim.asm.header import apply_overrides
+from gpusim.asm.ir import AsmModule, KernelSource
+from gpusim.asm.parser import parse_file
+from gpusim.asm.program import Program
+from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
+from gpusim.exec.check import CheckResult, run_checks
+from gpusim.exec.launch import DEFAULT_LIMIT, Dispatch
+
+__all__ = ["Kernel", "Result", "load_arch", "load_kernel", "simulate", "kernel_occupancy"]
+
+TARGETS = {"gfx942": "gfx942", "gfx940": "gfx942", "gfx941": "gfx942", "gfx90a": "gfx90a"}
+
+
+@dataclass
+class Kernel:
+    """Kernel is an assembled kernel with its launch header, ready to simulate."""
+
+    path: str
+    module: AsmModule
+    source: KernelSource
+    program: Program
+    target: str
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    @property
+    def descriptor(self) -> dict:
+        return self.source.descriptor
+
+
+def _target_of(module: AsmModule) -> str:
+    text = module.target or ""
+    for key, target in TARGETS.items():
+        if text.endswith(key) or f"--{key}" in text or text.endswith(f"{key}:xnack-") or key in text.split("--")[-1]:
+            return target
+    if not text:
+        return "gfx942"
+    raise AsmError(f"target '{text}' is not supported (gpusim runs gfx90a and gfx942 code)", None)
+
+
+def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: Union[str, Sequence[int], None] = None,
+                block: Union[str, Sequence[int], None] = None, args: Optional[Mapping[str, str]] = None) -> Kernel:
+    """load_kernel parses, validates and encodes one kernel of an assembly file.
+
+    ``kernel`` picks one of several ``.amdhsa_kernel`` blocks; ``grid``,
+    ``block`` and ``args`` override the launch header. Raises a GpusimError
+    subclass naming file:line for any problem in the input.
+    """
+    module = parse_file(str(path))
+    if grid is not None or block is not None or args:
+        module = apply_overrides(module, grid=grid, block=block, args=dict(args or {}))
+    if not module.kernels:
+        raise AsmError(f"{path}: no kernel found (no .amdhsa_kernel block)", None)
+    if kernel is None:
+        if len(module.kernels) > 1:
+            names = ", ".join(k.name for k in module.kernels)
+            raise UsageError(f"{path} holds several kernels ({names}); pick one with --kernel")
+        source = module.kernels[0]
+    else:
+        found = [k for k in module.kernels if k.name == kernel]
+        if not found:
+            raise UsageError(f"no kernel '{kernel}' in {path}", hint=did_you_mean(kernel, [k.name for k in module.kernels]))
+        source = found[0]
+    target = _target_of(module)
+    accum = int(source.descriptor.get("accum_offset", source.descriptor.get("next_free_vgpr", 0)))
+    program = encode_module(module, target, accum)
+    _check_register_budget(program, source)
+    return Kernel(str(path), module, source, program, target)
+
+
+def _check_register_budget(program: Program, source: KernelSource) -> None:
+    """_check_register_budget rejects a kernel that uses VGPRs beyond ``.amdhsa_next_free_vgpr``."""
+    from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH
+    declared = int(source.descriptor.get("next_free_vgpr", 0))
+    if len(program) == 0:
+        return
+    is_v = program.ops[:, :, KIND] == K_VREG
+    top = np.where(is_v, program.ops[:, :, VAL] + program.ops[:, :, WIDTH], 0)
+    worst = int(top.max())
+    if worst > declared:
+        i = int(np.argwhere(top == worst)[0][0])
+        raise AsmError(f"instruction uses vector register {worst - 1} (unified numbering) but "
+                       f".amdhsa_next_free_vgpr is {declared}", program.locs[i])
+
+
+def kernel_occupancy(kernel: Kernel, arch: Arch) -> Occupancy:
+    """kernel_occupancy computes waves per SIMD and the limiter for a kernel on an architecture."""
+    d = kernel.descriptor
+    launch = kernel.module.launch
+    wg_size = int(np.prod(launch.block)) if launch else 64
+    accum = d.get("accum_offset")
+    nfv = int(d.get("next_free_vgpr", 0))
+    res = kernel_resources(arch, next_free_vgpr=nfv, accum_offset=int(accum) if accum is not None and nfv > accum else None,
+                           next_free_sgpr=int(d.get("next_free_sgpr", 0)),
+                           group_segment_fixed_size=int(d.get("group_segment_fixed_size", 0)),
+                           reserve_vcc=bool(d.get("reserve_vcc", 1)),
+                           reserve_flat_scratch=bool(d.get("reserve_flat_scratch", 1)),
+                           reserve_xnack_mask=bool(d.get("reserve_xnack_mask", 1)))
+    return res.occupancy(arch, wg_size)
+
+
+# counters that count instructions per issue unit (AMD profiler names)
+_UNIT_COUNTERS = {
+    "valu": ("SQ_INSTS_VALU",), "trans": ("SQ_INSTS_VALU", "SQ_INSTS_VALU_TRANS"),
+    "mfma": ("SQ_INSTS_VALU", "SQ_INSTS_MFMA"), "salu": ("SQ_INSTS_SALU",), "smem": ("SQ_INSTS_SMEM",),
+    "lds": ("SQ_INSTS_LDS",), "branch": ("SQ_INSTS_BRANCH",), "msg": (),
+}
+
+
+@dataclass
+class Result:
+    """Result is the outcome of one simulation: counters, check results and outputs.
+
+    ``counters`` maps AMD profiler counter names to values; ``outputs`` holds
+    every buffer's final contents; ``checks`` one CheckResult per check line.
+    """
+
+    kernel: str
+    target: str
+    arch: Arch
+    grid: tuple
+    block: tuple
+    counters: dict
+    outputs: dict
+    checks: list = field(default_factory=list)
+    occupancy: Optional[Occupancy] = None
+
+    @property
+    def checks_passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    def to_dict(self) -> dict:
+        """to_dict returns a JSON-ready summary (counters, checks, the resolved architecture)."""
+        return {
+            "kernel": self.kernel, "target": self.target, "arch": self.arch.name, "arch_hash": self.arch.hash(),
+            "grid": list(self.grid), "block": list(self.block), "counters": dict(self.counters),
+            "checks": [{"check": f"{c.spec.lhs} {c.spec.op} {c.spec.rhs}", "passed": c.passed,
+                        "elements": c.elements, "mismatches": c.mismatches,
+                        "worst_rel_error": c.worst_rel_error} for c in self.checks],
+            "resolved_arch": self.arch.to_dict(),
+        }
+
+    def to_frame(self):
+        """to_frame returns the counters as a long pandas DataFrame (counter, value); needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError as exc:
+            raise ImportError("Result.to_frame() needs pandas: pip install pandas") from exc
+        return pd.DataFrame({"counter": list(self.counters), "value": list(self.counters.values())})
+
+
+def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
+             max_instructions: int = DEFAULT_LIMIT) -> Result:
+    """simulate runs ``kernel`` on ``arch`` and returns its Result.
+
+    The executor runs every wave of the grid; with ``check`` the outputs are
+    compared with the header's ``gpusim-check`` expressions. Raises
+    KernelFault if the kernel faults and HeaderError if it has no launch line.
+    """
+    arch = load_arch(arch) if not isinstance(arch, Arch) else arch
+    module = kernel.module
+    if module.launch is None:
+        raise HeaderError(f"{kernel.path} has no '; gpusim-launch: grid=X,Y,Z block=X,Y,Z' line "
+                          "(or pass --grid and --block)", None)
+    dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
+    run = dispatch.run(limit=max_instructions)
+    counters = _instruction_counters(kernel.program, run.counts)
+    counters["SQ_WAVES"] = run.waves
+    counters["SQ_WORKGROUPS"] = run.workgroups
+    checks: list[CheckResult] = []
+    if check:
+        if not module.checks:
+            raise HeaderError(f"{kernel.path} has no '; gpusim-check:' line to verify", None)
+        checks = run_checks(module.checks, run.final, run.initial, run.scalars)
+    try:
+        occ = kernel_occupancy(kernel, arch)
+    except Exception:  # occupancy is informative here; a kernel too big still ran functionally
+        occ = None
+    return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
+                  block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ)
+
+
+def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
+    """_instruction_counters sums per-instruction execution counts into SQ_INSTS_* counters."""
+    from gpusim.asm import sems
+    out = {"SQ_INSTS_VALU": 0, "SQ_INSTS_MFMA": 0, "SQ_INSTS_VALU_TRANS": 0, "SQ_INSTS_SALU": 0,
+           "SQ_INSTS_SMEM": 0, "SQ_INSTS_VMEM_RD": 0, "SQ_INSTS_VMEM_WR": 0, "SQ_INSTS_LDS": 0,
+           "SQ_INSTS_BRANCH": 0, "SQ_INSTS_WAVE": 0}
+    for u, name in enumerate(isa.UNITS):
+        sel = program.unit == u
+        n = int(counts[sel].sum())
+        out["SQ_INSTS_WAVE"] += n
+        if name == "vmem":
+            reads = sel & (program.sem == sems.MEM_LOAD)
+            out["SQ_INSTS_VMEM_RD"] += int(counts[reads].sum())
+            out["SQ_INSTS_VMEM_WR"] += n - int(counts[reads].sum())
+            continue
+        for c in _UNIT_COUNTERS[name]:
+            out[c] += n
+    return out

@@ -1,0 +1,578 @@
+"""The encoder: checks parsed instructions against the ISA table and packs
+them into a struct-of-arrays :class:`Program`.
+
+It resolves operand layouts (which parsed operand goes to which slot),
+register numbers (AGPRs into the unified file), inline constants and
+literals in each operand's type, branch targets, modifiers, and each
+instruction's byte offset as the real encoding lays it out.
+"""
+from __future__ import annotations
+
+import math
+import struct
+from typing import Optional
+
+import numpy as np
+
+from gpusim.asm import isa, sems
+from gpusim.asm.ir import (
+    AsmModule, FloatImm, FuncOperand, Imm, Instruction, LabelRef, Operand, Reg, Special, Waitcnt,
+)
+from gpusim.asm.program import (
+    D0, D1, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ABID, M_ABS, M_ADDR, M_BANK_MASK, M_BLGP, M_BOUND_CTRL,
+    M_CACHE, M_CBSZ, M_CLAMP, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
+    M_OFFSET, M_OFFSET1, M_OMOD, M_OPSEL, M_OPSEL_HI, M_ROW_MASK, M_SDWA, M_SEXT, M_SIGN, M_SIMM, M_SRC0_SEL,
+    M_SRC1_SEL, M_SUB, M_TARGET, M_VMCNT, N_MODS, N_SLOTS, NO_DPP, S0, S1, S2, S3, SEL_DWORD, VAL, WIDTH,
+    Program,
+)
+from gpusim.errors import AsmError, UnsupportedInstruction, did_you_mean
+from gpusim.exec.kernels import atomics, vmem
+from gpusim.exec.kernels.mfma import pack_shape
+
+SPECIAL_REGS = {
+    "vcc": (106, 2), "vcc_lo": (106, 1), "vcc_hi": (107, 1), "exec": (126, 2), "exec_lo": (126, 1),
+    "exec_hi": (127, 1), "m0": (124, 1), "scc": (253, 1), "src_scc": (253, 1), "flat_scratch": (102, 2),
+    "flat_scratch_lo": (102, 1), "flat_scratch_hi": (103, 1), "xnack_mask": (104, 2), "xnack_mask_lo": (104, 1),
+    "xnack_mask_hi": (105, 1), "src_shared_base": (235, 1), "src_shared_limit": (236, 1),
+    "src_private_base": (237, 1), "src_private_limit": (238, 1), "null": (125, 1),
+}
+SDWA_SELS = {"BYTE_0": 0, "BYTE_1": 1, "BYTE_2": 2, "BYTE_3": 3, "WORD_0": 4, "WORD_1": 5, "DWORD": SEL_DWORD}
+DST_UNUSED = {"UNUSED_PAD": 0, "UNUSED_SEXT": 1, "UNUSED_PRESERVE": 2}
+ATOMIC_OPS = {
+    "add": atomics.A_ADD, "sub": atomics.A_SUB, "smin": atomics.A_SMIN, "umin": atomics.A_UMIN,
+    "smax": atomics.A_SMAX, "umax": atomics.A_UMAX, "and": atomics.A_AND, "or": atomics.A_OR,
+    "xor": atomics.A_XOR, "inc": atomics.A_INC, "dec": atomics.A_DEC, "swap": atomics.A_SWAP,
+    "cmpswap": atomics.A_CMPSWAP, "add_f32": atomics.A_ADD_F32, "add_f64": atomics.A_ADD_F64,
+    "min_f64": atomics.A_MIN_F64, "max_f64": atomics.A_MAX_F64, "pk_add_f16": atomics.A_PK_ADD_F16,
+    "pk_add_bf16": atomics.A_PK_ADD_BF16, "min_f32": atomics.A_MIN_F32, "max_f32": atomics.A_MAX_F32,
+}
+MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8": 6, "f64": 7}
+# float inline constants (besides integers -16..64) in their f32 value
+INLINE_FLOATS = (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.15915494309189535)
+REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
+
+# operand layouts: the slot each parsed operand fills, in order; "=D0" copies
+# destination 0 into a source slot as well.
+LAYOUTS = {
+    "none": (),
+    "sdst": (D0,),
+    "ssrc": (S0,),
+    "sopk_mov": (D0, S0),
+    "sopk_cmp": (S0, S1),
+    "sopk_acc": (D0, S1, "=D0>S0"),
+    "sopk_getreg": (D0, S0),
+    "sopk_setreg": (S0, S1),
+    "cndmask": (D0, S0, S1, S2),
+    "acc": (D0, S0, S1, "=D0>S2"),
+    "vop2_k": (D0, S0, S1, S2),
+    "carry_out": (D0, D1, S0, S1),
+    "carry_inout": (D0, D1, S0, S1, S2),
+    "mad64": (D0, D1, S0, S1, S2),
+    "readlane": (D0, S0, S1),
+    "readfirstlane": (D0, S0),
+    "writelane": (D0, S0, S1),
+    "ds_cmpst": (S0, S1, S2),
+}
+
+
+def _f32_bits(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def _f64_bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def _f16_bits(x: float) -> int:
+    return int(np.array(x, dtype=np.float16).view(np.uint16))
+
+
+def _is_float_type(t: str) -> bool:
+    return t in ("f16", "f32", "f64", "bf16", "v2f16", "v2f32")
+
+
+def encode_constant(value, t: str) -> tuple[int, bool]:
+    """encode_constant returns (bit pattern, is_literal) of an immediate in operand type ``t``.
+
+    Integers are bit patterns (sign-extended to 64 bits for 64-bit types); a
+    literal for an f64 operand is its high 32 bits, as the hardware reads it.
+    Floats are converted to the operand's format.
+    """
+    bits = isa.type_bits(t)
+    if isinstance(value, float):
+        inline = value in INLINE_FLOATS or value == 0.0
+        if t in ("f16", "v2f16"):
+            return _f16_bits(value), not inline
+        if t in ("f64",) or (bits == 64 and not t.startswith("v2")):
+            return _f64_bits(value), not inline
+        return _f32_bits(value), not inline
+    v = int(value)
+    inline = -16 <= v <= 64
+    if bits == 64 and not t.startswith("v2"):
+        if t == "f64" and not inline:
+            return (v & 0xFFFFFFFF) << 32, True
+        return v & 0xFFFFFFFFFFFFFFFF, not inline
+    return v & 0xFFFFFFFF, not inline
+
+
+def _signed64(pattern: int) -> int:
+    """_signed64 stores a 64-bit pattern in an int64 array cell."""
+    return pattern - (1 << 64) if pattern >= 1 << 63 else pattern
+
+
+def _sign_bit(t: str) -> int:
+    return {"f16": 15, "bf16": 15, "f32": 31, "f64": 63}.get(t, 0)
+
+
+def _dst_kind(t: str) -> int:
+    if t in ("f32",):
+        return 1
+    if t == "f16":
+        return 2
+    if t == "f64":
+        return 3
+    if t in ("u16", "i16", "b16"):
+        return 4
+    return 0
+
+
+class Encoder:
+    """Encoder turns one AsmModule into a Program for a given target."""
+
+    def __init__(self, module: AsmModule, target: str, accum_offset: int):
+        self.module = module
+        self.target = target
+        self.accum_offset = accum_offset
+
+    # ------------------------------------------------------------ operands
+    def _fail(self, ins: Instruction, msg: str, hint: str = "") -> AsmError:
+        return AsmError(msg, ins.loc, hint)
+
+    def _register(self, ins: Instruction, op: Operand, want_bits: Optional[int]):
+        """_register returns (kind, index, width) of a register operand."""
+        val = op.value
+        if isinstance(val, Reg):
+            if val.file == "s":
+                kind, idx = K_SREG, val.first
+            elif val.file == "ttmp":
+                kind, idx = K_SREG, 108 + val.first
+            elif val.file == "v":
+                kind, idx = K_VREG, val.first
+            else:
+                kind, idx = K_VREG, self.accum_offset + val.first
+            return kind, idx, val.count
+        if isinstance(val, Special):
+            if val.name == "off":
+                return K_NONE, 0, 0
+            if val.name not in SPECIAL_REGS:
+                raise self._fail(ins, f"register '{val.name}' is not supported yet")
+            idx, width = SPECIAL_REGS[val.name]
+            if want_bits == 64 and width == 1 and val.name in ("vcc_lo", "exec_lo"):
+                width = 2
+            if val.name == "null":
+                return K_NONE, 0, 0
+            return K_SREG, idx, width
+        raise self._fail(ins, "expected a register operand")
+
+    def _source(self, ins: Instruction, op: Operand, t: str):
+        """_source returns (kind, value, width, is_literal) of a source operand of type ``t``."""
+        val = op.value
+        bits = isa.type_bits(t)
+        if isinstance(val, (Imm, FloatImm)):
+            number = val.value
+            if isinstance(val, FloatImm):
+                number = float(number)
+            if op.neg:
+                number = -number
+            pattern, literal = encode_constant(number, t)
+            return K_IMM, _signed64(pattern), max(1, bits // 32), literal
+        if isinstance(val, LabelRef):
+            raise UnsupportedInstruction(
+                f"symbol '{val.name}' as an operand of {ins.mnemonic} is not supported yet "
+                "(relocations need a linker; gpusim runs self-contained kernels)", ins.loc)
+        kind, idx, width = self._register(ins, op, bits)
+        return kind, idx, width, False
+
+    # ------------------------------------------------------------ modifiers
+    def _modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
+        m = ins.modifiers
+        known = {"offset", "offset0", "offset1", "glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "offen", "idxen",
+                 "addr64", "clamp", "omod", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "cbsz", "abid", "blgp",
+                 "quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
+                 "row_mirror", "row_half_mirror", "row_bcast", "row_mask", "bank_mask", "bound_ctrl", "fi",
+                 "dst_sel", "dst_unused", "src0_sel", "src1_sel", "gds", "tfe", "high", "scc"}
+        for key in m:
+            if key not in known:
+                raise self._fail(ins, f"modifier '{key}' is not supported yet", did_you_mean(key, known))
+        off = m.get("offset", 0)
+        if isinstance(off, FuncOperand):
+            off = _swizzle_pattern(ins, off)
+        if "offset0" in m:
+            off = m["offset0"]
+        mods[M_OFFSET] = int(off) if not isinstance(off, bool) else 0
+        mods[M_OFFSET1] = int(m.get("offset1", 0))
+        cache = 0
+        if m.get("glc") or m.get("sc0"):
+            cache |= 1
+        if m.get("slc") or m.get("sc1"):
+            cache |= 2
+        if m.get("nt"):
+            cache |= 4
+        mods[M_CACHE] = cache
+        addr = 0
+        if m.get("offen"):
+            addr |= vmem.ADDR_OFFEN
+        if m.get("idxen"):
+            addr |= vmem.ADDR_IDXEN
+        if m.get("lds") or m.get("gds") or m.get("addr64") or m.get("tfe"):
+            raise self._fail(ins, "the lds/gds/addr64/tfe forms are not supported yet")
+        mods[M_ADDR] = addr
+        mods[M_CLAMP] = 1 if m.get("clamp") else 0
+        mods[M_OMOD] = {"mul2": 1, "mul4": 2, "div2": 3}.get(m.get("omod", ""), 0)
+
+        def bits_of(name: str, default: int = 0) -> int:
+            v = m.get(name)
+            if v is None:
+                return default
+            if isinstance(v, tuple):
+                return sum((1 << k) for k, b in enumerate(v) if b)
+            return int(v)
+
+        mods[M_OPSEL] = bits_of("op_sel")
+        mods[M_OPSEL_HI] = bits_of("op_sel_hi", 0b111 if d.fmt == "VOP3P" else 0)
+        if d.fmt == "VOP3P":
+            mods[M_NEG] |= bits_of("neg_lo")
+            mods[M_NEG_HI] |= bits_of("neg_hi")
+        mods[M_CBSZ] = bits_of("cbsz")
+        mods[M_ABID] = bits_of("abid")
+        mods[M_BLGP] = bits_of("blgp")
+        if d.fmt == "MFMA" and (mods[M_CBSZ] or mods[M_ABID] or mods[M_BLGP]):
+            raise UnsupportedInstruction(f"{ins.mnemonic} with cbsz/abid/blgp is not supported yet", ins.loc)
+        # DPP
+        mods[M_DPP] = NO_DPP
+        if ins.suffix == "dpp" or any(k in m for k in ("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl",
+                                                        "wave_rol", "wave_shr", "wave_ror", "row_mirror",
+                                                        "row_half_mirror", "row_bcast")):
+            mods[M_DPP] = _dpp_control(ins)
+            mods[M_ROW_MASK] = int(m.get("row_mask", 0xF))
+            mods[M_BANK_MASK] = int(m.get("bank_mask", 0xF))
+            bc = m.get("bound_ctrl")
+            mods[M_BOUND_CTRL] = 1 if bc is not None and bc is not False else 0
+        # SDWA
+        if ins.suffix == "sdwa" or any(k in m for k in ("dst_sel", "src0_sel", "src1_sel", "dst_unused")):
+            mods[M_SDWA] = 1
+            for key, col in (("dst_sel", M_DST_SEL), ("src0_sel", M_SRC0_SEL), ("src1_sel", M_SRC1_SEL)):
+                sel = str(m.get(key, "DWORD")).upper()
+                if sel not in SDWA_SELS:
+                    raise self._fail(ins, f"bad SDWA select {key}:{sel}", did_you_mean(sel, SDWA_SELS))
+                mods[col] = SDWA_SELS[sel]
+            mods[M_DST_UNUSED] = DST_UNUSED.get(str(m.get("dst_unused", "UNUSED_PRESERVE")).upper(), 2)
+        else:
+            mods[M_DST_SEL] = mods[M_SRC0_SEL] = mods[M_SRC1_SEL] = SEL_DWORD
+
+    # ------------------------------------------------------------ one instruction
+    def encode(self, ins: Instruction, ops: np.ndarray, mods: np.ndarray) -> tuple[isa.InstrDef, int]:
+        """encode fills one row of ``ops``/``mods``; returns (definition, encoded byte size)."""
+        d = isa.lookup(ins.mnemonic)
+        if d is None:
+            full = ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else "")
+            hint = did_you_mean(ins.mnemonic, isa.table().keys())
+            if ins.mnemonic.startswith(REAL_PREFIXES):
+                raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
+            raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
+        if self.target not in d.targets:
+            raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
+        ops[:, KIND] = K_NONE
+        mods[M_SUB] = d.sub
+        self._modifiers(ins, d, mods)
+        literal = False
+        if d.fmt == "SOPP":
+            literal = self._encode_sopp(ins, d, mods)
+        elif d.fmt == "SMEM":
+            self._encode_smem(ins, d, ops, mods)
+        elif d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
+            self._encode_vmem(ins, d, ops, mods)
+        elif d.fmt == "DS":
+            self._encode_ds(ins, d, ops, mods)
+        else:
+            literal = self._encode_alu(ins, d, ops, mods)
+        return d, _encoded_size(d, ins, literal)
+
+    def _slots_for(self, ins: Instruction, d: isa.InstrDef):
+        if d.layout and d.layout in LAYOUTS:
+            return LAYOUTS[d.layout]
+        if d.fmt == "SOPC":
+            return (S0, S1)
+        n = d.srcs
+        return (D0,) + (S0, S1, S2)[:n]
+
+    def _encode_alu(self, ins, d, ops, mods) -> bool:
+        slots = self._slots_for(ins, d)
+        copies = [s for s in slots if isinstance(s, str)]
+        slots = [s for s in slots if not isinstance(s, str)]
+        if len(ins.operands) != len(slots):
+            raise self._fail(ins, f"{ins.mnemonic} takes {len(slots)} operands, got {len(ins.operands)}")
+        literal = False
+        neg = absm = sext = 0
+        for op, slot in zip(ins.operands, slots):
+            if slot in (D0, D1):
+                t = d.dst if slot == D0 else "b64"
+                kind, idx, width = self._register(ins, op, isa.type_bits(t))
+                if kind == K_NONE and ins.mnemonic not in ("v_cmp", ):
+                    ops[slot, KIND] = K_NONE
+                    continue
+                ops[slot] = (kind, idx, width)
+            else:
+                k = slot - S0
+                t = d.src[k] if k < 3 else d.src[2]
+                if slot == S2 and d.layout in ("cndmask", "carry_inout"):
+                    t = "b64"
+                kind, val, width, lit = self._source(ins, op, t)
+                literal |= lit
+                ops[slot] = (kind, val, width)
+                if op.neg and kind != K_IMM:
+                    neg |= 1 << k
+                if op.abs:
+                    absm |= 1 << k
+                if op.sext:
+                    sext |= 1 << k
+        for c in copies:
+            src, dst = c[1:].split(">")
+            ops[{"S0": S0, "S2": S2}[dst]] = ops[{"D0": D0}[src]]
+        mods[M_NEG] |= neg
+        mods[M_ABS] = absm
+        mods[M_SEXT] = sext
+        if d.fmt not in ("VOP3P", "MFMA"):
+            mods[M_SIGN] = _sign_bit(d.src[0])
+        mods[M_DTYPE] = _dst_kind(d.dst) if d.fmt in ("VOP1", "VOP2", "VOP3", "VOPC") else 0
+        if d.fmt == "MFMA":
+            m_, n_, k_, b_ = d.shape
+            if b_ > 1 and m_ != 4:
+                raise UnsupportedInstruction(f"multi-block MFMA '{ins.mnemonic}' is not supported yet", ins.loc)
+            mods[M_SUB] = pack_shape(m_, n_, k_, b_, MFMA_TYPES[d.atype], MFMA_TYPES[d.btype])
+        if d.sem in (sems.S_MOVK_I32, sems.S_CMOVK_I32, sems.S_CMPK_I32, sems.S_CMPK_U32, sems.S_ADDK_I32,
+                     sems.S_MULK_I32):
+            imm_slot = S0 if d.layout == "sopk_mov" else S1
+            literal = False
+            mods[M_SIMM] = ops[imm_slot, VAL]
+        return literal
+
+    def _encode_sopp(self, ins, d, mods) -> bool:
+        if d.layout == "label":
+            if len(ins.operands) != 1 or not isinstance(ins.operands[0].value, LabelRef):
+                raise self._fail(ins, f"{ins.mnemonic} takes one label operand")
+            name = ins.operands[0].value.name
+            if name not in self.module.labels:
+                raise self._fail(ins, f"undefined label '{name}'", did_you_mean(name, self.module.labels))
+            mods[M_TARGET] = self.module.labels[name]
+        elif d.layout == "waitcnt":
+            vm = lg = ex = -1
+            for op in ins.operands:
+                v = op.value
+                if isinstance(v, Waitcnt):
+                    vm = v.vmcnt if v.vmcnt is not None else vm
+                    lg = v.lgkmcnt if v.lgkmcnt is not None else lg
+                    ex = v.expcnt if v.expcnt is not None else ex
+                elif isinstance(v, Imm):
+                    raw = v.value
+                    vm = (raw & 0xF) | ((raw >> 10) & 0x30)
+                    ex = (raw >> 4) & 0x7
+                    lg = (raw >> 8) & 0xF
+            if vm > 63 or lg > 15 or ex > 7:
+                raise self._fail(ins, "s_waitcnt count out of range (vmcnt <= 63, lgkmcnt <= 15, expcnt <= 7)")
+            mods[M_VMCNT], mods[M_LGKMCNT], mods[M_EXPCNT] = vm, lg, ex
+        elif d.layout == "simm":
+            if ins.operands and isinstance(ins.operands[0].value, Imm):
+                mods[M_SIMM] = ins.operands[0].value.value
+        elif d.layout == "none" and ins.operands:
+            raise self._fail(ins, f"{ins.mnemonic} takes no operands")
+        return False
+
+    def _encode_smem(self, ins, d, ops, mods):
+        if d.layout in ("none", "sdst"):
+            if d.layout == "sdst":
+                ops[D0] = self._register(ins, ins.operands[0], 64)
+            return
+        if len(ins.operands) != 3:
+            raise self._fail(ins, f"{ins.mnemonic} takes 3 operands (data, base, offset)")
+        data, base, off = ins.operands
+        slot = S2 if d.sem == sems.S_STORE else D0
+        ops[slot] = self._register(ins, data, isa.type_bits(d.dst if slot == D0 else d.src[0]))
+        ops[S0] = self._register(ins, base, 64)
+        if isinstance(off.value, Imm):
+            mods[M_OFFSET] += off.value.value
+        else:
+            ops[S1] = self._register(ins, off, 32)
+        want = isa.type_bits(d.dst if slot == D0 else d.src[0]) // 32
+        if ops[slot, WIDTH] != want:
+            raise self._fail(ins, f"{ins.mnemonic} needs {want} data registers, got {ops[slot, WIDTH]}")
+
+    def _encode_vmem(self, ins, d, ops, mods):
+        n = len(ins.operands)
+        dw = isa.type_bits(d.data) // 32
+        returning = d.sem == sems.MEM_ATOMIC and bool(mods[M_CACHE] & 1)
+        if d.fmt == "FLAT":
+            mods[M_ADDR] |= vmem.ADDR_FLAT
+            if d.sem == sems.MEM_LOAD or returning:
+                layout = (D0, S0)
+            else:
+                layout = (S0, S3)
+        elif d.fmt == "GLOBAL":
+            if d.sem == sems.MEM_LOAD:
+                layout = (D0, S0, S1)
+            elif returning:
+                layout = (D0, S0, S3, S1)
+            else:
+                layout = (S0, S3, S1)
+        else:
+            mods[M_ADDR] |= vmem.ADDR_BUFFER
+            if d.sem == sems.MEM_LOAD:
+                layout = (D0, S0, S1, S2)
+            else:
+                layout = (S3, S0, S1, S2)
+        if n != len(layout):
+            raise self._fail(ins, f"{ins.mnemonic} takes {len(layout)} operands here, got {n}")
+        for op, slot in zip(ins.operands, layout):
+            if slot == S2:
+                kind, val, width, _ = self._source(ins, op, "b32")
+                ops[slot] = (kind, val, width)
+            else:
+                ops[slot] = self._register(ins, op, None)
+        if d.fmt == "GLOBAL" and ops[S1, KIND] != K_NONE:
+            mods[M_ADDR] |= vmem.ADDR_SADDR
+        if d.fmt == "MUBUF" and returning:
+            ops[D0] = ops[S3]
+        data_slot = D0 if d.sem == sems.MEM_LOAD else S3
+        if ops[data_slot, WIDTH] != dw and not (d.fmt == "MUBUF" and returning):
+            raise self._fail(ins, f"{ins.mnemonic} needs {dw} data registers, got {ops[data_slot, WIDTH]}")
+        if d.sem == sems.MEM_ATOMIC:
+            mods[M_SUB] = ATOMIC_OPS[d.atomic] << 8
+        else:
+            mods[M_SUB] = getattr(vmem, d.kind)
+
+    def _encode_ds(self, ins, d, ops, mods):
+        n = len(ins.operands)
+        s = d.sem
+        if s in (sems.DS_READ, sems.DS_READ2):
+            layout = (D0, S0)
+        elif s == sems.DS_WRITE:
+            layout = (S0, S1)
+        elif s == sems.DS_WRITE2:
+            layout = (S0, S1, S2)
+        elif s == sems.DS_ATOMIC:
+            layout = (S0, S1, S2) if d.layout == "ds_cmpst" else (S0, S1)
+            if d.returns:
+                layout = (D0,) + layout
+        elif s == sems.DS_SWIZZLE:
+            layout = (D0, S1)
+        else:
+            layout = (D0, S0, S1)
+        if n != len(layout):
+            raise self._fail(ins, f"{ins.mnemonic} takes {len(layout)} operands, got {n}")
+        for op, slot in zip(ins.operands, layout):
+            ops[slot] = self._register(ins, op, None)
+        if s == sems.DS_ATOMIC:
+            mods[M_SUB] = ATOMIC_OPS[d.atomic] << 8
+        elif s in (sems.DS_READ, sems.DS_WRITE):
+            mods[M_SUB] = getattr(vmem, d.kind)
+        if s == sems.DS_READ2 or s == sems.DS_WRITE2:
+            if mods[M_OFFSET] > 255 or mods[M_OFFSET1] > 255:
+                raise self._fail(ins, "offset0/offset1 of ds_*2 must be 0..255")
+        elif mods[M_OFFSET] > 0xFFFF:
+            raise self._fail(ins, "ds offset must be 0..65535")
+
+
+def _dpp_control(ins: Instruction) -> int:
+    m = ins.modifiers
+    if "quad_perm" in m:
+        q = m["quad_perm"]
+        if not isinstance(q, tuple) or len(q) != 4 or any(not 0 <= x <= 3 for x in q):
+            raise AsmError("quad_perm needs four lane numbers 0..3", ins.loc)
+        return q[0] | (q[1] << 2) | (q[2] << 4) | (q[3] << 6)
+    for key, base in (("row_shl", 0x100), ("row_shr", 0x110), ("row_ror", 0x120)):
+        if key in m:
+            n = int(m[key])
+            if not 1 <= n <= 15:
+                raise AsmError(f"{key} needs 1..15", ins.loc)
+            return base + n
+    for key, code in (("wave_shl", 0x130), ("wave_rol", 0x134), ("wave_shr", 0x138), ("wave_ror", 0x13C),
+                      ("row_mirror", 0x140), ("row_half_mirror", 0x141)):
+        if key in m:
+            return code
+    if "row_bcast" in m:
+        n = int(m["row_bcast"])
+        if n not in (15, 31):
+            raise AsmError("row_bcast takes 15 or 31", ins.loc)
+        return 0x142 if n == 15 else 0x143
+    return 0xE4  # identity quad_perm:[0,1,2,3]
+
+
+def _swizzle_pattern(ins: Instruction, f: FuncOperand) -> int:
+    """_swizzle_pattern encodes LLVM's ``swizzle(...)`` macro into ds_swizzle_b32's offset."""
+    if f.name.lower() != "swizzle" or not f.args:
+        raise AsmError(f"'{f.name}(...)' is not a valid ds_swizzle offset", ins.loc)
+    mode = str(f.args[0]).upper()
+    args = [a for a in f.args[1:]]
+    try:
+        if mode == "QUAD_PERM":
+            q = [int(a) for a in args]
+            return 0x8000 | q[0] | (q[1] << 2) | (q[2] << 4) | (q[3] << 6)
+        if mode == "SWAP":
+            return (int(args[0]) << 10) | 0x1F
+        if mode == "REVERSE":
+            return ((int(args[0]) - 1) << 10) | 0x1F
+        if mode == "BROADCAST":
+            size, lane = int(args[0]), int(args[1])
+            return ((0x1F & ~(size - 1)) | (lane << 5))
+        if mode == "BITMASK_PERM":
+            pat = str(args[0]).strip('"')
+            and_m = or_m = xor_m = 0
+            for k, ch in enumerate(reversed(pat)):
+                bit = 1 << k
+                if ch == "0":
+                    pass
+                elif ch == "1":
+                    or_m |= bit
+                elif ch == "p":
+                    and_m |= bit
+                elif ch == "i":
+                    and_m |= bit
+                    xor_m |= bit
+            return and_m | (or_m << 5) | (xor_m << 10)
+    except (ValueError, IndexError):
+        pass
+    raise AsmError(f"malformed swizzle({', '.join(map(str, f.args))})", ins.loc)
+
+
+def _encoded_size(d: isa.InstrDef, ins: Instruction, literal: bool) -> int:
+    if d.fmt in ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP"):
+        return 8 if literal or d.name == "s_setreg_imm32_b32" else 4
+    if d.fmt in ("VOP1", "VOP2", "VOPC"):
+        if ins.suffix in ("e64", "dpp", "sdwa"):
+            return 8
+        if d.layout == "vop2_k":
+            return 8
+        return 8 if literal else 4
+    return 12 if literal else 8
+
+
+def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
+    """encode_module encodes every instruction of ``module`` for ``target`` ('gfx90a' or 'gfx942')."""
+    n = len(module.instructions)
+    ops = np.zeros((max(n, 1), N_SLOTS, 3), np.int64)
+    mods = np.zeros((max(n, 1), N_MODS), np.int64)
+    sem = np.zeros(max(n, 1), np.int32)
+    unit = np.zeros(max(n, 1), np.int8)
+    pc_bytes = np.zeros(max(n, 1), np.int64)
+    enc = Encoder(module, target, accum_offset)
+    pc = 0
+    names = []
+    for i, ins in enumerate(module.instructions):
+        d, size = enc.encode(ins, ops[i], mods[i])
+        sem[i] = d.sem
+        unit[i] = isa.UNITS.index(d.unit)
+        pc_bytes[i] = pc
+        pc += size
+        names.append(ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else ""))
+    return Program(sem=sem[:n], ops=ops[:n], mods=mods[:n], unit=unit[:n], pc_bytes=pc_bytes[:n],
+                   mnemonics=names, locs=[ins.loc for ins in module.instructions])

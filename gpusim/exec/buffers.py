@@ -1,0 +1,63 @@
+"""Kernel argument values: buffers initialised from the launch header, scalars.
+
+``make_buffer`` builds the numpy array a ``gpusim-arg`` line describes. bf16
+buffers are stored as their uint16 bit patterns (numpy has no bfloat16).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gpusim.asm.ir import ArgSpec
+
+NUMPY_DTYPES = {
+    "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
+    "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
+}
+
+
+def to_bf16_bits(x: np.ndarray) -> np.ndarray:
+    """to_bf16_bits rounds float values to bfloat16 (nearest-even) and returns the uint16 bits."""
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(np.asarray(x, dtype=np.float32))
+    return np.where(nan, np.uint16(0x7FC0), rounded)
+
+
+def make_buffer(spec: ArgSpec) -> np.ndarray:
+    """make_buffer returns the initial contents of a buffer argument."""
+    n = int(np.prod(spec.shape)) if spec.shape else 1
+    rng = np.random.default_rng(spec.seed)
+    p = spec.init_params
+    if spec.init == "zeros":
+        values = np.zeros(n)
+    elif spec.init == "ones":
+        values = np.ones(n)
+    elif spec.init == "arange":
+        values = np.arange(n)
+    elif spec.init == "uniform":
+        values = rng.uniform(p[0], p[1], n)
+    elif spec.init == "normal":
+        values = rng.normal(p[0], p[1], n)
+    elif spec.init == "randint":
+        values = rng.integers(int(p[0]), int(p[1]), n)
+    elif spec.init == "perm":
+        values = rng.permutation(n)
+    elif spec.init == "cycle":
+        values = _single_cycle(n, rng)
+    elif spec.init == "value":
+        values = np.full(n, p[0])
+    else:
+        raise ValueError(f"unknown initialiser {spec.init}")
+    if spec.dtype == "bf16":
+        out = to_bf16_bits(values)
+    else:
+        out = np.asarray(values).astype(NUMPY_DTYPES[spec.dtype])
+    return out.reshape(spec.shape if spec.shape else (1,))
+
+
+def _single_cycle(n: int, rng: np.random.Generator) -> np.ndarray:
+    """_single_cycle returns next-pointers that visit all n slots in one random cycle."""
+    order = rng.permutation(n)
+    nxt = np.empty(n, dtype=np.int64)
+    nxt[order] = np.roll(order, -1)
+    return nxt

@@ -1,0 +1,323 @@
+"""Setting up and running a dispatch functionally.
+
+:class:`Dispatch` lays the kernel's buffers and kernarg segment out in a
+device address space, computes the AMDHSA initial register state from the
+kernel descriptor, runs every workgroup with the numba interpreter and turns
+a fault record into a :class:`KernelFault` a user can act on.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+import yaml
+
+from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
+from gpusim.asm.program import N_SLOTS, Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
+from gpusim.errors import HeaderError, KernelFault
+from gpusim.exec.buffers import make_buffer, to_bf16_bits
+from gpusim.exec.kernels import interpreter as itp
+from gpusim.exec.kernels import memory as memk
+
+ARENA_BASE = 0x7F00_0000_0000
+SHARED_APERTURE = 0x1000_0000_0000  # flat addresses [base, base + 4 GiB) reach LDS
+CODE_BASE = 0x7E00_0000_0000
+GUARD_BYTES = 4096
+ALIGN = 256
+DEFAULT_LIMIT = 2_000_000_000
+
+_SCALAR_FORMATS = {"i8": "<b", "u8": "<B", "i16": "<h", "u16": "<H", "i32": "<i", "u32": "<I", "i64": "<q",
+                   "u64": "<Q", "f16": "<e", "f32": "<f", "f64": "<d"}
+_FAULT_TEXT = {
+    memk.FAULT_MEMORY: "memory access outside every buffer",
+    memk.FAULT_LDS: "LDS access outside the workgroup's allocation",
+    memk.FAULT_BARRIER: "barrier deadlock: waves wait at s_barrier that can never complete",
+    memk.FAULT_LIMIT: "runaway kernel: instruction limit reached",
+    memk.FAULT_UNSUPPORTED: "unsupported operation",
+    memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
+}
+
+
+def _align(x: int, a: int = ALIGN) -> int:
+    return (x + a - 1) // a * a
+
+
+@dataclass
+class Buffer:
+    """Buffer is one buffer argument: its host array and device address."""
+
+    spec: ArgSpec
+    initial: np.ndarray
+    address: int = 0
+    offset: int = 0  # arena offset
+
+
+@dataclass
+class FunctionalRun:
+    """FunctionalRun is what a functional dispatch produced.
+
+    ``final`` maps each buffer name to its contents after the kernel;
+    ``counts[i]`` is how many waves executed instruction ``i``.
+    """
+
+    final: dict
+    initial: dict
+    scalars: dict
+    counts: np.ndarray
+    wave_instructions: int
+    waves: int
+    workgroups: int
+
+
+class Dispatch:
+    """Dispatch is one kernel launch: memory image, ABI state and run loop."""
+
+    def __init__(self, module: AsmModule, kernel: KernelSource, program: Program, launch: LaunchSpec,
+                 args: list[ArgSpec]):
+        self.module = module
+        self.kernel = kernel
+        self.program = program
+        self.launch = launch
+        self.args = args
+        self.desc = kernel.descriptor
+        self.buffers: dict[str, Buffer] = {}
+        self.scalars: dict[str, object] = {}
+        self._layout()
+
+    # ------------------------------------------------------------ memory image
+    def _kernarg_offsets(self) -> tuple[dict[str, int], dict[str, int], int]:
+        """_kernarg_offsets returns explicit-arg offsets, hidden-arg offsets and the segment size."""
+        explicit: dict[str, int] = {}
+        hidden: dict[str, int] = {}
+        meta = self._metadata()
+        if meta is not None:
+            md_args = [a for a in meta.get(".args", []) if not str(a.get(".value_kind", "")).startswith("hidden")]
+            if len(md_args) != len(self.args):
+                raise HeaderError(
+                    f"kernel '{self.kernel.name}' takes {len(md_args)} arguments but the header declares "
+                    f"{len(self.args)}", self.args[0].loc if self.args else self.kernel.loc)
+            for spec, md in zip(self.args, md_args):
+                explicit[spec.name] = int(md[".offset"])
+            for md in meta.get(".args", []):
+                kind = str(md.get(".value_kind", ""))
+                if kind.startswith("hidden"):
+                    hidden[kind] = int(md[".offset"])
+            size = int(meta.get(".kernarg_segment_size", self.desc.get("kernarg_size", 0)))
+            return explicit, hidden, size
+        off = 0
+        for spec in self.args:
+            size = 8 if spec.kind == "buffer" else struct.calcsize(_SCALAR_FORMATS.get(spec.dtype, "<H"))
+            off = _align(off, size)
+            explicit[spec.name] = off
+            off += size
+        return explicit, hidden, max(off, int(self.desc.get("kernarg_size", 0)))
+
+    def _metadata(self) -> Optional[dict]:
+        if not self.module.metadata:
+            return None
+        try:
+            doc = yaml.safe_load(self.module.metadata)
+        except yaml.YAMLError:
+            return None
+        for k in (doc or {}).get("amdhsa.kernels", []):
+            if k.get(".name") == self.kernel.name:
+                return k
+        return None
+
+    def _layout(self) -> None:
+        explicit, hidden, ksize = self._kernarg_offsets()
+        kernarg_size = _align(max(ksize, 8), 64)
+        regions = []
+        cursor = 0
+        self.kernarg_offset = cursor
+        regions.append((cursor, cursor + kernarg_size))
+        cursor = _align(cursor + kernarg_size + GUARD_BYTES)
+        self.packet_offset = cursor
+        regions.append((cursor, cursor + 64))
+        cursor = _align(cursor + 64 + GUARD_BYTES)
+        for spec in self.args:
+            if spec.kind != "buffer":
+                self.scalars[spec.name] = spec.value
+                continue
+            arr = make_buffer(spec)
+            buf = Buffer(spec, arr, address=ARENA_BASE + cursor, offset=cursor)
+            self.buffers[spec.name] = buf
+            regions.append((cursor, cursor + arr.nbytes))
+            cursor = _align(cursor + max(arr.nbytes, 1) + GUARD_BYTES)
+        self.arena_size = cursor
+        self.regions = np.array(regions, dtype=np.int64)
+        self.kernarg = bytearray(kernarg_size)
+        for spec in self.args:
+            off = explicit[spec.name]
+            if spec.kind == "buffer":
+                struct.pack_into("<Q", self.kernarg, off, self.buffers[spec.name].address)
+            elif spec.dtype == "bf16":
+                struct.pack_into("<H", self.kernarg, off, int(to_bf16_bits(np.array([spec.value]))[0]))
+            else:
+                struct.pack_into(_SCALAR_FORMATS[spec.dtype], self.kernarg, off, spec.value)
+        g, b = self.launch.grid, self.launch.block
+        values = {
+            "hidden_block_count_x": ("<I", g[0]), "hidden_block_count_y": ("<I", g[1]),
+            "hidden_block_count_z": ("<I", g[2]), "hidden_group_size_x": ("<H", b[0]),
+            "hidden_group_size_y": ("<H", b[1]), "hidden_group_size_z": ("<H", b[2]),
+            "hidden_grid_dims": ("<H", 3 if g[2] * b[2] > 1 else 2 if g[1] * b[1] > 1 else 1),
+        }
+        for kind, off in hidden.items():
+            if kind in values and off + struct.calcsize(values[kind][0]) <= len(self.kernarg):
+                struct.pack_into(values[kind][0], self.kernarg, off, values[kind][1])
+
+    def _memory_image(self) -> np.ndarray:
+        mem = np.zeros(self.arena_size, dtype=np.uint8)
+        mem[self.kernarg_offset:self.kernarg_offset + len(self.kernarg)] = np.frombuffer(bytes(self.kernarg), np.uint8)
+        g, b = self.launch.grid, self.launch.block
+        packet = bytearray(64)
+        struct.pack_into("<HHHH", packet, 0, 0, 3, b[0], b[1])
+        struct.pack_into("<H", packet, 8, b[2])
+        struct.pack_into("<III", packet, 12, g[0] * b[0], g[1] * b[1], g[2] * b[2])
+        struct.pack_into("<II", packet, 24, self.desc.get("private_segment_fixed_size", 0),
+                         self.desc.get("group_segment_fixed_size", 0))
+        struct.pack_into("<Q", packet, 40, ARENA_BASE + self.kernarg_offset)
+        mem[self.packet_offset:self.packet_offset + 64] = np.frombuffer(bytes(packet), np.uint8)
+        for buf in self.buffers.values():
+            raw = buf.initial.reshape(-1).view(np.uint8)
+            mem[buf.offset:buf.offset + raw.size] = raw
+        return mem
+
+    # ------------------------------------------------------------ ABI
+    def user_sgprs(self) -> np.ndarray:
+        """user_sgprs lists (sgpr, value) pairs of the AMDHSA user SGPRs, in ABI order."""
+        d = self.desc
+        pairs: list[tuple[int, int]] = []
+        nxt = 0
+
+        def put64(value: int) -> None:
+            nonlocal nxt
+            pairs.append((nxt, value & 0xFFFFFFFF))
+            pairs.append((nxt + 1, value >> 32))
+            nxt += 2
+
+        if d.get("user_sgpr_private_segment_buffer"):
+            nxt += 4
+        if d.get("user_sgpr_dispatch_ptr"):
+            put64(ARENA_BASE + self.packet_offset)
+        if d.get("user_sgpr_queue_ptr"):
+            put64(0)
+        if d.get("user_sgpr_kernarg_segment_ptr"):
+            put64(ARENA_BASE + self.kernarg_offset)
+        if d.get("user_sgpr_dispatch_id"):
+            put64(0)
+        if d.get("user_sgpr_flat_scratch_init"):
+            put64(0)
+        if d.get("user_sgpr_private_segment_size"):
+            nxt += 1
+        preload = int(d.get("user_sgpr_kernarg_preload_length", 0))
+        start = int(d.get("user_sgpr_kernarg_preload_offset", 0))
+        for k in range(preload):
+            off = 4 * (start + k)
+            word = struct.unpack_from("<I", self.kernarg, off)[0] if off + 4 <= len(self.kernarg) else 0
+            pairs.append((nxt, word))
+            nxt += 1
+        return np.array(pairs if pairs else np.zeros((0, 2)), dtype=np.int64).reshape(-1, 2)
+
+    def abi(self) -> np.ndarray:
+        """abi returns the launch parameters the interpreter's init_wave reads."""
+        d = self.desc
+        a = np.zeros(itp.ABI_N, dtype=np.int64)
+        a[itp.ABI_BLOCK_X:itp.ABI_BLOCK_Z + 1] = self.launch.block
+        a[itp.ABI_GRID_X:itp.ABI_GRID_Z + 1] = self.launch.grid
+        a[itp.ABI_WGID_SGPR] = int(d.get("user_sgpr_count", 0))
+        mask = sum(1 << k for k, axis in enumerate("xyz") if d.get(f"system_sgpr_workgroup_id_{axis}", 0))
+        a[itp.ABI_WGID_MASK] = mask
+        info = -1
+        if d.get("system_sgpr_workgroup_info"):
+            info = int(a[itp.ABI_WGID_SGPR]) + bin(mask).count("1")
+        a[itp.ABI_WGINFO_SGPR] = info
+        a[itp.ABI_TID_MODE] = int(d.get("system_vgpr_workitem_id", 0))
+        a[itp.ABI_ENTRY] = self.kernel.entry
+        a[itp.ABI_CODE_BASE] = CODE_BASE
+        return a
+
+    # ------------------------------------------------------------ run
+    def env(self) -> np.ndarray:
+        env = np.zeros(memk.N_ENV, dtype=np.int64)
+        env[memk.ENV_ARENA_BASE] = ARENA_BASE
+        env[memk.ENV_SHARED_APERTURE] = SHARED_APERTURE
+        env[memk.ENV_SHARED_APERTURE_END] = SHARED_APERTURE + (1 << 32)
+        return env
+
+    def vgprs_needed(self) -> int:
+        return max(int(self.desc.get("next_free_vgpr", 1)), 1)
+
+    def run(self, limit: int = DEFAULT_LIMIT) -> FunctionalRun:
+        """run executes every workgroup functionally and returns the final buffers.
+
+        Raises KernelFault if the kernel faults.
+        """
+        p = self.program
+        b = self.launch.block
+        waves = (b[0] * b[1] * b[2] + 63) // 64
+        sreg = np.zeros((waves, SREG_FILE), dtype=np.uint32)
+        sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
+        sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
+        sreg[:, SRC_PRIVATE_BASE] = 0
+        vreg = np.zeros((waves, self.vgprs_needed(), 64), dtype=np.uint32)
+        T = np.zeros((8, 64), dtype=np.uint64)
+        valid = np.ones(64, dtype=np.uint8)
+        mem = self._memory_image()
+        lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 4), dtype=np.uint8)
+        fault = np.zeros(memk.N_FAULT, dtype=np.int64)
+        counts = np.zeros(len(p), dtype=np.int64)
+        total = itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
+                             mem, self.regions, self.env(), lds, fault, counts, limit)
+        if fault[memk.F_CODE]:
+            raise self.fault_error(fault, limit)
+        final = {}
+        for name, buf in self.buffers.items():
+            raw = mem[buf.offset:buf.offset + buf.initial.nbytes].copy()
+            final[name] = raw.view(buf.initial.dtype).reshape(buf.initial.shape)
+        g = self.launch.grid
+        return FunctionalRun(final=final, initial={n: b_.initial for n, b_ in self.buffers.items()},
+                             scalars=dict(self.scalars), counts=counts, wave_instructions=int(total),
+                             waves=waves * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2])
+
+    def fault_error(self, fault: np.ndarray, limit: int) -> KernelFault:
+        """fault_error describes a fault record like a GPU fault report."""
+        code = int(fault[memk.F_CODE])
+        i = int(fault[memk.F_PC])
+        p = self.program
+        g = self.launch.grid
+        flat = int(fault[memk.F_WORKGROUP])
+        wg = (flat % g[0], (flat // g[0]) % g[1], flat // (g[0] * g[1]))
+        what = _FAULT_TEXT.get(code, "fault")
+        if code == memk.FAULT_MEMORY or code == memk.FAULT_BAD_JUMP:
+            what += f" at address 0x{int(fault[memk.F_ADDR]) & 0xFFFFFFFFFFFFFFFF:x}"
+            if code == memk.FAULT_MEMORY:
+                what += f" ({int(fault[memk.F_SIZE])} bytes){self._nearest_buffer(int(fault[memk.F_ADDR]))}"
+        elif code == memk.FAULT_LDS:
+            lds = int(self.desc.get("group_segment_fixed_size", 0))
+            what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"
+        elif code == memk.FAULT_LIMIT:
+            what += f" ({limit:,} wave-instructions; raise it with --max-instructions)"
+        elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
+            what = f"instruction '{p.mnemonics[i]}' is not supported yet by the executor"
+        lane = int(fault[memk.F_LANE])
+        where = f"pc 0x{int(p.pc_bytes[i] - p.pc_bytes[self.kernel.entry]):x}" if 0 <= i < len(p) else "pc ?"
+        instr = f" '{p.describe(i)}'" if 0 <= i < len(p) else ""
+        lane_txt = f", lane {lane}" if lane >= 0 else ""
+        msg = (f"kernel '{self.kernel.name}' faulted: {what}; {where}{instr}, workgroup {wg}, "
+               f"wave {int(fault[memk.F_WAVE])}{lane_txt}")
+        return KernelFault(msg, p.locs[i] if 0 <= i < len(p) else None)
+
+    def _nearest_buffer(self, addr: int) -> str:
+        best = None
+        for name, buf in self.buffers.items():
+            end = buf.address + buf.initial.nbytes
+            dist = addr - end if addr >= end else buf.address - addr
+            if best is None or dist < best[0]:
+                best = (dist, name, addr >= end)
+        if best is None:
+            return ""
+        dist, name, after = best
+        return f", {dist} bytes {'past the end of' if after else 'before'} buffer '{name}'"
