@@ -34,6 +34,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SRC_DIR = REPO / "kernels" / "cl"
 OUT_DIR = REPO / "tests" / "data" / "corpus"
+WORKLOAD_DIR = REPO / "workloads"
+# corpus kernels also shipped, for gfx942, as ready-to-run workloads/
+WORKLOADS = ("saxpy", "reduce_lds", "transpose_lds", "softmax_rows", "gemm_lds_tiled", "mfma_gemm_32x32x8f16")
 TARGETS = ("gfx942", "gfx90a")
 CLANG = "clang-19"
 LLVM_MC = "llvm-mc-19"
@@ -262,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     expected = {args.out / job.target / f"{job.name}.s": results[job] for job in jobs}
+    if args.out == OUT_DIR:
+        expected.update({WORKLOAD_DIR / f"{job.name}.s": results[job] for job in jobs
+                         if job.target == "gfx942" and job.name in WORKLOADS})
     if args.check:
         stale = [p for p, text in expected.items()
                  if not p.is_file() or p.read_text() != text]

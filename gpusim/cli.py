@@ -1,0 +1,162 @@
+"""The ``gpusim`` command line: parse flags, call the API, print.
+
+Every user mistake is printed as one ``file:line:col: error: ...`` line with
+exit code 2; a failed check exits 1; a kernel fault exits 3.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional, Sequence
+
+from gpusim.errors import GpusimError, UsageError
+
+EPILOG_RUN = """\
+examples:
+  gpusim run workloads/saxpy.s --arch cdna3 --check
+  gpusim run k.s --arch my_arch.yaml --grid 64,1,1 --arg n=4096
+  gpusim run k.s --json result.json
+
+The kernel file is the output of `clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -S`
+(or hand-written gfx90a/gfx942 assembly) plus comment lines that say how to
+launch it:
+  ; gpusim-launch: grid=16,1,1 block=256,1,1
+  ; gpusim-arg: x buffer f32[4096] init=uniform(-1,1) seed=1
+  ; gpusim-arg: n i32 4096
+  ; gpusim-check: y ~= 2 * x  rtol=1e-6
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """_Parser reports bad flags as a single UsageError line instead of usage + exit."""
+
+    def error(self, message: str) -> None:  # noqa: D401 - argparse hook
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="gpusim", description="Cycle-approximate simulator of AMD CDNA GPUs running real AMDGCN "
+                "assembly (gfx90a / gfx942).", formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version="gpusim 0.1.0")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run a kernel and report what it did", epilog=EPILOG_RUN,
+                         formatter_class=argparse.RawDescriptionHelpFormatter,
+                         description="Run every wavefront of a kernel's grid and report instruction counts; "
+                         "with --check, verify its outputs against the header's numpy reference.")
+    run.add_argument("kernel_file", metavar="KERNEL.s", help="assembly file with a gpusim launch header")
+    run.add_argument("--arch", default="cdna3", help="architecture: a shipped name (cdna3, cdna2) or a YAML "
+                     "file (default: cdna3)")
+    run.add_argument("--check", action="store_true", help="verify outputs against the gpusim-check lines; "
+                     "exit 1 on a mismatch")
+    run.add_argument("--kernel", help="which kernel, when the file holds several")
+    run.add_argument("--grid", metavar="X,Y,Z", help="override the number of workgroups")
+    run.add_argument("--block", metavar="X,Y,Z", help="override the workgroup size in work-items")
+    run.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                     help="override a scalar argument (repeatable)")
+    run.add_argument("--max-instructions", type=int, default=2_000_000_000, metavar="N",
+                     help="stop a runaway kernel after N wave-instructions (default 2e9)")
+    run.add_argument("--json", metavar="FILE", help="also write counters and check results as JSON ('-' for stdout)")
+
+    occ = sub.add_parser("occupancy", help="waves per SIMD a kernel can hold, and what limits it",
+                         description="Compute occupancy from the kernel descriptor (VGPRs incl. AGPRs, SGPRs, "
+                         "LDS, workgroup size) with LLVM's rules for gfx90a/gfx942.")
+    occ.add_argument("kernel_file", metavar="KERNEL.s")
+    occ.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3)")
+    occ.add_argument("--kernel", help="which kernel, when the file holds several")
+    occ.add_argument("--block", metavar="X,Y,Z", help="override the workgroup size")
+
+    arch = sub.add_parser("arch", help="inspect architecture files",
+                          description="Show shipped or user architectures, fully resolved (extends: merged).")
+    arch_sub = arch.add_subparsers(dest="arch_command", metavar="ACTION", parser_class=_Parser)
+    show = arch_sub.add_parser("show", help="print the fully resolved parameters of an architecture")
+    show.add_argument("name", metavar="NAME|FILE", help="cdna3, cdna2, or a YAML file that may 'extends: cdna3'")
+    show.add_argument("--docs", action="store_true", help="add a comment describing each key")
+    arch_sub.add_parser("list", help="list the shipped architectures")
+    return p
+
+
+def _parse_args_kv(items: Sequence[str]) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise UsageError(f"--arg expects NAME=VALUE, got '{item}'")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _cmd_run(ns) -> int:
+    from gpusim import api
+    from gpusim.report.text import format_run
+
+    kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
+                             args=_parse_args_kv(ns.arg))
+    arch = api.load_arch(ns.arch)
+    if ns.max_instructions <= 0:
+        raise UsageError("--max-instructions must be positive")
+    result = api.simulate(kernel, arch, check=ns.check, max_instructions=ns.max_instructions)
+    print(format_run(result, kernel))
+    if ns.json:
+        text = json.dumps(result.to_dict(), indent=2)
+        if ns.json == "-":
+            print(text)
+        else:
+            with open(ns.json, "w") as f:
+                f.write(text + "\n")
+    return 0 if result.checks_passed else 1
+
+
+def _cmd_occupancy(ns) -> int:
+    from gpusim import api
+    kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, block=ns.block)
+    arch = api.load_arch(ns.arch)
+    occ = api.kernel_occupancy(kernel, arch)
+    d = kernel.descriptor
+    print(f"kernel {kernel.name} ({kernel.target}) on {arch.name}")
+    print(f"  resources: {occ.vgprs_per_wave} VGPRs/lane (arch {d.get('accum_offset', d.get('next_free_vgpr'))} "
+          f"+ AGPRs, allocated {occ.vgprs_allocated}), {occ.sgprs_allocated} SGPRs, "
+          f"{occ.lds_bytes_allocated} bytes LDS, {occ.waves_per_workgroup} waves per workgroup")
+    print(f"  occupancy: {occ.waves_per_simd:g} waves/SIMD ({occ.waves_per_cu} waves, "
+          f"{occ.workgroups_per_cu} workgroups per CU)")
+    print(f"  limiter:   {occ.limiter} — {occ.rule}")
+    limits = ", ".join(f"{k} {'-' if v is None else v}" for k, v in occ.workgroup_limits.items())
+    print(f"  workgroups per CU allowed by each resource: {limits}")
+    return 0
+
+
+def _cmd_arch(ns) -> int:
+    from gpusim.arch import builtin_arch_names, format_arch, load_arch
+    if ns.arch_command == "show":
+        print(format_arch(load_arch(ns.name), docs=ns.docs), end="")
+        return 0
+    if ns.arch_command == "list":
+        for name in builtin_arch_names():
+            arch = load_arch(name)
+            print(f"{name:28s} {arch.gfx_target:8s} {arch.cus:4d} CUs  {arch.clocks.shader_mhz} MHz")
+        return 0
+    raise UsageError("gpusim arch: say 'show NAME' or 'list' (see 'gpusim arch --help')")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """main runs the CLI and returns the process exit code."""
+    try:
+        ns = _parser().parse_args(argv)
+        if ns.command is None:
+            _parser().print_help()
+            return 2
+        handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch}[ns.command]
+        return handler(ns)
+    except GpusimError as err:
+        print(str(err), file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("gpusim: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

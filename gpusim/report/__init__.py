@@ -1,0 +1,1 @@
+"""Reports: counters turned into text (and, later, tables, traces and plots)."""
