@@ -20,7 +20,7 @@ from gpusim.asm.ir import (
 )
 from gpusim.asm.program import (
     D0, D1, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ABID, M_ABS, M_ADDR, M_BANK_MASK, M_BLGP, M_BOUND_CTRL,
-    M_CACHE, M_CBSZ, M_CLAMP, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
+    M_CACHE, M_CBSZ, M_CLAMP, M_FAST, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
     M_OFFSET, M_OFFSET1, M_OMOD, M_OPSEL, M_OPSEL_HI, M_ROW_MASK, M_SDWA, M_SEXT, M_SIGN, M_SIMM, M_SRC0_SEL,
     M_SRC1_SEL, M_SUB, M_TARGET, M_VMCNT, N_MODS, N_SLOTS, NO_DPP, S0, S1, S2, S3, SEL_DWORD, VAL, WIDTH,
     Program,
@@ -350,6 +350,7 @@ class Encoder:
             if b_ > 1 and m_ != 4:
                 raise UnsupportedInstruction(f"multi-block MFMA '{ins.mnemonic}' is not supported yet", ins.loc)
             mods[M_SUB] = pack_shape(m_, n_, k_, b_, MFMA_TYPES[d.atype], MFMA_TYPES[d.btype])
+        mods[M_FAST] = 1 if _fast_path_eligible(d, ins, ops, mods) else 0
         if d.sem in (sems.S_MOVK_I32, sems.S_CMOVK_I32, sems.S_CMPK_I32, sems.S_CMPK_U32, sems.S_ADDK_I32,
                      sems.S_MULK_I32):
             imm_slot = S0 if d.layout == "sopk_mov" else S1
@@ -480,6 +481,31 @@ class Encoder:
                 raise self._fail(ins, "offset0/offset1 of ds_*2 must be 0..255")
         elif mods[M_OFFSET] > 0xFFFF:
             raise self._fail(ins, "ds offset must be 0..65535")
+
+
+def _fast_path_eligible(d: isa.InstrDef, ins: Instruction, ops: np.ndarray, mods: np.ndarray) -> bool:
+    """_fast_path_eligible tells whether the executor's 32-bit fast path can run this instruction.
+
+    It needs a FAST_SEMS operation with 32-bit operands, a VGPR destination
+    and no source or output modifier of any kind.
+    """
+    if d.sem not in sems.FAST_SEMS or d.fmt not in ("VOP1", "VOP2", "VOP3", "VOP3P"):
+        return False
+    if mods[M_DPP] != NO_DPP or mods[M_SDWA] or mods[M_NEG] or mods[M_ABS] or mods[M_NEG_HI]:
+        return False
+    if mods[M_OPSEL] or mods[M_CLAMP] or mods[M_OMOD] or _dst_kind(d.dst) in (2, 4):
+        return False
+    if ops[D0, KIND] != K_VREG or ops[D0, WIDTH] != 1 or ops[D1, KIND] != K_NONE:
+        return False
+    for slot in (S0, S1, S2):
+        if ops[slot, KIND] == K_NONE:
+            continue
+        if d.sem == sems.V_CNDMASK_B32 and slot == S2:
+            if ops[slot, KIND] != K_SREG:
+                return False
+        elif ops[slot, WIDTH] != 1:
+            return False
+    return True
 
 
 def _dpp_control(ins: Instruction) -> int:

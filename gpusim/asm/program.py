@@ -81,8 +81,9 @@ SREG_FILE = 256
     M_LGKMCNT,
     M_SIMM,  # 16-bit immediate of SOPP/SOPK-like instructions
     M_SUB,  # sub-operation within a semantic family
+    M_FAST,  # 1: a plain 32-bit VALU op the executor's fast path runs (no modifiers)
     N_MODS,
-) = range(33)
+) = range(34)
 
 NO_DPP = -1
 SEL_DWORD = 6

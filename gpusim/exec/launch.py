@@ -20,6 +20,8 @@ from gpusim.errors import HeaderError, KernelFault
 from gpusim.exec.buffers import make_buffer, to_bf16_bits
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels import memory as memk
+from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
+from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
 
 ARENA_BASE = 0x7F00_0000_0000
 SHARED_APERTURE = 0x1000_0000_0000  # flat addresses [base, base + 4 GiB) reach LDS
@@ -262,15 +264,16 @@ class Dispatch:
         sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
         sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
         sreg[:, SRC_PRIVATE_BASE] = 0
-        vreg = np.zeros((waves, self.vgprs_needed(), 64), dtype=np.uint32)
-        T = np.zeros((8, 64), dtype=np.uint64)
+        vreg = np.zeros((waves, self.vgprs_needed() + SCRATCH_ROWS, 64), dtype=np.uint32)
+        T = np.zeros((SCRATCH_ROWS_NEEDED, 64), dtype=np.uint64)
         valid = np.ones(64, dtype=np.uint8)
         mem = self._memory_image()
         lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 4), dtype=np.uint8)
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
         counts = np.zeros(len(p), dtype=np.int64)
         total = itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
-                             mem, self.regions, self.env(), lds, fault, counts, limit)
+                             mem, self.regions, self.env(), lds, fault, counts, limit,
+                             np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
         if fault[memk.F_CODE]:
             raise self.fault_error(fault, limit)
         final = {}

@@ -11,7 +11,7 @@ U = np.uint64
  A_PK_ADD_BF16, A_MIN_F32, A_MAX_F32, A_SUB_CLAMP) = range(22)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _signed(x, size):
     if size == 4:
         v = np.int64(x & U(0xFFFFFFFF))
@@ -19,7 +19,7 @@ def _signed(x, size):
     return np.int64(x)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def atomic_apply(op, old, data, cmp, size):
     """atomic_apply returns the new memory value for atomic ``op`` on ``size``-byte ``old``.
 

@@ -51,31 +51,31 @@ fma_f32 = _fma(types.float32)
 fma_f64 = _fma(types.float64)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def f32(bits):
     """f32 reinterprets the low 32 bits of an integer as a float32."""
     return _u32_as_f32(np.uint32(bits & 0xFFFFFFFF))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def bits32(x):
     """bits32 returns the IEEE bits of a float32 as a uint64."""
     return np.uint64(_f32_as_u32(np.float32(x)))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def f64(bits):
     """f64 reinterprets 64 integer bits as a float64."""
     return _u64_as_f64(np.uint64(bits))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def bits64(x):
     """bits64 returns the IEEE bits of a float64 as a uint64."""
     return _f64_as_u64(np.float64(x))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def sext(value, width):
     """sext sign-extends the low ``width`` bits of ``value`` to a signed int64."""
     v = np.int64(value & ((1 << width) - 1)) if width < 64 else np.int64(value)
@@ -84,14 +84,14 @@ def sext(value, width):
     return v
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def i32(bits):
     """i32 reads the low 32 bits as a signed integer."""
     v = np.int64(bits & 0xFFFFFFFF)
     return v - 0x100000000 if v >= 0x80000000 else v
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def f16(bits):
     """f16 converts IEEE half bits (low 16 bits) to a float32, exactly."""
     h = np.uint32(bits & 0xFFFF)
@@ -113,7 +113,7 @@ def f16(bits):
     return _u32_as_f32(np.uint32(out))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def half_bits(x):
     """half_bits rounds a float32 to IEEE half (nearest-even) and returns its 16 bits."""
     u = np.uint32(_f32_as_u32(np.float32(x)))
@@ -143,13 +143,13 @@ def half_bits(x):
     return np.uint64(sign | half)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def bf16(bits):
     """bf16 converts bfloat16 bits (low 16 bits) to a float32."""
     return _u32_as_f32(np.uint32((bits & 0xFFFF) << 16))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def bf16_bits(x):
     """bf16_bits rounds a float32 to bfloat16 (nearest-even) and returns its 16 bits."""
     u = np.uint32(_f32_as_u32(np.float32(x)))

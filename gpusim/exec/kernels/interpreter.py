@@ -11,7 +11,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, M_SUB, M_TARGET, S0, SCC, VAL, VCC_HI, VCC_LO,
+    D0, EXEC_HI, EXEC_LO, M_FAST, M_SUB, M_TARGET, S0, SCC, VAL, VCC_HI, VCC_LO,
 )
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds
@@ -21,6 +21,7 @@ from gpusim.exec.kernels.memory import (
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
 from gpusim.exec.kernels.valu import exec_valu
+from gpusim.exec.kernels.valu_fast import exec_valu_fast
 from gpusim.exec.kernels.vmem import exec_smem, exec_vmem
 
 U = np.uint64
@@ -36,7 +37,7 @@ NEXT, JUMP, BARRIER, END, FAULT = 0, 1, 2, 3, 4
  ABI_CODE_BASE, ABI_N) = range(13)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _pc_index(pc_bytes, code_base, target):
     """_pc_index maps a byte address to an instruction index, or -1."""
     rel = np.int64(target) - code_base
@@ -52,7 +53,7 @@ def _pc_index(pc_bytes, code_base, target):
     return -1
 
 
-@njit(cache=True)
+@njit(_nrt=False, inline="always")
 def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault):
     """step executes instruction ``pc[w]`` of wave ``w`` and advances ``pc[w]``.
 
@@ -104,9 +105,12 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
             return JUMP
         # s_waitcnt, s_nop, s_setprio, s_sendmsg ...: no functional effect
     elif s < S.VALU_END:
-        r = exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid)
+        if mods[i, M_FAST]:
+            r = exec_valu_fast(i, w, sem, ops, mods, sreg, vreg)
+        else:
+            r = exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid)
     elif s < S.MFMA_END:
-        r = exec_mfma(i, w, ops, mods, vreg, sreg)
+        r = exec_mfma(i, w, ops, mods, vreg, T)
     elif s < S.SMEM_END:
         r = exec_smem(i, w, sem, ops, mods, sreg, mem, regions, env, fault)
     elif s < S.VMEM_END:
@@ -121,7 +125,7 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
     return NEXT
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def run_wave(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault):
     """run_wave steps wave ``w`` until it leaves RUNNING or ``budget`` instructions pass.
 
@@ -140,7 +144,7 @@ def run_wave(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, 
     return RUNNING, n
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     """init_wave sets the AMDHSA initial state of wave ``w`` of workgroup ``wg``.
 
@@ -179,21 +183,20 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     return live
 
 
-@njit(cache=True)
+@njit(_nrt=False, cache=True)
 def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, mem, regions, env, lds, fault,
-             counts, limit):
+             counts, limit, pc, state, wg):
     """run_grid runs every workgroup of the dispatch, one after another.
 
-    ``counts[i]`` accumulates how many waves executed instruction ``i``.
+    ``counts[i]`` accumulates how many waves executed instruction ``i``;
+    ``pc`` and ``state`` (int64[waves per workgroup]) and ``wg`` (int64[3])
+    are work arrays.
     Stops at the first fault, or when more than ``limit`` wave-instructions
     ran (recorded as a runaway fault). Returns the wave-instructions executed.
     """
     code_base = abi[ABI_CODE_BASE]
     bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
     waves = (bx * by * bz + 63) // 64
-    pc = np.zeros(waves, np.int64)
-    state = np.zeros(waves, np.int64)
-    wg = np.zeros(3, np.int64)
     total = np.int64(0)
     slice_budget = 1 << 16
     for gz in range(abi[ABI_GRID_Z]):
@@ -242,9 +245,9 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
     return total
 
 
-@njit(cache=True)
-def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds,
-                 fault, counts):
+@njit(_nrt=False)
+def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env,
+                 lds, fault, counts):
     n = 0
     while n < budget:
         i = pc[w]

@@ -18,19 +18,19 @@ ALL_LANES = np.uint64(0xFFFFFFFFFFFFFFFF)
 MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def exec_mask(sreg, w):
     """exec_mask returns the wave's 64-bit EXEC."""
     return np.uint64(sreg[w, EXEC_LO]) | (np.uint64(sreg[w, EXEC_HI]) << np.uint64(32))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def lane_on(mask, lane):
     """lane_on tells whether bit ``lane`` of a 64-bit mask is set."""
     return (mask >> np.uint64(lane)) & np.uint64(1) != 0
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def sget(sreg, w, kind, val, width):
     """sget reads a scalar source (SGPR, special register or immediate) as uint64."""
     if kind == K_IMM:
@@ -41,7 +41,7 @@ def sget(sreg, w, kind, val, width):
     return x
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def sset(sreg, w, idx, width, x):
     """sset writes a scalar destination of ``width`` 32-bit registers."""
     sreg[w, idx] = np.uint32(x & MASK32)
@@ -49,7 +49,7 @@ def sset(sreg, w, idx, width, x):
         sreg[w, idx + 1] = np.uint32(x >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def fetch_raw(sreg, vreg, w, kind, val, width, out):
     """fetch_raw reads a source operand into ``out`` (uint64[64]) without modifiers."""
     if kind == K_VREG:
@@ -65,7 +65,7 @@ def fetch_raw(sreg, vreg, w, kind, val, width, out):
             out[l] = x
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _sdwa_select(x, sel, signed):
     if sel == SEL_DWORD:
         return x & MASK32
@@ -80,7 +80,7 @@ def _sdwa_select(x, sel, signed):
     return v
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def dpp_source_lane(ctrl, l):
     """dpp_source_lane maps a lane to the lane a DPP move reads, or -1 if none.
 
@@ -120,13 +120,13 @@ def dpp_source_lane(ctrl, l):
     return -1
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def dpp_lane_enabled(mods, i, l):
     """dpp_lane_enabled applies a DPP instruction's row_mask and bank_mask to lane ``l``."""
     return ((mods[i, M_ROW_MASK] >> (l >> 4)) & 1) != 0 and ((mods[i, M_BANK_MASK] >> ((l >> 2) & 3)) & 1) != 0
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def fetch(sreg, vreg, w, ops, mods, i, slot, k, out, valid):
     """fetch reads source ``k`` (operand ``slot``) of instruction ``i`` into ``out``.
 
@@ -169,7 +169,7 @@ def fetch(sreg, vreg, w, ops, mods, i, slot, k, out, valid):
                 out[l] ^= bit
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def write_vgpr(vreg, w, reg, width, res, mask):
     """write_vgpr stores ``res`` (uint64[64]) into ``width`` VGPRs from ``reg`` for lanes in ``mask``."""
     if mask == ALL_LANES:
@@ -188,7 +188,7 @@ def write_vgpr(vreg, w, reg, width, res, mask):
                     vreg[w, reg + 1, l] = np.uint32(res[l] >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def write_sdwa(vreg, w, reg, res, mask, mods, i):
     """write_sdwa stores a 32-bit result through an SDWA dst_sel / dst_unused."""
     sel = mods[i, M_DST_SEL]

@@ -23,7 +23,7 @@ U = np.uint64
 M32 = U(0xFFFFFFFF)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def swizzle_source_lane(pattern, l):
     """swizzle_source_lane maps lane ``l`` through a ds_swizzle_b32 offset pattern."""
     if pattern & 0x8000:
@@ -34,12 +34,12 @@ def swizzle_source_lane(pattern, l):
     return (l & 0x20) | ((((l & 0x1F) & and_mask) | or_mask) ^ xor_mask)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _in_range(o, size, lds_size):
     return 0 <= o and o + size <= lds_size
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
     """exec_lds runs ds_* instruction ``i`` for wave ``w`` on the workgroup's LDS: 0 ok, -2 fault."""
     s = sem[i]

@@ -30,7 +30,7 @@ FAULT_MISALIGNED = 6
 FAULT_BAD_JUMP = 7
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def translate(addr, size, env, regions):
     """translate maps a device address to an arena offset, or -1 if no buffer holds ``size`` bytes there."""
     off = np.int64(addr) - env[ENV_ARENA_BASE]
@@ -40,7 +40,7 @@ def translate(addr, size, env, regions):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def load_bytes(buf, off, size):
     """load_bytes reads ``size`` (1..8) little-endian bytes at ``off`` as uint64."""
     v = U(0)
@@ -49,14 +49,14 @@ def load_bytes(buf, off, size):
     return v
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def store_bytes(buf, off, size, value):
     """store_bytes writes the low ``size`` bytes of ``value`` little-endian at ``off``."""
     for b in range(size):
         buf[off + b] = np.uint8((value >> U(8 * b)) & U(0xFF))
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def record_fault(fault, code, w, pc, lane, addr, size):
     """record_fault fills the fault record; the first fault wins."""
     if fault[F_CODE] == FAULT_NONE:

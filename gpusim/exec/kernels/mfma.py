@@ -24,6 +24,9 @@ from gpusim.exec.kernels.lanes import exec_mask
 U = np.uint64
 
 T_F32, T_F16, T_BF16, T_XF32, T_I8, T_FP8, T_BF8, T_F64 = range(8)
+# first row of the scratch array T that stages MFMA operands (16 rows: 1024 values)
+MFMA_STAGE = 8
+SCRATCH_ROWS_NEEDED = MFMA_STAGE + 16
 
 
 def pack_shape(m, n, k, blocks, atype, btype):
@@ -31,7 +34,7 @@ def pack_shape(m, n, k, blocks, atype, btype):
     return atype | (btype << 4) | (m << 8) | (n << 16) | (k << 24) | (blocks << 32)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _bits_per_elem(t):
     if t == T_F16 or t == T_BF16:
         return 16
@@ -42,7 +45,7 @@ def _bits_per_elem(t):
     return 32
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _fp8_value(x, bf8):
     """_fp8_value decodes an 8-bit FNUZ float (e4m3fnuz or e5m2fnuz, gfx942)."""
     x = x & U(0xFF)
@@ -62,7 +65,7 @@ def _fp8_value(x, bf8):
     return sign * (1.0 + m / mbits) * 2.0 ** (e - bias)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _elem(vreg, w, base, lane, idx, t):
     """_elem reads element ``idx`` of a lane's packed operand as float64."""
     bits = _bits_per_elem(t)
@@ -86,9 +89,12 @@ def _elem(vreg, w, base, lane, idx, t):
     return np.float64(f32(x))
 
 
-@njit(cache=True)
-def exec_mfma(i, w, ops, mods, vreg, sreg):
-    """exec_mfma runs v_mfma instruction ``i`` for wave ``w`` (all lanes; EXEC is ignored by MFMA)."""
+@njit(_nrt=False)
+def exec_mfma(i, w, ops, mods, vreg, T):
+    """exec_mfma runs v_mfma instruction ``i`` for wave ``w`` (all lanes; EXEC is ignored by MFMA).
+
+    Uses rows MFMA_STAGE.. of the scratch ``T`` to stage A and B.
+    """
     sub = mods[i, M_SUB]
     atype = sub & 0xF
     btype = (sub >> 4) & 0xF
@@ -104,8 +110,10 @@ def exec_mfma(i, w, ops, mods, vreg, sreg):
     c_imm = ops[i, S2, VAL]
     is_f64 = atype == T_F64
     is_int = atype == T_I8
-    Am = np.zeros((NB, M, K))
-    Bm = np.zeros((NB, K, N))
+    # A and B are staged as float64 bit patterns in rows MFMA_STAGE.. of T
+    a_base = MFMA_STAGE * 64
+    b_base = a_base + NB * M * K
+    flat = T.reshape(T.size)
     kpl = K if NB > 1 else (K * M) // 64
     for lane in range(64):
         for e in range(kpl):
@@ -115,9 +123,9 @@ def exec_mfma(i, w, ops, mods, vreg, sreg):
             else:
                 b, row, k = 0, lane % M, kpl * (lane // M) + e
                 bb, col = 0, lane % N
-            Am[b, row, k] = _elem(vreg, w, ra, lane, e, atype)
+            flat[a_base + (b * M + row) * K + k] = bits64(_elem(vreg, w, ra, lane, e, atype))
             kb = e if NB > 1 else kpl * (lane // N) + e
-            Bm[bb, kb, col] = _elem(vreg, w, rb, lane, e, btype)
+            flat[b_base + (bb * K + kb) * N + col] = bits64(_elem(vreg, w, rb, lane, e, btype))
     G = 64 // N
     per_lane = (M * N * NB) // 64
     for lane in range(64):
@@ -131,10 +139,12 @@ def exec_mfma(i, w, ops, mods, vreg, sreg):
             acc = 0.0
             iacc = np.int64(0)
             for k in range(K):
+                x = f64(flat[a_base + (b * M + row) * K + k])
+                y = f64(flat[b_base + (b * K + k) * N + col])
                 if is_int:
-                    iacc += np.int64(Am[b, row, k]) * np.int64(Bm[b, k, col])
+                    iacc += np.int64(x) * np.int64(y)
                 else:
-                    acc += Am[b, row, k] * Bm[b, k, col]
+                    acc += x * y
             if is_f64:
                 cv = f64(U(c_imm)) if c_is_imm else f64(U(vreg[w, rc + 2 * r, lane]) | (U(vreg[w, rc + 2 * r + 1, lane]) << U(32)))
                 out = bits64(acc + cv)

@@ -14,13 +14,13 @@ U = np.uint64
 M32 = U(0xFFFFFFFF)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _i32(x):
     v = np.int64(x & M32)
     return v - 0x100000000 if v >= 0x80000000 else v
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _popcount(x):
     n = U(0)
     while x:
@@ -29,7 +29,7 @@ def _popcount(x):
     return n
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _clz(x, width):
     if x == 0:
         return M32
@@ -41,7 +41,7 @@ def _clz(x, width):
     return n
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _ctz(x):
     if x == 0:
         return M32
@@ -52,7 +52,7 @@ def _ctz(x):
     return n
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _scmp(a, b, cond, signed):
     if signed:
         x, y = _i32(a), _i32(b)
@@ -71,7 +71,7 @@ def _scmp(a, b, cond, signed):
     return x <= y
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy", inline="always")
 def exec_salu(i, w, sem, ops, mods, sreg):
     """exec_salu runs scalar instruction ``i`` for wave slot ``w``; returns 0, or -1 if unknown."""
     s = sem[i]

@@ -27,7 +27,7 @@ M32 = U(0xFFFFFFFF)
 DT_NONE, DT_F32, DT_F16, DT_F64, DT_I16 = 0, 1, 2, 3, 4
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _repack(X, k, opsel, opsel_hi, neg_lo, neg_hi, half_bits_, sign):
     """_repack applies VOP3P op_sel/op_sel_hi/neg_lo/neg_hi to packed source k."""
     sl = U(half_bits_) if (opsel >> k) & 1 else U(0)
@@ -46,7 +46,7 @@ def _repack(X, k, opsel, opsel_hi, neg_lo, neg_hi, half_bits_, sign):
         X[l] = lo | (hi << U(half_bits_))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _cmp_f(x, y, cond):
     unord = x != x or y != y
     if cond == 0:
@@ -82,7 +82,7 @@ def _cmp_f(x, y, cond):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _cmp_i(x, y, cond):
     if cond == 0:
         return False
@@ -101,7 +101,7 @@ def _cmp_i(x, y, cond):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _fclass(x, bits_sign, mask):
     """_fclass tests v_cmp_class's 10 class bits for a float64 holding the value."""
     neg = bits_sign
@@ -116,7 +116,7 @@ def _fclass(x, bits_sign, mask):
     return (mask >> ((3 if neg else 8))) & 1 != 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _lanes_to_mask(R, mask):
     m = U(0)
     for l in range(64):
@@ -125,7 +125,7 @@ def _lanes_to_mask(R, mask):
     return m & mask
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _compare(s, A, B, R, cond):
     if s == S.V_CMP_F32:
         for l in range(64):
@@ -165,7 +165,7 @@ def _compare(s, A, B, R, cond):
             R[l] = _fclass(np.float64(f16(A[l])), (A[l] >> U(15)) & U(1), B[l])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _finish_float(R, dtype, clamp, omod):
     """_finish_float applies output modifiers (omod, then clamp to [0, 1])."""
     if omod == 0 and clamp == 0:
@@ -189,13 +189,13 @@ def _finish_float(R, dtype, clamp, omod):
             R[l] = half_bits(np.float32(x))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _preserves_high_half(s):
     # gfx9 keeps the high half for these 16-bit ops; the others zero it.
     return s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     """exec_valu runs VALU instruction ``i`` for wave slot ``w``; returns 0."""
     s = sem[i]
@@ -958,7 +958,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     return 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _div_fixup(q, d, n, is64):
     """_div_fixup resolves the special cases of a quotient n / d, else keeps q."""
     if n != n or d != d:

@@ -18,33 +18,33 @@ M32 = np.uint64(0xFFFFFFFF)
 U = np.uint64
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def u32(x):
     return U(x) & M32
 
 
 # ----------------------------------------------------------------- f32
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add_f32(a, b):
     return bits32(f32(a) + f32(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sub_f32(a, b):
     return bits32(f32(a) - f32(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def subrev_f32(a, b):
     return bits32(f32(b) - f32(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_f32(a, b):
     return bits32(f32(a) * f32(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_legacy_f32(a, b):
     x, y = f32(a), f32(b)
     if x == 0 or y == 0:
@@ -52,7 +52,7 @@ def mul_legacy_f32(a, b):
     return bits32(x * y)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _fmin(x, y):
     if x != x:
         return y
@@ -63,7 +63,7 @@ def _fmin(x, y):
     return x if x < y else y
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _fmax(x, y):
     if x != x:
         return y
@@ -74,53 +74,53 @@ def _fmax(x, y):
     return x if x > y else y
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_f32(a, b):
     return bits32(_fmin(f32(a), f32(b)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_f32(a, b):
     return bits32(_fmax(f32(a), f32(b)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ldexp_f32(a, b):
     return bits32(np.float32(math.ldexp(np.float64(f32(a)), max(-400, min(400, i32(b))))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def fma_f32_op(a, b, c):
     return bits32(fma_f32(f32(a), f32(b), f32(c)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mad_f32(a, b, c):
     return bits32(f32(a) * f32(b) + f32(c))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min3_f32(a, b, c):
     return bits32(_fmin(_fmin(f32(a), f32(b)), f32(c)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max3_f32(a, b, c):
     return bits32(_fmax(_fmax(f32(a), f32(b)), f32(c)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def med3_f32(a, b, c):
     x, y, z = f32(a), f32(b), f32(c)
     return bits32(_fmax(_fmin(x, y), _fmin(_fmax(x, y), z)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def exp_f32(a):
     return bits32(np.float32(2.0 ** np.float64(f32(a))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def log_f32(a):
     x = np.float64(f32(a))
     if x < 0 or x != x:
@@ -130,7 +130,7 @@ def log_f32(a):
     return bits32(np.float32(math.log2(x)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rcp_f32(a):
     x = f32(a)
     if x == 0:
@@ -138,7 +138,7 @@ def rcp_f32(a):
     return bits32(np.float32(1.0 / np.float64(x)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rsq_f32(a):
     x = np.float64(f32(a))
     if x == 0:
@@ -148,7 +148,7 @@ def rsq_f32(a):
     return bits32(np.float32(1.0 / math.sqrt(x)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sqrt_f32(a):
     x = np.float64(f32(a))
     if x < 0 or x != x:
@@ -156,37 +156,37 @@ def sqrt_f32(a):
     return bits32(np.float32(math.sqrt(x)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sin_f32(a):
     return bits32(np.float32(math.sin(2.0 * math.pi * np.float64(f32(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cos_f32(a):
     return bits32(np.float32(math.cos(2.0 * math.pi * np.float64(f32(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def floor_f32(a):
     return bits32(np.float32(np.floor(f32(a))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ceil_f32(a):
     return bits32(np.float32(np.ceil(f32(a))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def trunc_f32(a):
     return bits32(np.float32(np.trunc(f32(a))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rndne_f32(a):
     return bits32(np.float32(np.rint(f32(a))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def fract_f32(a):
     x = f32(a)
     if math.isinf(x):
@@ -195,7 +195,7 @@ def fract_f32(a):
     return bits32(min(r, np.float32(0.99999994)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def frexp_mant_f32(a):
     x = np.float64(f32(a))
     if math.isinf(x) or x != x:
@@ -204,7 +204,7 @@ def frexp_mant_f32(a):
     return bits32(np.float32(m))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def frexp_exp_f32(a):
     x = np.float64(f32(a))
     if math.isinf(x) or x != x:
@@ -213,7 +213,7 @@ def frexp_exp_f32(a):
     return u32(e)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _f_to_i32(x):
     if x != x:
         return U(0)
@@ -224,7 +224,7 @@ def _f_to_i32(x):
     return u32(np.int64(x))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _f_to_u32(x):
     if x != x or x <= 0:
         return U(0)
@@ -233,107 +233,107 @@ def _f_to_u32(x):
     return U(np.int64(x))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_i32_f32(a):
     return _f_to_i32(np.float64(f32(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_u32_f32(a):
     return _f_to_u32(np.float64(f32(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_rpi_i32_f32(a):
     return _f_to_i32(np.floor(np.float64(f32(a)) + 0.5))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_flr_i32_f32(a):
     return _f_to_i32(np.floor(np.float64(f32(a))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_i32(a):
     return bits32(np.float32(i32(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_u32(a):
     return bits32(np.float32(np.int64(a & M32)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_ubyte0(a):
     return bits32(np.float32(a & U(0xFF)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_ubyte1(a):
     return bits32(np.float32((a >> U(8)) & U(0xFF)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_ubyte2(a):
     return bits32(np.float32((a >> U(16)) & U(0xFF)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_ubyte3(a):
     return bits32(np.float32((a >> U(24)) & U(0xFF)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f16_f32(a):
     return half_bits(f32(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_f16(a):
     return bits32(f16(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_bf16(a):
     return bits32(bf16(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f64_f32(a):
     return bits64(np.float64(f32(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f32_f64(a):
     return bits32(np.float32(f64(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_i32_f64(a):
     return _f_to_i32(f64(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_u32_f64(a):
     return _f_to_u32(f64(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f64_i32(a):
     return bits64(np.float64(i32(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f64_u32(a):
     return bits64(np.float64(np.int64(a & M32)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_pkrtz_f16_f32(a, b):
     return _rtz_half(f32(a)) | (_rtz_half(f32(b)) << U(16))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _rtz_half(x):
     h = half_bits(x)
     back = f16(h)
@@ -342,18 +342,18 @@ def _rtz_half(x):
     return h & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f16_u16(a):
     return half_bits(np.float32(a & U(0xFFFF)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_f16_i16(a):
     v = np.int64(a & U(0xFFFF))
     return half_bits(np.float32(v - 65536 if v >= 32768 else v))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_u16_f16(a):
     x = np.float64(f16(a))
     if x != x or x <= 0:
@@ -361,7 +361,7 @@ def cvt_u16_f16(a):
     return U(min(65535, np.int64(x)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_i16_f16(a):
     x = np.float64(f16(a))
     if x != x:
@@ -371,121 +371,121 @@ def cvt_i16_f16(a):
 
 
 # ----------------------------------------------------------------- f16
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add_f16(a, b):
     return half_bits(f16(a) + f16(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sub_f16(a, b):
     return half_bits(f16(a) - f16(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def subrev_f16(a, b):
     return half_bits(f16(b) - f16(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_f16(a, b):
     return half_bits(f16(a) * f16(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def fma_f16(a, b, c):
     return half_bits(np.float32(np.float64(f16(a)) * np.float64(f16(b)) + np.float64(f16(c))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_f16(a, b):
     return half_bits(_fmin(f16(a), f16(b)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_f16(a, b):
     return half_bits(_fmax(f16(a), f16(b)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ldexp_f16(a, b):
     e = np.int64(b & U(0xFFFF))
     e = e - 65536 if e >= 32768 else e
     return half_bits(np.float32(math.ldexp(np.float64(f16(a)), max(-100, min(100, e)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rcp_f16(a):
     return half_bits(np.float32(1.0) / f16(a))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sqrt_f16(a):
     return half_bits(f32(sqrt_f32(bits32(f16(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rsq_f16(a):
     return half_bits(f32(rsq_f32(bits32(f16(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def exp_f16(a):
     return half_bits(f32(exp_f32(bits32(f16(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def log_f16(a):
     return half_bits(f32(log_f32(bits32(f16(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sin_f16(a):
     return half_bits(f32(sin_f32(bits32(f16(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cos_f16(a):
     return half_bits(f32(cos_f32(bits32(f16(a)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def floor_f16(a):
     return half_bits(np.floor(f16(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ceil_f16(a):
     return half_bits(np.ceil(f16(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def trunc_f16(a):
     return half_bits(np.trunc(f16(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rndne_f16(a):
     return half_bits(np.rint(f16(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def fract_f16(a):
     x = f16(a)
     return half_bits(min(x - np.floor(x), np.float32(0.99951171875)))
 
 
 # ----------------------------------------------------------------- f64
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add_f64(a, b):
     return bits64(f64(a) + f64(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_f64(a, b):
     return bits64(f64(a) * f64(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_f64(a, b):
     x, y = f64(a), f64(b)
     if x != x:
@@ -495,7 +495,7 @@ def min_f64(a, b):
     return a if x < y else b
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_f64(a, b):
     x, y = f64(a), f64(b)
     if x != x:
@@ -505,17 +505,17 @@ def max_f64(a, b):
     return a if x > y else b
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def fma_f64_op(a, b, c):
     return bits64(fma_f64(f64(a), f64(b), f64(c)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ldexp_f64(a, b):
     return bits64(math.ldexp(f64(a), max(-2200, min(2200, i32(b)))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rcp_f64(a):
     x = f64(a)
     if x == 0:
@@ -523,7 +523,7 @@ def rcp_f64(a):
     return bits64(1.0 / x)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rsq_f64(a):
     x = f64(a)
     if x == 0:
@@ -533,7 +533,7 @@ def rsq_f64(a):
     return bits64(1.0 / math.sqrt(x))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sqrt_f64(a):
     x = f64(a)
     if x < 0 or x != x:
@@ -541,27 +541,27 @@ def sqrt_f64(a):
     return bits64(math.sqrt(x))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def floor_f64(a):
     return bits64(np.floor(f64(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ceil_f64(a):
     return bits64(np.ceil(f64(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def trunc_f64(a):
     return bits64(np.trunc(f64(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def rndne_f64(a):
     return bits64(np.rint(f64(a)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def fract_f64(a):
     x = f64(a)
     if math.isinf(x):
@@ -569,7 +569,7 @@ def fract_f64(a):
     return bits64(min(x - np.floor(x), 0.9999999999999999))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def frexp_mant_f64(a):
     x = f64(a)
     if math.isinf(x) or x != x:
@@ -578,7 +578,7 @@ def frexp_mant_f64(a):
     return bits64(m)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def frexp_exp_f64(a):
     x = f64(a)
     if math.isinf(x) or x != x:
@@ -588,189 +588,189 @@ def frexp_exp_f64(a):
 
 
 # ----------------------------------------------------------- integers
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add_u32(a, b):
     return (a + b) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sub_u32(a, b):
     return (a - b) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def subrev_u32(a, b):
     return (b - a) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_lo_u32(a, b):
     return ((a & M32) * (b & M32)) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_hi_u32(a, b):
     return ((a & M32) * (b & M32)) >> U(32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_hi_i32(a, b):
     return u32((i32(a) * i32(b)) >> 32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _i24(a):
     v = np.int64(a & U(0xFFFFFF))
     return v - 0x1000000 if v >= 0x800000 else v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_u32_u24(a, b):
     return ((a & U(0xFFFFFF)) * (b & U(0xFFFFFF))) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_hi_u32_u24(a, b):
     return ((a & U(0xFFFFFF)) * (b & U(0xFFFFFF))) >> U(32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_i32_i24(a, b):
     return u32(_i24(a) * _i24(b))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_hi_i32_i24(a, b):
     return u32((_i24(a) * _i24(b)) >> 32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mad_u32_u24(a, b, c):
     return (mul_u32_u24(a, b) + c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mad_i32_i24(a, b, c):
     return u32(_i24(a) * _i24(b) + i32(c))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_i32(a, b):
     return a & M32 if i32(a) < i32(b) else b & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_i32(a, b):
     return a & M32 if i32(a) > i32(b) else b & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_u32(a, b):
     return min(a & M32, b & M32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_u32(a, b):
     return max(a & M32, b & M32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min3_i32(a, b, c):
     return min_i32(min_i32(a, b), c)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max3_i32(a, b, c):
     return max_i32(max_i32(a, b), c)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def med3_i32(a, b, c):
     return max_i32(min_i32(a, b), min_i32(max_i32(a, b), c))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min3_u32(a, b, c):
     return min(min(a & M32, b & M32), c & M32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max3_u32(a, b, c):
     return max(max(a & M32, b & M32), c & M32)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def med3_u32(a, b, c):
     x, y, z = a & M32, b & M32, c & M32
     return max(min(x, y), min(max(x, y), z))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshlrev_b32(a, b):
     return (b << (a & U(31))) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshrrev_b32(a, b):
     return (b & M32) >> (a & U(31))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ashrrev_i32(a, b):
     return u32(i32(b) >> np.int64(a & U(31)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshlrev_b64(a, b):
     return b << (a & U(63))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshrrev_b64(a, b):
     return b >> (a & U(63))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ashrrev_i64(a, b):
     return U(np.int64(b) >> np.int64(a & U(63)))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def and_b32(a, b):
     return a & b & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def or_b32(a, b):
     return (a | b) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def xor_b32(a, b):
     return (a ^ b) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def xnor_b32(a, b):
     return ~(a ^ b) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def not_b32(a):
     return ~a & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mov_b32(a):
     return a & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mov_b64(a):
     return a
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def bfrev_b32(a):
     x = a & M32
     r = U(0)
@@ -780,7 +780,7 @@ def bfrev_b32(a):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ffbh_u32(a):
     x = a & M32
     if x == 0:
@@ -792,7 +792,7 @@ def ffbh_u32(a):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ffbl_b32(a):
     x = a & M32
     if x == 0:
@@ -804,7 +804,7 @@ def ffbl_b32(a):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ffbh_i32(a):
     x = a & M32
     if x == 0 or x == M32:
@@ -814,7 +814,7 @@ def ffbh_i32(a):
     return ffbh_u32(x)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def bcnt_u32_b32(a, b):
     x = a & M32
     n = U(0)
@@ -824,7 +824,7 @@ def bcnt_u32_b32(a, b):
     return (n + b) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def bfe_u32(a, b, c):
     off = b & U(31)
     width = c & U(31)
@@ -833,7 +833,7 @@ def bfe_u32(a, b, c):
     return ((a & M32) >> off) & ((U(1) << width) - U(1))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def bfe_i32(a, b, c):
     off = b & U(31)
     width = np.int64(c & U(31))
@@ -845,69 +845,69 @@ def bfe_i32(a, b, c):
     return u32(v)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def bfi_b32(a, b, c):
     return ((a & b) | (~a & c)) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def bfm_b32(a, b):
     return (((U(1) << (a & U(31))) - U(1)) << (b & U(31))) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def alignbit_b32(a, b, c):
     x = ((a & M32) << U(32)) | (b & M32)
     return (x >> (c & U(31))) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def alignbyte_b32(a, b, c):
     x = ((a & M32) << U(32)) | (b & M32)
     return (x >> (U(8) * (c & U(3)))) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshl_add_u32(a, b, c):
     return ((a << (b & U(31))) + c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add_lshl_u32(a, b, c):
     return ((a + b) << (c & U(31))) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add3_u32(a, b, c):
     return (a + b + c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshl_or_b32(a, b, c):
     return ((a << (b & U(31))) | c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def and_or_b32(a, b, c):
     return ((a & b) | c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def or3_b32(a, b, c):
     return (a | b | c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def xad_u32(a, b, c):
     return ((a ^ b) + c) & M32
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshl_add_u64(a, b, c):
     return (a << (b & U(7))) + c
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def perm_b32(a, b, c):
     src = ((a & M32) << U(32)) | (b & M32)
     r = U(0)
@@ -926,102 +926,102 @@ def perm_b32(a, b, c):
     return r
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def pack_b32_f16(a, b):
     return (a & U(0xFFFF)) | ((b & U(0xFFFF)) << U(16))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def cvt_pk_u16_u32(a, b):
     return min(a & M32, U(0xFFFF)) | (min(b & M32, U(0xFFFF)) << U(16))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sad_u32(a, b, c):
     x, y = a & M32, b & M32
     return ((x - y if x > y else y - x) + c) & M32
 
 
 # ------------------------------------------------------------- 16-bit int
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def _i16(a):
     v = np.int64(a & U(0xFFFF))
     return v - 65536 if v >= 32768 else v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def add_u16(a, b):
     return (a + b) & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def sub_u16(a, b):
     return (a - b) & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def subrev_u16(a, b):
     return (b - a) & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mul_lo_u16(a, b):
     return (a * b) & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def mad_u16(a, b, c):
     return (a * b + c) & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshlrev_b16(a, b):
     return (b << (a & U(15))) & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def lshrrev_b16(a, b):
     return (b & U(0xFFFF)) >> (a & U(15))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def ashrrev_i16(a, b):
     return U((_i16(b) >> np.int64(a & U(15))) & 0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_u16(a, b):
     return max(a & U(0xFFFF), b & U(0xFFFF))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_u16(a, b):
     return min(a & U(0xFFFF), b & U(0xFFFF))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def max_i16(a, b):
     return a & U(0xFFFF) if _i16(a) > _i16(b) else b & U(0xFFFF)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def min_i16(a, b):
     return a & U(0xFFFF) if _i16(a) < _i16(b) else b & U(0xFFFF)
 
 
 # ------------------------------------------------------------- dot products
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def dot2_f32_f16(a, b, c):
     acc = np.float64(f16(a)) * np.float64(f16(b)) + np.float64(f16(a >> U(16))) * np.float64(f16(b >> U(16)))
     return bits32(np.float32(acc + np.float64(f32(c))))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def dot2_i32_i16(a, b, c):
     return u32(_i16(a) * _i16(b) + _i16(a >> U(16)) * _i16(b >> U(16)) + i32(c))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def dot4_i32_i8(a, b, c):
     acc = i32(c)
     for k in range(4):
@@ -1031,7 +1031,7 @@ def dot4_i32_i8(a, b, c):
     return u32(acc)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(_nrt=False, error_model="numpy")
 def dot2_f32_bf16(a, b, c):
     acc = np.float64(bf16(a)) * np.float64(bf16(b)) + np.float64(bf16(a >> U(16))) * np.float64(bf16(b >> U(16)))
     return bits32(np.float32(acc + np.float64(f32(c))))

@@ -15,7 +15,7 @@ from gpusim.asm.program import (
 from gpusim.exec.kernels.atomics import A_CMPSWAP, atomic_apply
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
 from gpusim.exec.kernels.memory import (
-    ENV_SHARED_APERTURE, ENV_SHARED_APERTURE_END, FAULT_LDS, FAULT_MEMORY,
+    ENV_ARENA_BASE, ENV_SHARED_APERTURE, ENV_SHARED_APERTURE_END, FAULT_LDS, FAULT_MEMORY,
     load_bytes, record_fault, store_bytes, translate,
 )
 
@@ -30,7 +30,7 @@ ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
 (ST_DWORDS, ST_B8, ST_B16, ST_B8_D16_HI, ST_B16_D16_HI) = range(5)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _access_size(kind, dwords, is_store):
     if is_store:
         if kind == ST_DWORDS:
@@ -43,7 +43,7 @@ def _access_size(kind, dwords, is_store):
     return 2
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     """lane_addresses fills ``addr`` (uint64[64]) with each lane's byte address.
 
@@ -87,7 +87,7 @@ def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def _resolve(a, size, env, regions, lds_size, is_flat):
     """_resolve returns (space, offset): space 0 arena, 1 LDS, -1 fault."""
     if is_flat and env[ENV_SHARED_APERTURE] <= np.int64(a) < env[ENV_SHARED_APERTURE_END]:
@@ -99,7 +99,52 @@ def _resolve(a, size, env, regions, lds_size, is_flat):
     return (0, o) if o >= 0 else (-1, o)
 
 
-@njit(cache=True)
+@njit(_nrt=False)
+def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
+    """_dwords_fast moves whole dwords when every active lane is 4-byte aligned inside one buffer.
+
+    It checks the wave's address span once instead of per lane. Returns
+    False, having touched nothing, when the general path must run.
+    """
+    is_load = s == S.MEM_LOAD
+    slot = D0 if is_load else S3
+    reg = ops[i, slot, VAL]
+    dwords = ops[i, slot, WIDTH]
+    lo = np.int64(-1)
+    hi = np.int64(-1)
+    for l in range(64):
+        if lane_on(mask, l):
+            a = np.int64(addr[l])
+            if a & 3:
+                return False
+            if lo < 0 or a < lo:
+                lo = a
+            if a > hi:
+                hi = a
+    if lo < 0:
+        return True
+    base = env[ENV_ARENA_BASE]
+    if translate(U(lo), 4 * dwords, env, regions) < 0 or translate(U(hi), 4 * dwords, env, regions) < 0:
+        return False
+    # both ends inside buffers: they must be the same buffer for the span to be safe
+    for r in range(regions.shape[0]):
+        if regions[r, 0] <= lo - base and hi - base + 4 * dwords <= regions[r, 1]:
+            break
+    else:
+        return False
+    words = mem.view(np.uint32)
+    for l in range(64):
+        if lane_on(mask, l):
+            k = (np.int64(addr[l]) - base) >> 2
+            for d in range(dwords):
+                if is_load:
+                    vreg[w, reg + d, l] = words[k + d]
+                else:
+                    words[k + d] = vreg[w, reg + d, l]
+    return True
+
+
+@njit(_nrt=False, inline="always")
 def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault):
     """exec_vmem runs global/flat/buffer instruction ``i`` for wave ``w``: 0 ok, -2 fault."""
     s = sem[i]
@@ -110,6 +155,9 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
     is_flat = (flags & ADDR_FLAT) != 0
     sub = mods[i, M_SUB]
     lds_size = lds.shape[0]
+    if (s == S.MEM_LOAD or s == S.MEM_STORE) and (sub & 0xFF) == 0 and num_records < 0:
+        if _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
+            return 0
     if s == S.MEM_LOAD:
         kind = sub & 0xFF
         reg = ops[i, D0, VAL]
@@ -210,7 +258,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
     return -1
 
 
-@njit(cache=True)
+@njit(_nrt=False)
 def exec_smem(i, w, sem, ops, mods, sreg, mem, regions, env, fault):
     """exec_smem runs s_load_dword*/s_buffer_load_dword* for wave ``w``: 0 ok, -2 fault."""
     s = sem[i]
