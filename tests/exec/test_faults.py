@@ -1,0 +1,140 @@
+"""A kernel that faults is reported like a GPU fault: one line that names the
+kernel, the program counter, the instruction, the workgroup, wave and lane,
+and what went wrong; the CLI exits with code 3.
+
+The kernels are hand-written gfx942 fixtures in tests/exec/data/fault_*.s.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from exec_support import DATA, fixture_path, needs_llvm_mc, run_cli
+
+from gpusim import api
+from gpusim.errors import GpusimError, KernelFault
+
+FIXTURES = sorted(DATA.glob("*.s"))
+
+
+def fault_of(name: str, **simulate_kw) -> KernelFault:
+    kernel = api.load_kernel(fixture_path(name))
+    with pytest.raises(KernelFault) as info:
+        api.simulate(kernel, "cdna3", **simulate_kw)
+    return info.value
+
+
+def assert_one_line_fault(name: str, *flags: str) -> str:
+    proc = run_cli("run", str(fixture_path(name)), *flags)
+    assert proc.returncode == 3, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return lines[0]
+
+
+# ---------------------------------------------------------------- fixtures assemble
+@needs_llvm_mc
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_fixture_assembles_with_llvm_mc(path):
+    proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj",
+                           "-o", "/dev/null", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def _llvm_mc_offsets(path) -> list[tuple[int, str]]:
+    """_llvm_mc_offsets lists (byte offset from the kernel entry, instruction text) as llvm-mc encodes them."""
+    proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-show-encoding", str(path)],
+                          capture_output=True, text=True, check=True)
+    out, pc = [], 0
+    for line in proc.stdout.splitlines():
+        m = re.match(r"\s+(\S.*?)\s*; encoding: \[(.*)\]", line)
+        if m:
+            out.append((pc, " ".join(m.group(1).split())))
+            pc += len(m.group(2).split(","))
+    return out
+
+
+@needs_llvm_mc
+def test_reported_pc_is_the_byte_offset_llvm_mc_assigns():
+    offsets = _llvm_mc_offsets(fixture_path("fault_store_past_end.s"))
+    store = [pc for pc, text in offsets if text.startswith("global_store_dword")]
+    assert store == [0x2C]
+    assert "pc 0x2c " in str(fault_of("fault_store_past_end.s"))
+
+
+# ---------------------------------------------------------------- (a) global store past the end
+def test_store_past_end_of_buffer_names_everything():
+    err = fault_of("fault_store_past_end.s")
+    assert isinstance(err, GpusimError) and err.exit_code == 3
+    msg = str(err)
+    assert "\n" not in msg
+    assert "kernel 'store_past_end' faulted" in msg
+    assert "memory access outside every buffer" in msg
+    assert "(4 bytes), 0 bytes past the end of buffer 'dst'" in msg
+    assert "pc 0x2c 'global_store_dword v1, v2, s[6:7]'" in msg
+    assert "workgroup (3, 0, 0), wave 0, lane 8" in msg
+    assert err.loc is not None and err.loc.line == 20
+    assert re.search(r"at address 0x[0-9a-f]+ ", msg)
+
+
+def test_store_past_end_on_the_command_line():
+    line = assert_one_line_fault("fault_store_past_end.s")
+    assert re.match(r".*fault_store_past_end\.s:20:\d+: error: kernel 'store_past_end' faulted", line)
+    assert "past the end of buffer 'dst'" in line
+    assert "workgroup (3, 0, 0), wave 0, lane 8" in line
+
+
+# ---------------------------------------------------------------- (b) LDS past the allocation
+def test_lds_access_beyond_group_segment_size():
+    err = fault_of("fault_lds_past_end.s")
+    msg = str(err)
+    assert "kernel 'lds_past_end' faulted" in msg
+    assert "LDS access outside the workgroup's allocation at LDS offset 256 (allocation 256 bytes)" in msg
+    assert "'ds_write_b32 v1, v0'" in msg
+    assert "workgroup (1, 0, 0), wave 0, lane 0" in msg
+    assert err.loc.line == 14
+    line = assert_one_line_fault("fault_lds_past_end.s")
+    assert "fault_lds_past_end.s:14:" in line and "LDS offset 256" in line
+
+
+# ---------------------------------------------------------------- (c) runaway loop
+def test_infinite_loop_is_stopped_by_the_instruction_limit():
+    msg = str(fault_of("fault_runaway.s", max_instructions=5000))
+    assert "kernel 'spin_forever' faulted: runaway kernel: instruction limit reached" in msg
+    assert "5,000 wave-instructions" in msg and "--max-instructions" in msg
+    assert "'s_branch .Lspin'" in msg
+    assert "wave 0" in msg and "lane" not in msg
+    line = assert_one_line_fault("fault_runaway.s", "--max-instructions", "5000")
+    assert "runaway kernel" in line and "fault_runaway.s:13:" in line
+
+
+# ---------------------------------------------------------------- (d) barrier only some waves reach
+def test_barrier_reached_by_one_wave_while_the_other_spins():
+    """Wave 0 waits at s_barrier forever (real hardware hangs): gpusim reports the
+    spinning wave 1 when the instruction limit runs out, not a deadlock."""
+    msg = str(fault_of("fault_barrier_half.s", max_instructions=20000))
+    assert "kernel 'barrier_half' faulted: runaway kernel: instruction limit reached" in msg
+    assert "20,000 wave-instructions" in msg
+    assert "'s_branch .Lspin'" in msg
+    assert "workgroup (0, 0, 0), wave 1" in msg
+    line = assert_one_line_fault("fault_barrier_half.s", "--max-instructions", "20000")
+    assert "runaway kernel" in line and "wave 1" in line
+
+
+# ---------------------------------------------------------------- (e) a jump into the middle of an instruction
+def test_setpc_to_a_non_instruction_address():
+    msg = str(fault_of("fault_bad_jump.s"))
+    assert "kernel 'bad_jump' faulted: jump to an address that is not an instruction" in msg
+    assert re.search(r"at address 0x[0-9a-f]*6;", msg), msg
+    assert "pc 0xc 's_setpc_b64 s[4:5]'" in msg
+    line = assert_one_line_fault("fault_bad_jump.s")
+    assert "fault_bad_jump.s:13:" in line
+
+
+def test_fault_is_not_a_check_failure_even_with_check():
+    proc = run_cli("run", str(fixture_path("fault_store_past_end.s")), "--check")
+    assert proc.returncode == 3
+    assert proc.stdout == ""

@@ -1,0 +1,200 @@
+"""The ``gpusim`` command line: help texts, ``arch show|list``, ``occupancy`` and
+``run`` with its JSON output, run as a user would (a subprocess)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "tests" / "data" / "corpus"
+VADD = CORPUS / "gfx942" / "vadd_tail.s"
+MFMA = CORPUS / "gfx942" / "mfma_gemm_32x32x8f16.s"
+
+PER_UNIT = ("SQ_INSTS_VALU", "SQ_INSTS_SALU", "SQ_INSTS_SMEM", "SQ_INSTS_VMEM_RD", "SQ_INSTS_VMEM_WR",
+            "SQ_INSTS_LDS", "SQ_INSTS_BRANCH")
+
+
+def gpusim(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True,
+                          cwd=cwd or REPO, env=env, timeout=600)
+
+
+def ok(*args: str, cwd=None) -> str:
+    proc = gpusim(*args, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return proc.stdout
+
+
+def json_part(stdout: str) -> dict:
+    """json_part returns the JSON document that ``--json -`` prints (after the text report)."""
+    start = stdout.index("\n{") + 1 if not stdout.startswith("{") else 0
+    return json.loads(stdout[start:])
+
+
+# ---------------------------------------------------------------- help
+def test_top_level_help_lists_the_commands():
+    out = ok("--help")
+    for command in ("run", "occupancy", "arch"):
+        assert re.search(rf"^\s+{command}\b", out, re.M), command
+    assert "gfx942" in out
+
+
+@pytest.mark.xfail(strict=True, reason="gpusim/cli.py _parser: 'gpusim --help' never mentions the input format "
+                   "(the '; gpusim-launch/-arg/-check' header lines); only 'gpusim run --help' does, so a new user "
+                   "has no pointer to it; add a line to the top-level description or epilog")
+def test_top_level_help_mentions_the_launch_header():
+    assert "gpusim-launch" in ok("--help")
+
+
+def test_run_help_documents_the_header_format():
+    out = ok("run", "--help")
+    for phrase in ("; gpusim-launch: grid=", "block=", "; gpusim-arg:", "buffer", "init=", "; gpusim-check:",
+                   "--check", "--arch", "--grid", "--arg", "--max-instructions", "--json"):
+        assert phrase in out, phrase
+
+
+def test_version():
+    assert ok("--version").startswith("gpusim ")
+
+
+# ---------------------------------------------------------------- arch
+def test_arch_show_prints_resolved_keys():
+    out = ok("arch", "show", "cdna3")
+    assert out.startswith("# cdna3: fully resolved architecture")
+    for line in ("name: cdna3", "gfx_target: gfx942", "wave_size: 64", "xcds: 8", "cus_per_xcd: 38",
+                 "simds: 4", "max_waves_per_simd: 8", "vgpr_alloc_granule: 8"):
+        assert re.search(rf"^\s*{re.escape(line)}\b", out, re.M), line
+    assert re.search(r"^\s*lds:\s*$", out, re.M)
+
+
+def test_arch_show_of_a_file_that_extends_cdna3_shows_the_override(tmp_path):
+    (tmp_path / "big_lds.yaml").write_text("extends: cdna3\nname: big_lds\ncu:\n  lds:\n    size_bytes: 131072\n")
+    out = ok("arch", "show", "big_lds.yaml", cwd=tmp_path)
+    assert re.search(r"^name: big_lds\b", out, re.M)
+    assert re.search(r"^gfx_target: gfx942\b", out, re.M), "inherited from cdna3"
+    lds = out[out.index("  lds:"):]
+    assert re.search(r"^\s+size_bytes: 131072\s+# from .*big_lds\.yaml", lds, re.M)
+    assert "cdna3.yaml" in out.splitlines()[1]
+
+
+def test_arch_list_names_the_shipped_architectures():
+    out = ok("arch", "list")
+    assert re.search(r"^cdna3\s+gfx942\s+304 CUs", out, re.M)
+    assert re.search(r"^cdna2\s+gfx90a", out, re.M)
+
+
+# ---------------------------------------------------------------- occupancy
+def test_occupancy_of_an_mfma_kernel_names_the_limiter():
+    out = ok("occupancy", str(MFMA), "--arch", "cdna3")
+    assert "kernel mfma_gemm_32x32x8f16 (gfx942) on cdna3" in out
+    assert re.search(r"36 VGPRs/lane \(arch 20 \+ AGPRs", out)
+    assert re.search(r"^\s+limiter:\s+waves\b", out, re.M)
+    assert "8 waves/SIMD" in out
+
+
+def test_occupancy_limited_by_vgprs(tmp_path):
+    text = MFMA.read_text().replace(".amdhsa_next_free_vgpr 36", ".amdhsa_next_free_vgpr 256", 1)
+    (tmp_path / "fat.s").write_text(text)
+    out = ok("occupancy", "fat.s", cwd=tmp_path)
+    assert re.search(r"^\s+limiter:\s+vgprs\b", out, re.M), out
+    assert "2 waves/SIMD" in out
+
+
+@pytest.mark.xfail(strict=True, reason="gpusim/cli.py _cmd_occupancy prints 'arch N' from .amdhsa_accum_offset even "
+                   "when the kernel has no AGPRs (next_free_vgpr <= accum_offset), e.g. gemm_lds_tiled shows "
+                   "'42 VGPRs/lane (arch 44 + AGPRs, ...)'; print min(accum_offset, next_free_vgpr) instead")
+def test_occupancy_arch_vgprs_never_exceed_the_total():
+    out = ok("occupancy", str(CORPUS / "gfx942" / "gemm_lds_tiled.s"))
+    total, arch = map(int, re.search(r"(\d+) VGPRs/lane \(arch (\d+)", out).groups())
+    assert arch <= total, out
+
+
+# ---------------------------------------------------------------- run --json
+@pytest.fixture(scope="module")
+def vadd_json_runs():
+    return [gpusim("run", str(VADD), "--check", "--json", "-") for _ in range(2)]
+
+
+def test_run_json_has_counters_and_checks(vadd_json_runs):
+    proc = vadd_json_runs[0]
+    assert proc.returncode == 0, proc.stderr
+    doc = json_part(proc.stdout)
+    assert doc["kernel"] == "vadd_tail" and doc["target"] == "gfx942" and doc["arch"] == "cdna3"
+    assert doc["grid"] == [4, 1, 1] and doc["block"] == [256, 1, 1]
+    counters = doc["counters"]
+    for name in ("SQ_WAVES", "SQ_INSTS_VALU", "SQ_INSTS_SALU", "SQ_INSTS_SMEM", "SQ_INSTS_VMEM_RD",
+                 "SQ_INSTS_VMEM_WR", "SQ_INSTS_LDS", "SQ_INSTS_BRANCH", "SQ_INSTS_MFMA", "SQ_INSTS_WAVE"):
+        assert isinstance(counters[name], int), name
+    assert counters["SQ_WAVES"] == 16
+    assert doc["checks"] and all(c["passed"] for c in doc["checks"])
+    assert doc["resolved_arch"]["name"] == "cdna3"
+
+
+def test_run_json_counters_are_consistent(vadd_json_runs):
+    counters = json_part(vadd_json_runs[0].stdout)["counters"]
+    assert counters["SQ_INSTS_WAVE"] >= sum(counters[c] for c in PER_UNIT)
+    assert counters["SQ_INSTS_MFMA"] <= counters["SQ_INSTS_VALU"]
+
+
+@pytest.mark.xfail(strict=True, reason="gpusim/api.py _instruction_counters adds the 'msg'-unit instructions "
+                   "(s_waitcnt, s_nop, s_endpgm, s_barrier, s_sendmsg ...) to SQ_INSTS_WAVE but to no per-unit "
+                   "counter (_UNIT_COUNTERS['msg'] is empty), so the per-unit SQ_INSTS_* do not add up to "
+                   "SQ_INSTS_WAVE (vadd_tail: 256 vs 320); count them in their own counter (e.g. SQ_INSTS_SENDMSG "
+                   "plus an 'other' bucket) or leave them out of SQ_INSTS_WAVE")
+def test_run_json_sq_insts_wave_is_the_sum_of_the_per_unit_counters(vadd_json_runs):
+    counters = json_part(vadd_json_runs[0].stdout)["counters"]
+    assert counters["SQ_INSTS_WAVE"] == sum(counters[c] for c in PER_UNIT)
+
+
+@pytest.mark.xfail(strict=True, reason="gpusim/cli.py _cmd_run prints the text report to stdout before the JSON "
+                   "when --json is '-', so stdout is not one JSON document ('gpusim run k.s --json - | jq' fails); "
+                   "print the report to stderr, or only the JSON, when --json is '-'")
+def test_run_json_to_stdout_is_valid_json(vadd_json_runs):
+    json.loads(vadd_json_runs[0].stdout)
+
+
+def test_two_runs_give_identical_json(vadd_json_runs):
+    first, second = (json_part(p.stdout) for p in vadd_json_runs)
+    assert first["counters"] == second["counters"]
+    assert first == second
+
+
+def test_run_json_to_a_file(tmp_path):
+    out = ok("run", str(VADD), "--json", str(tmp_path / "r.json"))
+    assert "kernel   vadd_tail (gfx942) on cdna3" in out
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["counters"]["SQ_WAVES"] == 16
+
+
+# ---------------------------------------------------------------- run: report and exit codes
+def test_run_report_and_check_pass():
+    out = ok("run", str(VADD), "--check")
+    assert "launch   grid 4x1x1 workgroups, block 256x1x1: 4 workgroups, 16 waves" in out
+    assert "executed 320 wave-instructions (20.0 per wave)" in out
+    assert re.search(r"^check\s+PASS c == a \+ b: 1000 elements", out, re.M)
+
+
+def test_failed_check_exits_1_and_says_which_element(tmp_path):
+    text = VADD.read_text().replace("; gpusim-check: c == a + b", "; gpusim-check: c == a + b + (np.arange(1000) == 7)")
+    (tmp_path / "wrong.s").write_text(text)
+    proc = gpusim("run", "wrong.s", "--check", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert re.search(r"^check\s+FAIL .*1 of 1000 elements differ; first: \[7\] got ", proc.stdout, re.M)
+
+
+def test_cli_overrides_change_the_launch():
+    out = ok("run", str(CORPUS / "gfx942" / "saxpy.s"), "--grid", "2", "--arg", "n=300")
+    assert "grid 2x1x1 workgroups" in out and "2 workgroups, 8 waves" in out
+
+
+def test_run_on_cdna2_target_file():
+    out = ok("run", str(CORPUS / "gfx90a" / "vadd_tail.s"), "--arch", "cdna2", "--check")
+    assert "vadd_tail (gfx90a) on cdna2" in out and "PASS" in out
