@@ -67,7 +67,7 @@ def main() -> None:
             result = gpusim.simulate(kernel, "cdna3", check=True)
             dt = time.perf_counter() - t
             best = dt if best is None else min(best, dt)
-        n = result.counters["SQ_INSTS_WAVE"]
+        n = result.counters["GPUSIM_INSTS_TOTAL"]
         status = "pass" if result.checks_passed else "FAIL"
         print(f"{label:36s} {n:12,d} {best:8.2f} {n / best / 1e6:9.2f}  {status}")
 

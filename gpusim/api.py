@@ -125,7 +125,7 @@ def kernel_occupancy(kernel: Kernel, arch: Arch) -> Occupancy:
 _UNIT_COUNTERS = {
     "valu": ("SQ_INSTS_VALU",), "trans": ("SQ_INSTS_VALU", "SQ_INSTS_VALU_TRANS"),
     "mfma": ("SQ_INSTS_VALU", "SQ_INSTS_MFMA"), "salu": ("SQ_INSTS_SALU",), "smem": ("SQ_INSTS_SMEM",),
-    "lds": ("SQ_INSTS_LDS",), "branch": ("SQ_INSTS_BRANCH",), "msg": (),
+    "lds": ("SQ_INSTS_LDS",), "branch": ("SQ_INSTS_BRANCH",), "msg": ("GPUSIM_INSTS_OTHER",),
 }
 
 
@@ -203,15 +203,22 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
 
 
 def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
-    """_instruction_counters sums per-instruction execution counts into SQ_INSTS_* counters."""
+    """_instruction_counters sums per-instruction execution counts into SQ_INSTS_* counters.
+
+    Names are AMD's where a profiler counter exists (SQ_INSTS_VALU includes
+    MFMA, as on CDNA). ``GPUSIM_INSTS_OTHER`` counts what no SQ_INSTS_*
+    counter does (s_waitcnt, s_nop, s_barrier, s_endpgm, s_setprio, ...) and
+    ``GPUSIM_INSTS_TOTAL`` every wave-instruction, so that
+    TOTAL = VALU + SALU + SMEM + VMEM_RD + VMEM_WR + LDS + BRANCH + OTHER.
+    """
     from gpusim.asm import sems
     out = {"SQ_INSTS_VALU": 0, "SQ_INSTS_MFMA": 0, "SQ_INSTS_VALU_TRANS": 0, "SQ_INSTS_SALU": 0,
            "SQ_INSTS_SMEM": 0, "SQ_INSTS_VMEM_RD": 0, "SQ_INSTS_VMEM_WR": 0, "SQ_INSTS_LDS": 0,
-           "SQ_INSTS_BRANCH": 0, "SQ_INSTS_WAVE": 0}
+           "SQ_INSTS_BRANCH": 0, "GPUSIM_INSTS_OTHER": 0, "GPUSIM_INSTS_TOTAL": 0}
     for u, name in enumerate(isa.UNITS):
         sel = program.unit == u
         n = int(counts[sel].sum())
-        out["SQ_INSTS_WAVE"] += n
+        out["GPUSIM_INSTS_TOTAL"] += n
         if name == "vmem":
             reads = sel & (program.sem == sems.MEM_LOAD)
             out["SQ_INSTS_VMEM_RD"] += int(counts[reads].sum())

@@ -28,6 +28,18 @@ launch it:
 """
 
 
+EPILOG_TOP = """\
+input: a .s file as clang emits it (clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -S)
+plus launch-header comment lines, e.g.
+  ; gpusim-launch: grid=16,1,1 block=256,1,1
+  ; gpusim-arg: x buffer f32[4096] init=uniform(-1,1) seed=1
+  ; gpusim-check: y ~= 2 * x  rtol=1e-6
+see 'gpusim run --help' for the full format.
+
+exit codes: 0 ok, 1 a check failed, 2 bad input or flags, 3 the kernel faulted
+"""
+
+
 class _Parser(argparse.ArgumentParser):
     """_Parser reports bad flags as a single UsageError line instead of usage + exit."""
 
@@ -37,7 +49,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="gpusim", description="Cycle-approximate simulator of AMD CDNA GPUs running real AMDGCN "
-                "assembly (gfx90a / gfx942).", formatter_class=argparse.RawDescriptionHelpFormatter)
+                "assembly (gfx90a / gfx942).", formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog=EPILOG_TOP)
     p.add_argument("--version", action="version", version="gpusim 0.1.0")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -97,7 +110,8 @@ def _cmd_run(ns) -> int:
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
     result = api.simulate(kernel, arch, check=ns.check, max_instructions=ns.max_instructions)
-    print(format_run(result, kernel))
+    # with --json -, stdout carries only the JSON so it can be piped
+    print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.json:
         text = json.dumps(result.to_dict(), indent=2)
         if ns.json == "-":
@@ -114,9 +128,11 @@ def _cmd_occupancy(ns) -> int:
     arch = api.load_arch(ns.arch)
     occ = api.kernel_occupancy(kernel, arch)
     d = kernel.descriptor
+    nfv = int(d.get("next_free_vgpr", 0))
+    agprs = max(0, nfv - int(d.get("accum_offset", nfv)))
     print(f"kernel {kernel.name} ({kernel.target}) on {arch.name}")
-    print(f"  resources: {occ.vgprs_per_wave} VGPRs/lane (arch {d.get('accum_offset', d.get('next_free_vgpr'))} "
-          f"+ AGPRs, allocated {occ.vgprs_allocated}), {occ.sgprs_allocated} SGPRs, "
+    print(f"  resources: {occ.vgprs_per_wave} VGPRs/lane ({nfv - agprs} arch + {agprs} AGPRs, "
+          f"allocated {occ.vgprs_allocated}), {occ.sgprs_allocated} SGPRs, "
           f"{occ.lds_bytes_allocated} bytes LDS, {occ.waves_per_workgroup} waves per workgroup")
     print(f"  occupancy: {occ.waves_per_simd:g} waves/SIMD ({occ.waves_per_cu} waves, "
           f"{occ.workgroups_per_cu} workgroups per CU)")

@@ -108,7 +108,7 @@ def test_vadd_tail_counters_match_its_listing():
     assert c["SQ_INSTS_VMEM_RD"] == 2 * waves and c["SQ_INSTS_VMEM_WR"] == 1 * waves
     assert c["SQ_INSTS_BRANCH"] == 1 * waves
     assert c["SQ_INSTS_LDS"] == 0 and c["SQ_INSTS_MFMA"] == 0
-    assert c["SQ_INSTS_WAVE"] == 20 * waves
+    assert c["GPUSIM_INSTS_TOTAL"] == 20 * waves
 
 
 @pytest.mark.parametrize("name, grid, block", [

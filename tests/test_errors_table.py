@@ -199,44 +199,25 @@ def test_the_unedited_base_kernel_runs(tmp_path):
 
 
 # Inputs llvm-mc-19 rejects: gpusim accepts them today and simulates something
-# else than the user wrote, so each is a strict xfail naming the gap.
+# else than the user wrote: gpusim must reject each one too.
 LLVM_REJECTS = [
     pytest.param(edit("s_load_dwordx2 s[4:5], s[0:1], 0x0", "s_load_dwordx2 s[5:6], s[0:1], 0x0"), "s[5:6]",
-                 "alignment", id="misaligned-sgpr-pair",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm (parser/encoder) does not check SGPR tuple "
-                                         "alignment: s[5:6] as a 64-bit operand is accepted (llvm-mc: 'invalid "
-                                         "register alignment') and the kernel runs with shifted registers")),
+                 "alignment", id="misaligned-sgpr-pair"),
     pytest.param(edit("s_load_dwordx2 s[4:5], s[0:1], 0x0",
                       "s_load_dwordx4 s[6:9], s[0:1], 0x0\n\ts_load_dwordx2 s[4:5], s[0:1], 0x0")
                  .replace(".amdhsa_next_free_sgpr 6", ".amdhsa_next_free_sgpr 10"), "s[6:9]",
-                 "alignment", id="misaligned-sgpr-quad",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm does not check that SGPR tuples of 4 or "
-                                         "more start at a multiple of 4 (llvm-mc: 'invalid register alignment')")),
+                 "alignment", id="misaligned-sgpr-quad"),
     pytest.param(edit("\ts_endpgm", "\tv_lshlrev_b64 v[1:2], 2, v[0:1]\n\ts_endpgm")
                  .replace(".amdhsa_next_free_vgpr 2", ".amdhsa_next_free_vgpr 4"), "v[1:2]",
-                 "align", id="misaligned-vgpr-pair-gfx90a+",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm does not enforce gfx90a/gfx942's even "
-                                         "alignment of VGPR tuples: v[1:2] is accepted (llvm-mc: 'vgpr tuples must "
-                                         "be 64 bit aligned')")),
+                 "align", id="misaligned-vgpr-pair-gfx90a+"),
     pytest.param(edit("global_store_dword v1, v0, s[4:5]", "global_store_dword v1, v0, s[4:5] offset:5000"),
-                 "offset:5000", "offset", id="global-offset-over-13-bits",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm/encoder.py accepts a global_* offset "
-                                         "outside the 13-bit signed range [-4096, 4095] of gfx90a/gfx942 (llvm-mc: "
-                                         "'expected a 13-bit signed offset') and runs with it")),
+                 "offset:5000", "offset", id="global-offset-over-13-bits"),
     pytest.param(edit("s_load_dwordx2 s[4:5], s[0:1], 0x0", "s_load_dwordx2 s[4:5], s[0:1], 0x200000"), "0x200000",
-                 "offset", id="smem-offset-over-21-bits",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm/encoder.py accepts an s_load offset "
-                                         "outside the 21-bit signed range (llvm-mc: 'expected a 21-bit signed "
-                                         "offset')")),
+                 "offset", id="smem-offset-over-21-bits"),
     pytest.param(edit("v_and_b32 v0, 0x3ff, v0", "v_and_b32 v0, 0x1ffffffff, v0"), "0x1ffffffff",
-                 "0x1ffffffff", id="literal-wider-than-32-bits",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm/encoder.py silently truncates a literal "
-                                         "that does not fit a 32-bit operand (0x1ffffffff becomes 0xffffffff; "
-                                         "llvm-mc: 'invalid operand for instruction')")),
+                 "0x1ffffffff", id="literal-wider-than-32-bits"),
     pytest.param(edit("s_load_dwordx2 s[4:5], s[0:1], 0x0", "s_load_dwordx2 s[104:105], s[0:1], 0x0"),
-                 "s[104:105]", "s[104:105]", id="sgpr-beyond-s101",
-                 marks=pytest.mark.xfail(strict=True, reason="gpusim/asm accepts SGPRs above s101 on gfx9 "
-                                         "(llvm-mc: 'register not available on this GPU')")),
+                 "s[104:105]", "s[104:105]", id="sgpr-beyond-s101"),
 ]
 
 
@@ -255,11 +236,6 @@ def test_llvm_mc_does_reject_those_inputs(tmp_path, text):
     assert proc.returncode != 0 and "error:" in proc.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="gpusim/asm/encoder.py Encoder.encode: any unknown mnemonic with a real "
-                   "prefix (v_, s_, ds_, global_, ...) is reported as \"instruction '...' is not supported yet\", "
-                   "so a typo such as v_andd_b32 reads as a real instruction gpusim lacks; llvm-mc says 'invalid "
-                   "instruction'. Suggested fix: say 'unknown instruction' unless the mnemonic is in a list of real "
-                   "gfx9 mnemonics (or at least when did_you_mean finds a close supported one)")
 def test_misspelt_vector_mnemonic_is_called_unknown(tmp_path):
     text = edit("v_and_b32 v0", "v_andd_b32 v0")
     (tmp_path / "k.s").write_text(text)

@@ -8,7 +8,6 @@ instruction's byte offset as the real encoding lays it out.
 """
 from __future__ import annotations
 
-import math
 import struct
 from typing import Optional
 
@@ -26,8 +25,8 @@ from gpusim.asm.program import (
     Program,
 )
 from gpusim.errors import AsmError, UnsupportedInstruction, did_you_mean
-from gpusim.exec.kernels import atomics, vmem
-from gpusim.exec.kernels.mfma import pack_shape
+from gpusim.asm import fields
+from gpusim.asm.fields import pack_shape
 
 SPECIAL_REGS = {
     "vcc": (106, 2), "vcc_lo": (106, 1), "vcc_hi": (107, 1), "exec": (126, 2), "exec_lo": (126, 1),
@@ -39,16 +38,18 @@ SPECIAL_REGS = {
 SDWA_SELS = {"BYTE_0": 0, "BYTE_1": 1, "BYTE_2": 2, "BYTE_3": 3, "WORD_0": 4, "WORD_1": 5, "DWORD": SEL_DWORD}
 DST_UNUSED = {"UNUSED_PAD": 0, "UNUSED_SEXT": 1, "UNUSED_PRESERVE": 2}
 ATOMIC_OPS = {
-    "add": atomics.A_ADD, "sub": atomics.A_SUB, "smin": atomics.A_SMIN, "umin": atomics.A_UMIN,
-    "smax": atomics.A_SMAX, "umax": atomics.A_UMAX, "and": atomics.A_AND, "or": atomics.A_OR,
-    "xor": atomics.A_XOR, "inc": atomics.A_INC, "dec": atomics.A_DEC, "swap": atomics.A_SWAP,
-    "cmpswap": atomics.A_CMPSWAP, "add_f32": atomics.A_ADD_F32, "add_f64": atomics.A_ADD_F64,
-    "min_f64": atomics.A_MIN_F64, "max_f64": atomics.A_MAX_F64, "pk_add_f16": atomics.A_PK_ADD_F16,
-    "pk_add_bf16": atomics.A_PK_ADD_BF16, "min_f32": atomics.A_MIN_F32, "max_f32": atomics.A_MAX_F32,
+    "add": fields.A_ADD, "sub": fields.A_SUB, "smin": fields.A_SMIN, "umin": fields.A_UMIN,
+    "smax": fields.A_SMAX, "umax": fields.A_UMAX, "and": fields.A_AND, "or": fields.A_OR,
+    "xor": fields.A_XOR, "inc": fields.A_INC, "dec": fields.A_DEC, "swap": fields.A_SWAP,
+    "cmpswap": fields.A_CMPSWAP, "add_f32": fields.A_ADD_F32, "add_f64": fields.A_ADD_F64,
+    "min_f64": fields.A_MIN_F64, "max_f64": fields.A_MAX_F64, "pk_add_f16": fields.A_PK_ADD_F16,
+    "pk_add_bf16": fields.A_PK_ADD_BF16, "min_f32": fields.A_MIN_F32, "max_f32": fields.A_MAX_F32,
 }
 MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8": 6, "f64": 7}
 # float inline constants (besides integers -16..64) in their f32 value
 INLINE_FLOATS = (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.15915494309189535)
+# immediate offset ranges of gfx90a/gfx942 memory formats (llvm-mc's limits)
+OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "FLAT": (0, 4095), "MUBUF": (0, 4095), "DS": (0, 65535)}
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
 
 # operand layouts: the slot each parsed operand fills, in order; "=D0" copies
@@ -152,6 +153,7 @@ class Encoder:
         """_register returns (kind, index, width) of a register operand."""
         val = op.value
         if isinstance(val, Reg):
+            self._check_tuple(ins, val)
             if val.file == "s":
                 kind, idx = K_SREG, val.first
             elif val.file == "ttmp":
@@ -174,6 +176,21 @@ class Encoder:
             return K_SREG, idx, width
         raise self._fail(ins, "expected a register operand")
 
+    def _check_tuple(self, ins: Instruction, reg: Reg) -> None:
+        """_check_tuple enforces gfx9's register limits and tuple alignment, as llvm-mc does."""
+        last = reg.first + reg.count - 1
+        name = f"{reg.file}[{reg.first}:{last}]" if reg.count > 1 else f"{reg.file}{reg.first}"
+        if reg.file == "s":
+            if last > 101:
+                raise self._fail(ins, f"register {name} is not available on gfx9 (SGPRs are s0..s101)")
+            align = 4 if reg.count >= 4 else reg.count if reg.count == 2 else 1
+            if reg.first % align:
+                raise self._fail(ins, f"invalid register alignment: SGPR tuple {name} must start at a "
+                                      f"multiple of {align}")
+        elif reg.file in ("v", "a") and reg.count >= 2 and reg.first % 2:
+            raise self._fail(ins, f"invalid register alignment: {name}: VGPR/AGPR tuples must be 64-bit "
+                                  f"aligned on {self.target}")
+
     def _source(self, ins: Instruction, op: Operand, t: str):
         """_source returns (kind, value, width, is_literal) of a source operand of type ``t``."""
         val = op.value
@@ -184,6 +201,8 @@ class Encoder:
                 number = float(number)
             if op.neg:
                 number = -number
+            if isinstance(number, int) and isa.type_bits(t) <= 32 and not -(1 << 31) <= number < (1 << 32):
+                raise self._fail(ins, f"constant {val.value:#x} does not fit a 32-bit {t} operand")
             pattern, literal = encode_constant(number, t)
             return K_IMM, _signed64(pattern), max(1, bits // 32), literal
         if isinstance(val, LabelRef):
@@ -221,9 +240,9 @@ class Encoder:
         mods[M_CACHE] = cache
         addr = 0
         if m.get("offen"):
-            addr |= vmem.ADDR_OFFEN
+            addr |= fields.ADDR_OFFEN
         if m.get("idxen"):
-            addr |= vmem.ADDR_IDXEN
+            addr |= fields.ADDR_IDXEN
         if m.get("lds") or m.get("gds") or m.get("addr64") or m.get("tfe"):
             raise self._fail(ins, "the lds/gds/addr64/tfe forms are not supported yet")
         mods[M_ADDR] = addr
@@ -277,7 +296,8 @@ class Encoder:
         if d is None:
             full = ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else "")
             hint = did_you_mean(ins.mnemonic, isa.table().keys())
-            if ins.mnemonic.startswith(REAL_PREFIXES):
+            typo = any(_one_edit_apart(ins.mnemonic, name) for name in isa.table())
+            if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
         if self.target not in d.targets:
@@ -285,6 +305,10 @@ class Encoder:
         ops[:, KIND] = K_NONE
         mods[M_SUB] = d.sub
         self._modifiers(ins, d, mods)
+        lo, hi = OFFSET_RANGES.get(d.fmt, (None, None))
+        if lo is not None and not lo <= mods[M_OFFSET] <= hi and not isinstance(ins.modifiers.get("offset"), FuncOperand):
+            raise self._fail(ins, f"offset {mods[M_OFFSET]} is out of range for {d.fmt} instructions "
+                                  f"on {self.target} ({lo}..{hi})")
         literal = False
         if d.fmt == "SOPP":
             literal = self._encode_sopp(ins, d, mods)
@@ -401,6 +425,9 @@ class Encoder:
         ops[slot] = self._register(ins, data, isa.type_bits(d.dst if slot == D0 else d.src[0]))
         ops[S0] = self._register(ins, base, 64)
         if isinstance(off.value, Imm):
+            if not -(1 << 20) <= off.value.value < (1 << 20):
+                raise self._fail(ins, f"s_load offset {off.value.value:#x} is out of range: expected a 21-bit "
+                                      "signed offset")
             mods[M_OFFSET] += off.value.value
         else:
             ops[S1] = self._register(ins, off, 32)
@@ -413,7 +440,7 @@ class Encoder:
         dw = isa.type_bits(d.data) // 32
         returning = d.sem == sems.MEM_ATOMIC and bool(mods[M_CACHE] & 1)
         if d.fmt == "FLAT":
-            mods[M_ADDR] |= vmem.ADDR_FLAT
+            mods[M_ADDR] |= fields.ADDR_FLAT
             if d.sem == sems.MEM_LOAD or returning:
                 layout = (D0, S0)
             else:
@@ -426,7 +453,7 @@ class Encoder:
             else:
                 layout = (S0, S3, S1)
         else:
-            mods[M_ADDR] |= vmem.ADDR_BUFFER
+            mods[M_ADDR] |= fields.ADDR_BUFFER
             if d.sem == sems.MEM_LOAD:
                 layout = (D0, S0, S1, S2)
             else:
@@ -440,7 +467,7 @@ class Encoder:
             else:
                 ops[slot] = self._register(ins, op, None)
         if d.fmt == "GLOBAL" and ops[S1, KIND] != K_NONE:
-            mods[M_ADDR] |= vmem.ADDR_SADDR
+            mods[M_ADDR] |= fields.ADDR_SADDR
         if d.fmt == "MUBUF" and returning:
             ops[D0] = ops[S3]
         data_slot = D0 if d.sem == sems.MEM_LOAD else S3
@@ -449,7 +476,7 @@ class Encoder:
         if d.sem == sems.MEM_ATOMIC:
             mods[M_SUB] = ATOMIC_OPS[d.atomic] << 8
         else:
-            mods[M_SUB] = getattr(vmem, d.kind)
+            mods[M_SUB] = getattr(fields, d.kind)
 
     def _encode_ds(self, ins, d, ops, mods):
         n = len(ins.operands)
@@ -475,12 +502,23 @@ class Encoder:
         if s == sems.DS_ATOMIC:
             mods[M_SUB] = ATOMIC_OPS[d.atomic] << 8
         elif s in (sems.DS_READ, sems.DS_WRITE):
-            mods[M_SUB] = getattr(vmem, d.kind)
+            mods[M_SUB] = getattr(fields, d.kind)
         if s == sems.DS_READ2 or s == sems.DS_WRITE2:
             if mods[M_OFFSET] > 255 or mods[M_OFFSET1] > 255:
                 raise self._fail(ins, "offset0/offset1 of ds_*2 must be 0..255")
         elif mods[M_OFFSET] > 0xFFFF:
             raise self._fail(ins, "ds offset must be 0..65535")
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """_one_edit_apart tells whether b is a with one character inserted, deleted or replaced."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    k = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return short[k:] == long_[k + 1:]
 
 
 def _fast_path_eligible(d: isa.InstrDef, ins: Instruction, ops: np.ndarray, mods: np.ndarray) -> bool:

@@ -8,14 +8,14 @@ a fault record into a :class:`KernelFault` a user can act on.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 import yaml
 
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
-from gpusim.asm.program import N_SLOTS, Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
+from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.errors import HeaderError, KernelFault
 from gpusim.exec.buffers import make_buffer, to_bf16_bits
 from gpusim.exec.kernels import interpreter as itp

@@ -14,12 +14,13 @@ def format_run(result, kernel) -> str:
     if result.occupancy is not None:
         o = result.occupancy
         lines.append(f"occupancy {o.waves_per_simd:g} waves/SIMD, limiter {o.limiter}")
-    total = c["SQ_INSTS_WAVE"]
+    total = c["GPUSIM_INSTS_TOTAL"]
     lines.append(f"executed {total:,} wave-instructions "
                  f"({total / max(c['SQ_WAVES'], 1):.1f} per wave)")
     parts = [("VALU", c["SQ_INSTS_VALU"] - c["SQ_INSTS_MFMA"]), ("MFMA", c["SQ_INSTS_MFMA"]),
              ("SALU", c["SQ_INSTS_SALU"]), ("SMEM", c["SQ_INSTS_SMEM"]), ("VMEM rd", c["SQ_INSTS_VMEM_RD"]),
-             ("VMEM wr", c["SQ_INSTS_VMEM_WR"]), ("LDS", c["SQ_INSTS_LDS"]), ("branch", c["SQ_INSTS_BRANCH"])]
+             ("VMEM wr", c["SQ_INSTS_VMEM_WR"]), ("LDS", c["SQ_INSTS_LDS"]), ("branch", c["SQ_INSTS_BRANCH"]),
+             ("other", c["GPUSIM_INSTS_OTHER"])]
     lines.append("  " + "  ".join(f"{name} {n:,}" for name, n in parts if n))
     lines.append("timing   functional run: cycle timing is not modelled yet")
     for chk in result.checks:

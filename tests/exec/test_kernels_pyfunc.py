@@ -34,7 +34,6 @@ def _f32_samples(n: int = 4000) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- bits
-@pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=INTRINSIC_BUG)
 def test_half_bits_py_func_rounds_like_numpy():
     x = _f32_samples()
     got = np.array([int(bits.half_bits.py_func(np.float32(v))) for v in x], dtype=np.uint16)
@@ -42,7 +41,6 @@ def test_half_bits_py_func_rounds_like_numpy():
         np.testing.assert_array_equal(got, x.astype(np.float16).view(np.uint16))
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=INTRINSIC_BUG)
 def test_f16_py_func_decodes_every_half():
     every = np.arange(0, 65536, 7, dtype=np.uint32)
     got = np.array([bits.f16.py_func(int(h)) for h in every], dtype=np.float32)
@@ -52,7 +50,6 @@ def test_f16_py_func_decodes_every_half():
     np.testing.assert_array_equal(got[~nan], want[~nan])
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=INTRINSIC_BUG)
 def test_bf16_bits_py_func_rounds_to_nearest_even():
     cases = {0x3F808000: 0x3F80, 0x3F818000: 0x3F82, 0x3F808001: 0x3F81, 0x7F7FFFFF: 0x7F80, 0x7FC00000: 0x7FC0}
     for b, want in cases.items():
@@ -207,7 +204,6 @@ def _run_python(code: str, *args: str, env=None):
                           cwd=REPO, timeout=600)
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=INTRINSIC_BUG)
 def test_whole_kernel_with_numba_disable_jit_matches_the_jit_run():
     path = str(REPO / "tests" / "data" / "corpus" / "gfx942" / "vadd_tail.s")
     jit = _run_python(_RUN_SNIPPET, path)

@@ -218,10 +218,6 @@ def test_f64_division_special_operands():
     np.testing.assert_array_equal(out[~nan, 1].view(np.uint64), want[~nan].view(np.uint64))
 
 
-@pytest.mark.xfail(strict=True, reason="gpusim/exec/kernels/valu.py exec_valu: V_DIV_SCALE_F64 passes its operand "
-                   "through and always clears VCC (no scaling), and V_DIV_FMAS_F64 never post-scales, so when the "
-                   "reciprocal or the quotient overflows (denormal divisor, or |a/b| > DBL_MAX) the LLVM division "
-                   "sequence computes -inf + inf and v_div_fixup_f64 returns NaN instead of the quotient or +-inf")
 def test_f64_division_with_denormal_divisor_or_overflowing_quotient():
     a = np.array([1e-300, 1e308, 1.0, -1e300] * 64)
     b = np.array([1e-310, 1e-308, 1e-310, 1e-300] * 64)
@@ -290,9 +286,6 @@ def test_bfe_with_field_inside_the_word(int_run):
         assert out[n, 6] == _bfe(a[n], off, width, True), n
 
 
-@pytest.mark.xfail(strict=True, reason="gpusim/exec/kernels/valu_ops.py bfe_i32 shifts S0 logically ((a & M32) >> off) "
-                   "before masking, so a field that runs past bit 31 (offset + width > 32) gets zeros instead of "
-                   "copies of S0's sign bit; the ISA (and LLVM's constant folding) shift S0.i arithmetically")
 def test_bfe_i32_field_past_bit_31_uses_arithmetic_shift(int_run):
     a, b, c, out = int_run
     bad = [n for n in range(256) if out[n, 9] != _bfe(a[n], b[n] & 31, c[n] & 31, True)]
@@ -707,10 +700,6 @@ def test_min_max_with_quiet_nan_return_the_number(misc_run):
         np.testing.assert_array_equal(out[sel, 12], bits_of(np.fmax(fa, fc))[sel])
 
 
-@pytest.mark.xfail(strict=True, reason="gpusim/exec/kernels/valu_ops.py _fmin/_fmax (v_min_f32/v_max_f32) return the "
-                   "other operand for any NaN; in IEEE mode (.amdhsa_ieee_mode 1, the default) the ISA returns the "
-                   "quieted signalling NaN (S | 0x400000) when an input is a signalling NaN, which LLVM relies on "
-                   "when it canonicalizes with v_max_f32 x, x")
 def test_min_max_with_a_signalling_nan_return_a_quiet_nan(misc_run):
     a, b, c, out = misc_run
     quiet = a[24:32] | 0x400000
@@ -744,16 +733,10 @@ def test_cmp_class_of_normals_zeros_and_infinities():
     _assert_class_bits(_class_run([2, 3, 5, 6, 8, 9]))
 
 
-@pytest.mark.xfail(strict=True, reason="gpusim/exec/kernels/valu.py _fclass (v_cmp_class_*) treats every NaN as "
-                   "both classes (returns mask & 3 != 0), so a signalling NaN matches the quiet-NaN bit 1 and a "
-                   "quiet NaN matches the signalling bit 0; test the quiet bit (f32 0x400000) to pick bit 1 or 0")
 def test_cmp_class_tells_signalling_from_quiet_nan():
     _assert_class_bits(_class_run([0, 1]))
 
 
-@pytest.mark.xfail(strict=True, reason="gpusim/exec/kernels/valu.py _fclass (v_cmp_class_*) has no denormal case: "
-                   "a denormal is reported as a normal (bits 3/8) and never matches bits 4 (-denormal) or "
-                   "7 (+denormal); check the exponent field (zero with a non-zero mantissa) first")
 def test_cmp_class_recognises_denormals():
     _assert_class_bits(_class_run([4, 7]))
 

@@ -2,13 +2,14 @@
 import numpy as np
 from numba import njit
 
+from gpusim.asm.fields import (
+    A_ADD, A_AND, A_CMPSWAP, A_DEC, A_INC, A_MAX_F32, A_MAX_F64, A_MIN_F32, A_MIN_F64, A_OR, A_PK_ADD_BF16,
+    A_PK_ADD_F16, A_ADD_F32, A_ADD_F64, A_SMAX, A_SMIN, A_SUB, A_SUB_CLAMP, A_SWAP, A_UMAX, A_UMIN, A_XOR,
+)
 from gpusim.exec.kernels.bits import bf16, bf16_bits, bits32, bits64, f16, f32, f64, half_bits
 
 U = np.uint64
 
-(A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
- A_SWAP, A_CMPSWAP, A_ADD_F32, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_PK_ADD_F16,
- A_PK_ADD_BF16, A_MIN_F32, A_MAX_F32, A_SUB_CLAMP) = range(22)
 
 
 @njit(_nrt=False)

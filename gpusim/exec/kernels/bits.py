@@ -1,17 +1,26 @@
 """Bit-exact scalar helpers for the instruction kernels: reinterpretation,
 fused multiply-add, and IEEE half / bfloat16 conversions.
 
-All helpers are numba-inlined and work on plain integers holding register
-bits, so a 64-lane loop over them vectorises.
+All helpers work on plain integers holding register bits, so a 64-lane loop
+over them vectorises once compiled; each also runs as plain Python, so the
+kernels can be tested with NUMBA_DISABLE_JIT=1.
 """
+import math
+from fractions import Fraction
+
 import numpy as np
 from llvmlite import ir
 from numba.core import cgutils
 from numba import njit, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
-def _bitcast(src, dst):
+def _bitcast(src, dst, src_np, dst_np):
+    """_bitcast returns a function reinterpreting a ``src`` scalar as ``dst``.
+
+    Compiled code gets a single LLVM bitcast; plain Python (and
+    NUMBA_DISABLE_JIT=1 runs) gets the numpy equivalent.
+    """
     @intrinsic
     def cast(typingctx, x):
         sig = dst(src)
@@ -21,16 +30,24 @@ def _bitcast(src, dst):
 
         return sig, codegen
 
-    return cast
+    def py_cast(x):
+        return np.array(x, dtype=src_np).view(dst_np)[()]
+
+    @overload(py_cast)
+    def _compiled(x):
+        return lambda x: cast(x)
+
+    return py_cast
 
 
-_u32_as_f32 = _bitcast(types.uint32, types.float32)
-_f32_as_u32 = _bitcast(types.float32, types.uint32)
-_u64_as_f64 = _bitcast(types.uint64, types.float64)
-_f64_as_u64 = _bitcast(types.float64, types.uint64)
+_u32_as_f32 = _bitcast(types.uint32, types.float32, np.uint32, np.float32)
+_f32_as_u32 = _bitcast(types.float32, types.uint32, np.float32, np.uint32)
+_u64_as_f64 = _bitcast(types.uint64, types.float64, np.uint64, np.float64)
+_f64_as_u64 = _bitcast(types.float64, types.uint64, np.float64, np.uint64)
 
 
-def _fma(ty):
+def _fma(ty, np_ty):
+    """_fma returns a fused multiply-add: llvm.fma when compiled, exact rationals in plain Python."""
     @intrinsic
     def fma(typingctx, a, b, c):
         sig = ty(ty, ty, ty)
@@ -44,11 +61,22 @@ def _fma(ty):
 
         return sig, codegen
 
-    return fma
+    def py_fma(a, b, c):
+        a, b, c = float(a), float(b), float(c)
+        if not all(math.isfinite(v) for v in (a, b, c)):
+            return np_ty(a * b + c)
+        exact = Fraction(a) * Fraction(b) + Fraction(c)
+        return np_ty(float(exact))
+
+    @overload(py_fma)
+    def _compiled(a, b, c):
+        return lambda a, b, c: fma(a, b, c)
+
+    return py_fma
 
 
-fma_f32 = _fma(types.float32)
-fma_f64 = _fma(types.float64)
+fma_f32 = _fma(types.float32, np.float32)
+fma_f64 = _fma(types.float64, np.float64)
 
 
 @njit(_nrt=False)

@@ -215,7 +215,6 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                     waiting = 0
                     for w in range(waves):
                         if state[w] == RUNNING:
-                            start = pc[w]
                             st, n = _run_counted(w, slice_budget, sem, ops, mods, pc_bytes, code_base, pc, sreg,
                                                  vreg, T, valid, mem, regions, env, lds, fault, counts)
                             total += n

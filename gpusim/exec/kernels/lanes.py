@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.program import (
-    EXEC_HI, EXEC_LO, K_IMM, K_SREG, K_VREG, KIND, M_ABS, M_BANK_MASK,
+    EXEC_HI, EXEC_LO, K_IMM, K_VREG, KIND, M_ABS, M_BANK_MASK,
     M_BOUND_CTRL, M_DPP, M_DST_SEL, M_DST_UNUSED, M_NEG, M_ROW_MASK, M_SDWA,
     M_SEXT, M_SIGN, M_SRC0_SEL, M_SRC1_SEL, NO_DPP, SEL_DWORD, VAL, WIDTH,
 )

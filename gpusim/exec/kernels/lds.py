@@ -11,13 +11,15 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import D0, K_NONE, KIND, M_OFFSET, M_OFFSET1, M_SUB, S0, S1, S2, VAL, WIDTH
-from gpusim.exec.kernels.atomics import A_CMPSWAP, atomic_apply
+from gpusim.asm.fields import A_CMPSWAP
+from gpusim.exec.kernels.atomics import atomic_apply
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on
 from gpusim.exec.kernels.memory import FAULT_LDS, load_bytes, record_fault, store_bytes
-from gpusim.exec.kernels.vmem import (
-    LD_DWORDS, LD_I16, LD_I8, LD_U16_D16, LD_U16_D16_HI, LD_U8_D16, LD_U8_D16_HI,
-    LD_I8_D16, LD_I8_D16_HI, ST_B8, ST_B8_D16_HI, ST_B16_D16_HI, ST_DWORDS, _access_size,
+from gpusim.asm.fields import (
+    LD_DWORDS, LD_I16, LD_I8, LD_I8_D16, LD_I8_D16_HI, LD_U16_D16, LD_U16_D16_HI, LD_U8_D16, LD_U8_D16_HI,
+    ST_B16_D16_HI, ST_B8_D16_HI, ST_DWORDS,
 )
+from gpusim.exec.kernels.vmem import _access_size
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)

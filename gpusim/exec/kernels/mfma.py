@@ -17,21 +17,15 @@ and rounded once, which is within the hardware's documented accuracy.
 import numpy as np
 from numba import njit
 
+from gpusim.asm.fields import T_BF16, T_BF8, T_F16, T_F64, T_FP8, T_I8
 from gpusim.asm.program import D0, M_SUB, S0, S1, S2, VAL
 from gpusim.exec.kernels.bits import bf16, bits32, bits64, f16, f32, f64
-from gpusim.exec.kernels.lanes import exec_mask
 
 U = np.uint64
 
-T_F32, T_F16, T_BF16, T_XF32, T_I8, T_FP8, T_BF8, T_F64 = range(8)
 # first row of the scratch array T that stages MFMA operands (16 rows: 1024 values)
 MFMA_STAGE = 8
 SCRATCH_ROWS_NEEDED = MFMA_STAGE + 16
-
-
-def pack_shape(m, n, k, blocks, atype, btype):
-    """pack_shape encodes an MFMA shape into the M_SUB column."""
-    return atype | (btype << 4) | (m << 8) | (n << 16) | (k << 24) | (blocks << 32)
 
 
 @njit(_nrt=False)

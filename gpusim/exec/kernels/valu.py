@@ -4,19 +4,21 @@
 computes all 64 lanes and writes the destinations under EXEC. It mutates only
 the wave's registers in ``sreg``/``vreg`` and the scratch rows of ``T``.
 """
+import math
+
 import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, D1, EXEC_HI, EXEC_LO, K_NONE, K_SREG, K_VREG, KIND, M_ABS, M_CLAMP,
+    D0, D1, EXEC_HI, EXEC_LO, K_NONE, K_SREG, KIND, M_CLAMP,
     M_DPP, M_DTYPE, M_NEG, M_NEG_HI, M_OMOD, M_OPSEL, M_OPSEL_HI, M_SDWA,
     M_SUB, NO_DPP, S0, S1, S2, VAL, VCC_LO, WIDTH,
 )
 from gpusim.exec.kernels import valu_ops as op
-from gpusim.exec.kernels.bits import bits32, bits64, f16, f32, f64, fma_f32, half_bits
+from gpusim.exec.kernels.bits import bits32, bits64, f16, f32, f64, half_bits
 from gpusim.exec.kernels.lanes import (
-    ALL_LANES, exec_mask, fetch, lane_on, sget, sset, write_sdwa, write_vgpr,
+    exec_mask, fetch, lane_on, sget, sset, write_sdwa, write_vgpr,
 )
 
 U = np.uint64
@@ -102,18 +104,25 @@ def _cmp_i(x, y, cond):
 
 
 @njit(_nrt=False, error_model="numpy")
-def _fclass(x, bits_sign, mask):
-    """_fclass tests v_cmp_class's 10 class bits for a float64 holding the value."""
-    neg = bits_sign
-    if x != x:
-        return (mask & 3) != 0  # quiet/signalling NaN not distinguished
-    if x == np.inf:
-        return (mask >> 9) & 1 != 0
-    if x == -np.inf:
-        return (mask >> 2) & 1 != 0
-    if x == 0:
-        return (mask >> (5 if neg else 6)) & 1 != 0
-    return (mask >> ((3 if neg else 8))) & 1 != 0
+def _fclass(bits, exp_bits, man_bits, mask):
+    """_fclass tests v_cmp_class's ten class bits against a float given by its bits.
+
+    Classes (mask bit): 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+    4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+    """
+    man = bits & ((U(1) << U(man_bits)) - U(1))
+    exp = (bits >> U(man_bits)) & ((U(1) << U(exp_bits)) - U(1))
+    neg = (bits >> U(man_bits + exp_bits)) & U(1) != 0
+    if exp == (U(1) << U(exp_bits)) - U(1):
+        if man == 0:
+            cls = 2 if neg else 9
+        else:
+            cls = 1 if (man >> U(man_bits - 1)) & U(1) else 0
+    elif exp == 0:
+        cls = (5 if neg else 6) if man == 0 else (4 if neg else 7)
+    else:
+        cls = 3 if neg else 8
+    return (mask >> U(cls)) & U(1) != 0
 
 
 @njit(_nrt=False, error_model="numpy")
@@ -156,13 +165,13 @@ def _compare(s, A, B, R, cond):
             R[l] = _cmp_i(A[l] & M16, B[l] & M16, cond)
     elif s == S.V_CMP_CLASS_F32:
         for l in range(64):
-            R[l] = _fclass(np.float64(f32(A[l])), (A[l] >> U(31)) & U(1), B[l])
+            R[l] = _fclass(A[l] & M32, 8, 23, B[l])
     elif s == S.V_CMP_CLASS_F64:
         for l in range(64):
-            R[l] = _fclass(f64(A[l]), A[l] >> U(63), B[l])
+            R[l] = _fclass(A[l], 11, 52, B[l])
     elif s == S.V_CMP_CLASS_F16:
         for l in range(64):
-            R[l] = _fclass(np.float64(f16(A[l])), (A[l] >> U(15)) & U(1), B[l])
+            R[l] = _fclass(A[l] & M16, 5, 10, B[l])
 
 
 @njit(_nrt=False, error_model="numpy")
@@ -435,13 +444,23 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
             sset(sreg, w, ops[i, D1, VAL], 2, _lanes_to_mask(R2, mask))
         return 0
     if s == S.V_DIV_SCALE_F32 or s == S.V_DIV_SCALE_F64:
-        # Operands in the normal range need no scaling: pass the value through.
+        is64 = s == S.V_DIV_SCALE_F64
         for l in range(64):
-            R[l] = A[l]
-            R2[l] = U(0)
+            R[l], R2[l] = _div_scale(A[l], B[l], C[l], is64)
         write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
         if ops[i, D1, KIND] != K_NONE:
-            sset(sreg, w, ops[i, D1, VAL], 2, U(0))
+            sset(sreg, w, ops[i, D1, VAL], 2, _lanes_to_mask(R2, mask))
+        return 0
+    if s == S.V_DIV_FMAS_F32 or s == S.V_DIV_FMAS_F64:
+        vcc = sget(sreg, w, K_SREG, VCC_LO, 2)
+        for l in range(64):
+            if s == S.V_DIV_FMAS_F64:
+                r = op.fma_f64_op(A[l], B[l], C[l])
+                R[l] = bits64(f64(r) * DIV_SCALE_F64) if lane_on(vcc, l) else r
+            else:
+                r = op.fma_f32_op(A[l], B[l], C[l])
+                R[l] = bits32(np.float32(np.float64(f32(r)) * DIV_SCALE_F32)) if lane_on(vcc, l) else r
+        write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
         return 0
 
     # ---- plain lane maps
@@ -475,7 +494,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_LDEXP_F32:
         for l in range(64):
             R[l] = op.ldexp_f32(A[l], B[l])
-    elif s == S.V_FMA_F32 or s == S.V_DIV_FMAS_F32:
+    elif s == S.V_FMA_F32:
         for l in range(64):
             R[l] = op.fma_f32_op(A[l], B[l], C[l])
     elif s == S.V_MAD_F32:
@@ -690,7 +709,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_MAX_F64:
         for l in range(64):
             R[l] = op.max_f64(A[l], B[l])
-    elif s == S.V_FMA_F64 or s == S.V_DIV_FMAS_F64:
+    elif s == S.V_FMA_F64:
         for l in range(64):
             R[l] = op.fma_f64_op(A[l], B[l], C[l])
     elif s == S.V_LDEXP_F64:
@@ -958,9 +977,53 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     return 0
 
 
+# v_div_scale / v_div_fmas exponent scaling (a model; see _div_scale)
+DIV_SCALE_F64 = 2.0 ** 128
+DIV_SCALE_F32 = 2.0 ** 64
+
+
+@njit(_nrt=False, error_model="numpy")
+def _div_scale(x_bits, den_bits, num_bits, is64):
+    """_div_scale pre-scales one operand of a division num / den; returns (bits, vcc bit).
+
+    ``x`` is den or num. Both are scaled by the same power of two when den is
+    so small (or large) that its reciprocal would overflow (or be denormal);
+    num alone is scaled down by the v_div_fmas factor when the quotient would
+    overflow, and the lane's VCC bit tells v_div_fmas to scale the result back.
+    This keeps clang's division sequence exact where it matters; the
+    hardware's own choice of scale factors is not published in detail.
+    """
+    if is64:
+        x, den, num = f64(x_bits), f64(den_bits), f64(num_bits)
+        emin, emax, k = -1021, 1024, 128
+    else:
+        x, den, num = np.float64(f32(x_bits)), np.float64(f32(den_bits)), np.float64(f32(num_bits))
+        emin, emax, k = -125, 128, 64
+    if den == 0 or num == 0 or not np.isfinite(den) or not np.isfinite(num):
+        return x_bits, U(0)
+    ed = math.frexp(den)[1]
+    en = math.frexp(num)[1]
+    sa = 0
+    if ed <= emin + 2:
+        sa = k
+    elif ed >= emax - 2:
+        sa = -k
+    sb = sa
+    if en + sb >= emax - 1 or (en + sb) - (ed + sa) >= emax - 2:
+        sb = sa - k
+    shift = sa if x_bits == den_bits else sb
+    y = math.ldexp(x, shift)
+    out = bits64(y) if is64 else bits32(np.float32(y))
+    return out, U(1) if sb != sa else U(0)
+
+
 @njit(_nrt=False, error_model="numpy")
 def _div_fixup(q, d, n, is64):
-    """_div_fixup resolves the special cases of a quotient n / d, else keeps q."""
+    """_div_fixup resolves the special cases of a quotient n / d, else keeps q.
+
+    Besides NaN/inf/zero operands it catches quotients that overflow or
+    underflow, which v_div_scale's pre-scaling cannot bring into range.
+    """
     if n != n or d != d:
         r = np.nan
     elif d == 0 and n == 0:
@@ -974,5 +1037,6 @@ def _div_fixup(q, d, n, is64):
         neg = np.signbit(n) != np.signbit(d)
         r = -np.inf if neg else np.inf
     else:
-        r = q
+        exact = n / d if is64 else np.float64(np.float32(n / d))
+        r = exact if (np.isinf(exact) or exact == 0 or q != q or np.isinf(q)) else q
     return bits64(r) if is64 else bits32(np.float32(r))

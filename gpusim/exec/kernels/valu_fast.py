@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import D0, K_NONE, K_SREG, K_VREG, KIND, S0, S1, S2, VAL, VCC_LO
+from gpusim.asm.program import D0, K_NONE, K_SREG, K_VREG, KIND, S0, S2, VAL, VCC_LO
 from gpusim.exec.kernels import valu_ops as op
 from gpusim.exec.kernels.lanes import ALL_LANES, exec_mask, lane_on, sget
 

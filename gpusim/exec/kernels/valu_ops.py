@@ -75,12 +75,26 @@ def _fmax(x, y):
 
 
 @njit(_nrt=False, error_model="numpy")
+def _snan32(x):
+    return (x & U(0x7F800000)) == U(0x7F800000) and (x & U(0x7FFFFF)) != 0 and (x & U(0x400000)) == 0
+
+
+@njit(_nrt=False, error_model="numpy")
 def min_f32(a, b):
+    # IEEE mode: a signalling NaN operand gives that NaN, quieted
+    if _snan32(a & M32):
+        return (a & M32) | U(0x400000)
+    if _snan32(b & M32):
+        return (b & M32) | U(0x400000)
     return bits32(_fmin(f32(a), f32(b)))
 
 
 @njit(_nrt=False, error_model="numpy")
 def max_f32(a, b):
+    if _snan32(a & M32):
+        return (a & M32) | U(0x400000)
+    if _snan32(b & M32):
+        return (b & M32) | U(0x400000)
     return bits32(_fmax(f32(a), f32(b)))
 
 
@@ -835,11 +849,12 @@ def bfe_u32(a, b, c):
 
 @njit(_nrt=False, error_model="numpy")
 def bfe_i32(a, b, c):
-    off = b & U(31)
+    # the source shifts arithmetically, so bits past bit 31 repeat the sign
+    off = np.int64(b & U(31))
     width = np.int64(c & U(31))
     if width == 0:
         return U(0)
-    v = np.int64(((a & M32) >> off) & ((U(1) << U(width)) - U(1)))
+    v = (i32(a) >> off) & ((np.int64(1) << width) - 1)
     if (v >> (width - 1)) & 1:
         v -= np.int64(1) << width
     return u32(v)

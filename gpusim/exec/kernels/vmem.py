@@ -9,25 +9,24 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
+from gpusim.asm.fields import (
+    ADDR_BUFFER, ADDR_FLAT, ADDR_IDXEN, ADDR_OFFEN, LD_DWORDS, LD_I16, LD_I8, LD_I8_D16, LD_I8_D16_HI, LD_U16_D16,
+    LD_U16_D16_HI, LD_U8, LD_U8_D16, LD_U8_D16_HI, ST_B16_D16_HI, ST_B8, ST_B8_D16_HI, ST_DWORDS,
+)
 from gpusim.asm.program import (
     D0, K_NONE, K_SREG, KIND, M_ADDR, M_OFFSET, M_SUB, S0, S1, S2, S3, VAL, WIDTH,
 )
-from gpusim.exec.kernels.atomics import A_CMPSWAP, atomic_apply
+from gpusim.asm.fields import A_CMPSWAP
+from gpusim.exec.kernels.atomics import atomic_apply
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
 from gpusim.exec.kernels.memory import (
-    ENV_ARENA_BASE, ENV_SHARED_APERTURE, ENV_SHARED_APERTURE_END, FAULT_LDS, FAULT_MEMORY,
+    ENV_ARENA_BASE, ENV_SHARED_APERTURE, ENV_SHARED_APERTURE_END, FAULT_MEMORY,
     load_bytes, record_fault, store_bytes, translate,
 )
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)
 
-# M_ADDR bits
-ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
-# load/store kinds (M_SUB low byte)
-(LD_DWORDS, LD_U8, LD_I8, LD_U16, LD_I16, LD_U8_D16, LD_I8_D16, LD_U16_D16,
- LD_U8_D16_HI, LD_I8_D16_HI, LD_U16_D16_HI) = range(11)
-(ST_DWORDS, ST_B8, ST_B16, ST_B8_D16_HI, ST_B16_D16_HI) = range(5)
 
 
 @njit(_nrt=False)

@@ -1,0 +1,29 @@
+"""Codes of the decoded fields the encoder writes into ``Program.mods``.
+
+They are shared by the encoder (which chooses them) and the executor
+kernels (which act on them): load/store access kinds, atomic operations,
+vector-memory addressing bits and MFMA shapes.
+"""
+
+# M_ADDR bits: how a vector memory instruction forms its address
+ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
+
+# load kinds (M_SUB low byte of loads): whole dwords, or one sub-dword value,
+# extended to 32 bits, or written into one half of the register (d16)
+(LD_DWORDS, LD_U8, LD_I8, LD_U16, LD_I16, LD_U8_D16, LD_I8_D16, LD_U16_D16,
+ LD_U8_D16_HI, LD_I8_D16_HI, LD_U16_D16_HI) = range(11)
+# store kinds (M_SUB low byte of stores)
+(ST_DWORDS, ST_B8, ST_B16, ST_B8_D16_HI, ST_B16_D16_HI) = range(5)
+
+# atomic operations (M_SUB >> 8 of atomics)
+(A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
+ A_SWAP, A_CMPSWAP, A_ADD_F32, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_PK_ADD_F16,
+ A_PK_ADD_BF16, A_MIN_F32, A_MAX_F32, A_SUB_CLAMP) = range(22)
+
+# MFMA input element types
+T_F32, T_F16, T_BF16, T_XF32, T_I8, T_FP8, T_BF8, T_F64 = range(8)
+
+
+def pack_shape(m: int, n: int, k: int, blocks: int, atype: int, btype: int) -> int:
+    """pack_shape encodes an MFMA shape and its input types into the M_SUB column."""
+    return atype | (btype << 4) | (m << 8) | (n << 16) | (k << 24) | (blocks << 32)
