@@ -184,3 +184,41 @@ def bf16_bits(x):
     if (u & 0x7F800000) == 0x7F800000 and (u & 0x7FFFFF) != 0:
         return np.uint64((u >> 16) | 0x40)
     return np.uint64((u + 0x7FFF + ((u >> 16) & 1)) >> 16) & np.uint64(0xFFFF)
+
+
+@njit(_nrt=False)
+def popcount(x):
+    """popcount counts the set bits of an unsigned integer."""
+    x = np.uint64(x)
+    n = np.uint64(0)
+    while x:
+        x &= x - np.uint64(1)
+        n += np.uint64(1)
+    return n
+
+
+@njit(_nrt=False)
+def trailing_zeros(x):
+    """trailing_zeros is the index of the lowest set bit, or 0xFFFFFFFF when x is 0 (AMD's s_ff1/v_ffbl)."""
+    x = np.uint64(x)
+    if x == 0:
+        return np.uint64(0xFFFFFFFF)
+    n = np.uint64(0)
+    while (x & np.uint64(1)) == 0:
+        x >>= np.uint64(1)
+        n += np.uint64(1)
+    return n
+
+
+@njit(_nrt=False)
+def leading_zeros(x, width):
+    """leading_zeros counts zeros above the highest set bit of a ``width``-bit value, 0xFFFFFFFF when x is 0."""
+    x = np.uint64(x)
+    if x == 0:
+        return np.uint64(0xFFFFFFFF)
+    n = np.uint64(0)
+    top = np.uint64(1) << np.uint64(width - 1)
+    while (x & top) == 0:
+        x <<= np.uint64(1)
+        n += np.uint64(1)
+    return n

@@ -1,8 +1,8 @@
 """The functional interpreter: runs waves instruction by instruction.
 
 ``step`` executes one instruction of one wave and reports what happened;
-``run_wave`` repeats it until the wave ends, waits at a barrier, faults or
-uses up its budget; ``run_grid`` runs every workgroup of a dispatch in order,
+``run_grid`` runs every workgroup of a dispatch in order, stepping each wave
+until it ends, waits at a barrier, faults or uses up its time slice, and
 releasing barriers when all live waves of the workgroup arrive. The timing
 engine calls ``step`` itself; the functional-only run uses ``run_grid``.
 """
@@ -126,25 +126,6 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
 
 
 @njit(_nrt=False)
-def run_wave(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault):
-    """run_wave steps wave ``w`` until it leaves RUNNING or ``budget`` instructions pass.
-
-    Returns (new state, instructions executed).
-    """
-    n = 0
-    while n < budget:
-        r = step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault)
-        n += 1
-        if r == END:
-            return DONE, n
-        if r == BARRIER:
-            return AT_BARRIER, n
-        if r == FAULT:
-            return FAULTED, n
-    return RUNNING, n
-
-
-@njit(_nrt=False)
 def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     """init_wave sets the AMDHSA initial state of wave ``w`` of workgroup ``wg``.
 
@@ -247,6 +228,10 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
 @njit(_nrt=False)
 def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env,
                  lds, fault, counts):
+    """_run_counted steps wave ``w`` until it leaves RUNNING or ``budget`` instructions pass.
+
+    Returns (new state, instructions executed) and counts each executed instruction.
+    """
     n = 0
     while n < budget:
         i = pc[w]

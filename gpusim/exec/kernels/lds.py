@@ -10,16 +10,31 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import D0, K_NONE, KIND, M_OFFSET, M_OFFSET1, M_SUB, S0, S1, S2, VAL, WIDTH
 from gpusim.asm.fields import A_CMPSWAP
+from gpusim.asm.program import (
+    D0,
+    K_NONE,
+    KIND,
+    M_OFFSET,
+    M_OFFSET1,
+    M_SUB,
+    S0,
+    S1,
+    S2,
+    VAL,
+    WIDTH,
+)
 from gpusim.exec.kernels.atomics import atomic_apply
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on
-from gpusim.exec.kernels.memory import FAULT_LDS, load_bytes, record_fault, store_bytes
-from gpusim.asm.fields import (
-    LD_DWORDS, LD_I16, LD_I8, LD_I8_D16, LD_I8_D16_HI, LD_U16_D16, LD_U16_D16_HI, LD_U8_D16, LD_U8_D16_HI,
-    ST_B16_D16_HI, ST_B8_D16_HI, ST_DWORDS,
+from gpusim.exec.kernels.memory import (
+    FAULT_LDS,
+    access_size,
+    load_bytes,
+    load_lane,
+    record_fault,
+    store_bytes,
+    store_lane,
 )
-from gpusim.exec.kernels.vmem import _access_size
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)
@@ -80,7 +95,7 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
         kind = sub & 0xFF
         reg = ops[i, D0, VAL]
         dwords = ops[i, D0, WIDTH]
-        size = _access_size(kind, dwords, False)
+        size = access_size(kind, dwords, False)
         for l in range(64):
             if not lane_on(mask, l):
                 continue
@@ -88,28 +103,14 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
-            if kind == LD_DWORDS:
-                for d in range(dwords):
-                    vreg[w, reg + d, l] = np.uint32(load_bytes(lds, o + 4 * d, 4))
-            else:
-                v = load_bytes(lds, o, size)
-                if (kind == LD_I8 or kind == LD_I8_D16 or kind == LD_I8_D16_HI) and v & U(0x80):
-                    v |= U(0xFF00) if kind != LD_I8 else U(0xFFFFFF00)
-                elif kind == LD_I16 and v & U(0x8000):
-                    v |= U(0xFFFF0000)
-                old = U(vreg[w, reg, l])
-                if kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U16_D16:
-                    v = (old & U(0xFFFF0000)) | (v & U(0xFFFF))
-                elif kind == LD_U8_D16_HI or kind == LD_I8_D16_HI or kind == LD_U16_D16_HI:
-                    v = (old & U(0xFFFF)) | ((v & U(0xFFFF)) << U(16))
-                vreg[w, reg, l] = np.uint32(v & M32)
+            load_lane(lds, o, kind, dwords, vreg, w, reg, l)
         return 0
 
     if s == S.DS_WRITE:
         kind = sub & 0xFF
         dreg = ops[i, S1, VAL]
         dwords = ops[i, S1, WIDTH]
-        size = _access_size(kind, dwords, True)
+        size = access_size(kind, dwords, True)
         for l in range(64):
             if not lane_on(mask, l):
                 continue
@@ -117,14 +118,7 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
-            if kind == ST_DWORDS:
-                for d in range(dwords):
-                    store_bytes(lds, o + 4 * d, 4, U(vreg[w, dreg + d, l]))
-            else:
-                v = U(vreg[w, dreg, l])
-                if kind == ST_B8_D16_HI or kind == ST_B16_D16_HI:
-                    v >>= U(16)
-                store_bytes(lds, o, size, v)
+            store_lane(lds, o, kind, dwords, vreg, w, dreg, l)
         return 0
 
     if s == S.DS_READ2 or s == S.DS_WRITE2:

@@ -8,6 +8,11 @@ records it with :func:`record_fault` and stops the wave.
 import numpy as np
 from numba import njit
 
+from gpusim.asm.fields import (
+    LD_DWORDS, LD_I16, LD_I8, LD_I8_D16, LD_I8_D16_HI, LD_U16_D16, LD_U16_D16_HI, LD_U8, LD_U8_D16, LD_U8_D16_HI,
+    ST_B16_D16_HI, ST_B8, ST_B8_D16_HI, ST_DWORDS,
+)
+
 U = np.uint64
 
 # env columns
@@ -66,3 +71,52 @@ def record_fault(fault, code, w, pc, lane, addr, size):
         fault[F_LANE] = lane
         fault[F_ADDR] = np.int64(addr)
         fault[F_SIZE] = size
+
+
+@njit(_nrt=False)
+def access_size(kind, dwords, is_store):
+    """access_size is the number of bytes one lane moves for a load/store ``kind``."""
+    if is_store:
+        if kind == ST_DWORDS:
+            return 4 * dwords
+        return 1 if kind == ST_B8 or kind == ST_B8_D16_HI else 2
+    if kind == LD_DWORDS:
+        return 4 * dwords
+    if kind == LD_U8 or kind == LD_I8 or kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U8_D16_HI \
+            or kind == LD_I8_D16_HI:
+        return 1
+    return 2
+
+
+@njit(_nrt=False)
+def load_lane(buf, o, kind, dwords, vreg, w, reg, l):
+    """load_lane loads one lane's value at byte ``o`` of ``buf`` into VGPR ``reg`` (sign/zero
+    extension for sub-dword kinds; the d16 kinds replace one half and keep the other)."""
+    if kind == LD_DWORDS:
+        for d in range(dwords):
+            vreg[w, reg + d, l] = np.uint32(load_bytes(buf, o + 4 * d, 4))
+        return
+    v = load_bytes(buf, o, access_size(kind, 1, False))
+    if (kind == LD_I8 or kind == LD_I8_D16 or kind == LD_I8_D16_HI) and v & U(0x80):
+        v |= U(0xFF00) if kind != LD_I8 else U(0xFFFFFF00)
+    elif kind == LD_I16 and v & U(0x8000):
+        v |= U(0xFFFF0000)
+    old = U(vreg[w, reg, l])
+    if kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U16_D16:
+        v = (old & U(0xFFFF0000)) | (v & U(0xFFFF))
+    elif kind == LD_U8_D16_HI or kind == LD_I8_D16_HI or kind == LD_U16_D16_HI:
+        v = (old & U(0xFFFF)) | ((v & U(0xFFFF)) << U(16))
+    vreg[w, reg, l] = np.uint32(v & U(0xFFFFFFFF))
+
+
+@njit(_nrt=False)
+def store_lane(buf, o, kind, dwords, vreg, w, reg, l):
+    """store_lane stores one lane's VGPR ``reg`` (or its high half for the d16_hi kinds) at byte ``o``."""
+    if kind == ST_DWORDS:
+        for d in range(dwords):
+            store_bytes(buf, o + 4 * d, 4, U(vreg[w, reg + d, l]))
+        return
+    v = U(vreg[w, reg, l])
+    if kind == ST_B8_D16_HI or kind == ST_B16_D16_HI:
+        v >>= U(16)
+    store_bytes(buf, o, access_size(kind, 1, True), v)

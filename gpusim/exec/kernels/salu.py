@@ -8,6 +8,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import D0, EXEC_HI, EXEC_LO, KIND, K_NONE, M_SUB, S0, S1, SCC, VAL, WIDTH
+from gpusim.exec.kernels.bits import leading_zeros, popcount, trailing_zeros
 from gpusim.exec.kernels.lanes import sget, sset
 
 U = np.uint64
@@ -18,38 +19,6 @@ M32 = U(0xFFFFFFFF)
 def _i32(x):
     v = np.int64(x & M32)
     return v - 0x100000000 if v >= 0x80000000 else v
-
-
-@njit(_nrt=False)
-def _popcount(x):
-    n = U(0)
-    while x:
-        x &= x - U(1)
-        n += U(1)
-    return n
-
-
-@njit(_nrt=False)
-def _clz(x, width):
-    if x == 0:
-        return M32
-    n = U(0)
-    top = U(1) << U(width - 1)
-    while (x & top) == 0:
-        x <<= U(1)
-        n += U(1)
-    return n
-
-
-@njit(_nrt=False)
-def _ctz(x):
-    if x == 0:
-        return M32
-    n = U(0)
-    while (x & U(1)) == 0:
-        x >>= U(1)
-        n += U(1)
-    return n
 
 
 @njit(_nrt=False)
@@ -208,27 +177,27 @@ def exec_salu(i, w, sem, ops, mods, sreg):
             x >>= U(1)
         r = rr
     elif s == S.S_BCNT1:
-        r = _popcount(a & mask)
+        r = popcount(a & mask)
         new_scc = U(r != 0)
         wd = 1
     elif s == S.S_BCNT0:
-        r = _popcount(~a & mask)
+        r = popcount(~a & mask)
         new_scc = U(r != 0)
         wd = 1
     elif s == S.S_FF1:
-        r = _ctz(a & mask)
+        r = trailing_zeros(a & mask)
         wd = 1
     elif s == S.S_FF0:
-        r = _ctz(~a & mask)
+        r = trailing_zeros(~a & mask)
         wd = 1
     elif s == S.S_FLBIT:
-        r = _clz(a & mask, 64 if ops[i, S0, WIDTH] == 2 else 32)
+        r = leading_zeros(a & mask, 64 if ops[i, S0, WIDTH] == 2 else 32)
         wd = 1
     elif s == S.S_FLBIT_I32:
         x = a & M32
         if x & U(0x80000000):
             x = ~x & M32
-        r = _clz(x, 32) if x != 0 else M32
+        r = leading_zeros(x, 32) if x != 0 else M32
         wd = 1
     elif s == S.S_SEXT_I32_I8:
         r = U(np.int64(np.int8(a & U(0xFF))))

@@ -16,7 +16,7 @@ from gpusim.asm.program import (
     M_SUB, NO_DPP, S0, S1, S2, VAL, VCC_LO, WIDTH,
 )
 from gpusim.exec.kernels import valu_ops as op
-from gpusim.exec.kernels.bits import bits32, bits64, f16, f32, f64, half_bits
+from gpusim.exec.kernels.bits import bits32, bits64, f16, f32, f64, half_bits, popcount
 from gpusim.exec.kernels.lanes import (
     exec_mask, fetch, lane_on, sget, sset, write_sdwa, write_vgpr,
 )
@@ -384,11 +384,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
                 bits = (A[l] & M32) & ((U(1) << U(min(l, 32))) - U(1)) if l < 32 else A[l] & M32
             else:
                 bits = (A[l] & M32) & ((U(1) << U(l - 32)) - U(1)) if l >= 32 else U(0)
-            n = U(0)
-            while bits:
-                bits &= bits - U(1)
-                n += U(1)
-            R[l] = (n + B[l]) & M32
+            R[l] = (popcount(bits) + B[l]) & M32
         write_vgpr(vreg, w, ops[i, D0, VAL], 1, R, mask)
         return 0
     if s == S.V_CNDMASK_B32:

@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 
 from gpusim.exec.kernels.bits import (
-    bf16, bits32, bits64, f16, f32, f64, fma_f32, fma_f64, half_bits, i32,
+    bf16, bits32, bits64, f16, f32, f64, fma_f32, fma_f64, half_bits, i32, leading_zeros, popcount,
+    trailing_zeros,
 )
 
 M32 = np.uint64(0xFFFFFFFF)
@@ -796,26 +797,12 @@ def bfrev_b32(a):
 
 @njit(_nrt=False, error_model="numpy")
 def ffbh_u32(a):
-    x = a & M32
-    if x == 0:
-        return M32
-    n = U(0)
-    while (x & U(0x80000000)) == 0:
-        x <<= U(1)
-        n += U(1)
-    return n
+    return leading_zeros(a & M32, 32)
 
 
 @njit(_nrt=False, error_model="numpy")
 def ffbl_b32(a):
-    x = a & M32
-    if x == 0:
-        return M32
-    n = U(0)
-    while (x & U(1)) == 0:
-        x >>= U(1)
-        n += U(1)
-    return n
+    return trailing_zeros(a & M32)
 
 
 @njit(_nrt=False, error_model="numpy")
@@ -830,12 +817,7 @@ def ffbh_i32(a):
 
 @njit(_nrt=False, error_model="numpy")
 def bcnt_u32_b32(a, b):
-    x = a & M32
-    n = U(0)
-    while x:
-        x &= x - U(1)
-        n += U(1)
-    return (n + b) & M32
+    return (popcount(a & M32) + b) & M32
 
 
 @njit(_nrt=False, error_model="numpy")

@@ -10,36 +10,47 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.fields import (
-    ADDR_BUFFER, ADDR_FLAT, ADDR_IDXEN, ADDR_OFFEN, LD_DWORDS, LD_I16, LD_I8, LD_I8_D16, LD_I8_D16_HI, LD_U16_D16,
-    LD_U16_D16_HI, LD_U8, LD_U8_D16, LD_U8_D16_HI, ST_B16_D16_HI, ST_B8, ST_B8_D16_HI, ST_DWORDS,
+    A_CMPSWAP,
+    ADDR_BUFFER,
+    ADDR_FLAT,
+    ADDR_IDXEN,
+    ADDR_OFFEN,
+    LD_DWORDS,
 )
 from gpusim.asm.program import (
-    D0, K_NONE, K_SREG, KIND, M_ADDR, M_OFFSET, M_SUB, S0, S1, S2, S3, VAL, WIDTH,
+    D0,
+    K_NONE,
+    K_SREG,
+    KIND,
+    M_ADDR,
+    M_OFFSET,
+    M_SUB,
+    S0,
+    S1,
+    S2,
+    S3,
+    VAL,
+    WIDTH,
 )
-from gpusim.asm.fields import A_CMPSWAP
 from gpusim.exec.kernels.atomics import atomic_apply
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
 from gpusim.exec.kernels.memory import (
-    ENV_ARENA_BASE, ENV_SHARED_APERTURE, ENV_SHARED_APERTURE_END, FAULT_MEMORY,
-    load_bytes, record_fault, store_bytes, translate,
+    ENV_ARENA_BASE,
+    ENV_SHARED_APERTURE,
+    ENV_SHARED_APERTURE_END,
+    FAULT_MEMORY,
+    access_size,
+    load_bytes,
+    load_lane,
+    record_fault,
+    store_bytes,
+    store_lane,
+    translate,
 )
 
 U = np.uint64
 M32 = U(0xFFFFFFFF)
 
-
-
-@njit(_nrt=False)
-def _access_size(kind, dwords, is_store):
-    if is_store:
-        if kind == ST_DWORDS:
-            return 4 * dwords
-        return 1 if kind == ST_B8 or kind == ST_B8_D16_HI else 2
-    if kind == LD_DWORDS:
-        return 4 * dwords
-    if kind == LD_U8 or kind == LD_I8 or kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U8_D16_HI or kind == LD_I8_D16_HI:
-        return 1
-    return 2
 
 
 @njit(_nrt=False)
@@ -161,7 +172,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
         kind = sub & 0xFF
         reg = ops[i, D0, VAL]
         dwords = ops[i, D0, WIDTH]
-        size = _access_size(kind, dwords, False)
+        size = access_size(kind, dwords, False)
         for l in range(64):
             if not lane_on(mask, l):
                 continue
@@ -178,29 +189,13 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
             if space < 0:
                 record_fault(fault, FAULT_MEMORY, w, i, l, a, size)
                 return -2
-            buf = mem if space == 0 else lds
-            if kind == LD_DWORDS:
-                for d in range(dwords):
-                    vreg[w, reg + d, l] = np.uint32(load_bytes(buf, o + 4 * d, 4))
-            else:
-                v = load_bytes(buf, o, size)
-                if kind == LD_I8 or kind == LD_I8_D16 or kind == LD_I8_D16_HI:
-                    if v & U(0x80):
-                        v |= U(0xFF00) if kind != LD_I8 else U(0xFFFFFF00)
-                elif kind == LD_I16 and v & U(0x8000):
-                    v |= U(0xFFFF0000)
-                old = U(vreg[w, reg, l])
-                if kind == LD_U8_D16 or kind == LD_I8_D16 or kind == LD_U16_D16:
-                    v = (old & U(0xFFFF0000)) | (v & U(0xFFFF))
-                elif kind == LD_U8_D16_HI or kind == LD_I8_D16_HI or kind == LD_U16_D16_HI:
-                    v = (old & U(0xFFFF)) | ((v & U(0xFFFF)) << U(16))
-                vreg[w, reg, l] = np.uint32(v & M32)
+            load_lane(mem if space == 0 else lds, o, kind, dwords, vreg, w, reg, l)
         return 0
     if s == S.MEM_STORE:
         kind = sub & 0xFF
         dreg = ops[i, S3, VAL]
         dwords = ops[i, S3, WIDTH]
-        size = _access_size(kind, dwords, True)
+        size = access_size(kind, dwords, True)
         for l in range(64):
             if not lane_on(mask, l):
                 continue
@@ -211,15 +206,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
             if space < 0:
                 record_fault(fault, FAULT_MEMORY, w, i, l, a, size)
                 return -2
-            buf = mem if space == 0 else lds
-            if kind == ST_DWORDS:
-                for d in range(dwords):
-                    store_bytes(buf, o + 4 * d, 4, U(vreg[w, dreg + d, l]))
-            else:
-                v = U(vreg[w, dreg, l])
-                if kind == ST_B8_D16_HI or kind == ST_B16_D16_HI:
-                    v >>= U(16)
-                store_bytes(buf, o, size, v)
+            store_lane(mem if space == 0 else lds, o, kind, dwords, vreg, w, dreg, l)
         return 0
     if s == S.MEM_ATOMIC:
         aop = sub >> 8
