@@ -16,12 +16,12 @@ from typing import Mapping, Optional, Sequence, Union
 import numpy as np
 
 from gpusim.arch import Arch, Occupancy, kernel_resources, load_arch
-from gpusim.asm import isa
+from gpusim.asm import isa, sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
 from gpusim.asm.ir import AsmModule, KernelSource
 from gpusim.asm.parser import parse_file
-from gpusim.asm.program import Program
+from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH, Program
 from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
 from gpusim.exec.check import CheckResult, run_checks
 from gpusim.exec.launch import DEFAULT_LIMIT, Dispatch
@@ -51,13 +51,17 @@ class Kernel:
 
 
 def _target_of(module: AsmModule) -> str:
+    """_target_of reads the processor from ``.amdgcn_target "amdgcn-amd-amdhsa--gfx942[:features]"``.
+
+    A file without the directive (hand-written code) is taken as gfx942.
+    """
     text = module.target or ""
-    for key, target in TARGETS.items():
-        if text.endswith(key) or f"--{key}" in text or text.endswith(f"{key}:xnack-") or key in text.split("--")[-1]:
-            return target
     if not text:
         return "gfx942"
-    raise AsmError(f"target '{text}' is not supported (gpusim runs gfx90a and gfx942 code)", None)
+    processor = text.split("--")[-1].split(":")[0]
+    if processor not in TARGETS:
+        raise AsmError(f"target '{text}' is not supported (gpusim runs gfx90a and gfx942 code)", None)
+    return TARGETS[processor]
 
 
 def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: Union[str, Sequence[int], None] = None,
@@ -92,7 +96,6 @@ def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: U
 
 def _check_register_budget(program: Program, source: KernelSource) -> None:
     """_check_register_budget rejects a kernel that uses VGPRs beyond ``.amdhsa_next_free_vgpr``."""
-    from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH
     declared = int(source.descriptor.get("next_free_vgpr", 0))
     if len(program) == 0:
         return
@@ -211,7 +214,6 @@ def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
     ``GPUSIM_INSTS_TOTAL`` every wave-instruction, so that
     TOTAL = VALU + SALU + SMEM + VMEM_RD + VMEM_WR + LDS + BRANCH + OTHER.
     """
-    from gpusim.asm import sems
     out = {"SQ_INSTS_VALU": 0, "SQ_INSTS_MFMA": 0, "SQ_INSTS_VALU_TRANS": 0, "SQ_INSTS_SALU": 0,
            "SQ_INSTS_SMEM": 0, "SQ_INSTS_VMEM_RD": 0, "SQ_INSTS_VMEM_WR": 0, "SQ_INSTS_LDS": 0,
            "SQ_INSTS_BRANCH": 0, "GPUSIM_INSTS_OTHER": 0, "GPUSIM_INSTS_TOTAL": 0}

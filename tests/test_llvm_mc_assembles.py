@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHIPPED = sorted([*REPO.glob("tests/data/corpus/**/*.s"), *REPO.glob("workloads/*.s")])
+SHIPPED = sorted([*REPO.glob("tests/data/corpus/**/*.s"), *REPO.glob("workloads/*.s"),
+                  *REPO.glob("benchmarks/kernels/*.s")])
 LLVM_MC = "llvm-mc-19"
 
 pytestmark = pytest.mark.skipif(

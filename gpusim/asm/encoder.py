@@ -342,10 +342,8 @@ class Encoder:
             if slot in (D0, D1):
                 t = d.dst if slot == D0 else "b64"
                 kind, idx, width = self._register(ins, op, isa.type_bits(t))
-                if kind == K_NONE and ins.mnemonic not in ("v_cmp", ):
-                    ops[slot, KIND] = K_NONE
-                    continue
-                ops[slot] = (kind, idx, width)
+                if kind != K_NONE:
+                    ops[slot] = (kind, idx, width)
             else:
                 k = slot - S0
                 t = d.src[k] if k < 3 else d.src[2]

@@ -307,8 +307,6 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
         elif s == S.V_DOT4_I32_I8:
             for l in range(64):
                 R[l] = op.dot4_i32_i8(A[l], B[l], C[l])
-        if mods[i, M_CLAMP] and s == S.V_PK_ADD_U16:
-            pass
         write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
         return 0
 
