@@ -306,6 +306,10 @@ class Dispatch:
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"
         elif code == memk.FAULT_LIMIT:
             what += f" ({limit:,} wave-instructions; raise it with --max-instructions)"
+            waiting = int(fault[memk.F_AT_BARRIER])
+            if waiting:
+                what += (f" while {waiting} other wave(s) of the workgroup wait at s_barrier: a barrier this "
+                         "wave never reaches (barrier deadlock)")
         elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
             what = f"instruction '{p.mnemonics[i]}' is not supported yet by the executor"
         lane = int(fault[memk.F_LANE])

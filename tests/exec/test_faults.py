@@ -114,12 +114,14 @@ def test_infinite_loop_is_stopped_by_the_instruction_limit():
 # ---------------------------------------------------------------- (d) barrier only some waves reach
 def test_barrier_reached_by_one_wave_while_the_other_spins():
     """Wave 0 waits at s_barrier forever (real hardware hangs): gpusim reports the
-    spinning wave 1 when the instruction limit runs out, not a deadlock."""
+    spinning wave 1 when the instruction limit runs out, and says the other
+    wave is stuck at the barrier."""
     msg = str(fault_of("fault_barrier_half.s", max_instructions=20000))
     assert "kernel 'barrier_half' faulted: runaway kernel: instruction limit reached" in msg
     assert "20,000 wave-instructions" in msg
     assert "'s_branch .Lspin'" in msg
     assert "workgroup (0, 0, 0), wave 1" in msg
+    assert "1 other wave(s) of the workgroup wait at s_barrier" in msg and "barrier deadlock" in msg
     line = assert_one_line_fault("fault_barrier_half.s", "--max-instructions", "20000")
     assert "runaway kernel" in line and "wave 1" in line
 

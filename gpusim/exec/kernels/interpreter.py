@@ -16,7 +16,7 @@ from gpusim.asm.program import (
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds
 from gpusim.exec.kernels.memory import (
-    F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
+    F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -207,6 +207,9 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                             if total > limit:
                                 record_fault(fault, FAULT_LIMIT, w, pc[w], -1, 0, 0)
                                 fault[F_WORKGROUP] = flat
+                                for v in range(waves):
+                                    if state[v] == AT_BARRIER:
+                                        fault[F_AT_BARRIER] += 1
                                 return total
                         if state[w] != DONE:
                             live += 1

@@ -22,7 +22,7 @@ ENV_SHARED_APERTURE_END = 2
 N_ENV = 4
 
 # fault record columns
-F_CODE, F_WAVE, F_PC, F_LANE, F_ADDR, F_SIZE, F_WORKGROUP = range(7)
+F_CODE, F_WAVE, F_PC, F_LANE, F_ADDR, F_SIZE, F_WORKGROUP, F_AT_BARRIER = range(8)
 N_FAULT = 8
 # fault codes
 FAULT_NONE = 0
