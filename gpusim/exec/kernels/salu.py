@@ -40,7 +40,7 @@ def _scmp(a, b, cond, signed):
     return x <= y
 
 
-@njit(_nrt=False, error_model="numpy", inline="always")
+@njit(_nrt=False, error_model="numpy")
 def exec_salu(i, w, sem, ops, mods, sreg):
     """exec_salu runs scalar instruction ``i`` for wave slot ``w``; returns 0, or -1 if unknown."""
     s = sem[i]

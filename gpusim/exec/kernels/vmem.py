@@ -154,7 +154,7 @@ def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
     return True
 
 
-@njit(_nrt=False, inline="always")
+@njit(_nrt=False)
 def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault):
     """exec_vmem runs global/flat/buffer instruction ``i`` for wave ``w``: 0 ok, -2 fault."""
     s = sem[i]
