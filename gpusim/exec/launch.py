@@ -335,7 +335,8 @@ class Dispatch:
 
 def _announce_first_compile() -> None:
     """_announce_first_compile tells the user why the very first run pauses (numba compiling)."""
-    if itp.run_grid.signatures:
+    compiled = getattr(itp.run_grid, "signatures", None)
+    if compiled is None or compiled:  # JIT disabled, or already compiled in this process
         return
     cache = Path(itp.__file__).parent / "__pycache__"
     if not any(cache.glob("interpreter.run_grid-*.nbi")):
