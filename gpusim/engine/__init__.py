@@ -1,0 +1,1 @@
+"""The timing engine: the simulation loop, the only layer that knows time."""

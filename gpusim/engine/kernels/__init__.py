@@ -1,0 +1,1 @@
+"""numba kernels of the timing engine (the only numba code of gpusim.engine)."""

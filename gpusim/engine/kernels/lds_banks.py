@@ -1,0 +1,121 @@
+"""LDS bank conflicts: the clocks the LDS needs to serve one wave64 ds_* access.
+
+The model gpusim uses, derived from the LDS bandwidth of 128 B/clk/CU =
+32 banks x 4 B per clock (both from the architecture YAML, ``cu.lds``):
+
+- Per clock the LDS carries ``banks * bank_width_bytes`` bytes, so a wave's
+  access is split into groups of consecutive lanes whose data fill that:
+  b32 -> 2 groups of 32 lanes, b64 -> 4 of 16, b96/b128 -> 8 of 8 (a lane's
+  slot is its width rounded up to a power of two; b8/b16 count as b32).
+- A lane at byte address ``a`` touches the bank words ``a // bank_width``
+  through ``(a + width - 1) // bank_width``; the word's bank is
+  ``word % banks``.
+- Within a group each bank serves one distinct word per clock; lanes touching
+  the same word share it (broadcast). A group with an active lane takes the
+  most distinct words any one bank holds; a group with none takes 0.
+- cycles is the sum over groups; conflict cycles (what AMD's profiler counts
+  as SQ_LDS_BANK_CONFLICT) are cycles minus the number of non-empty groups.
+  Reads and writes follow the same rule.
+
+The functions read ``addrs`` and ``mask`` and write only ``scratch``; they
+allocate nothing, so the engine's hot loop can call them.
+"""
+import numpy as np
+from numba import njit
+
+U = np.uint64
+
+MAX_WORDS_PER_LANE = 5  # a misaligned b128 spans 5 bank words
+SCRATCH_WORDS = 64 * MAX_WORDS_PER_LANE
+
+
+def scratch_for(banks: int) -> np.ndarray:
+    """scratch_for returns a scratch array the kernels here accept for an LDS of ``banks`` banks."""
+    return np.zeros(SCRATCH_WORDS + banks, dtype=np.uint64)
+
+
+@njit(_nrt=False)
+def lanes_per_clock(width_bytes, banks, bank_width_bytes):
+    """lanes_per_clock is how many consecutive lanes' data one LDS clock carries (32 for b32 on CDNA)."""
+    slot = bank_width_bytes
+    while slot < width_bytes:
+        slot *= 2
+    n = banks * bank_width_bytes // slot
+    return max(1, min(64, n))
+
+
+@njit(_nrt=False)
+def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_width_bytes, scratch):
+    """_group_cycles is the clocks lanes first..last-1 need: the most distinct words one bank holds.
+
+    scratch[:SCRATCH_WORDS] holds the group's distinct words, the next
+    ``banks`` entries their count per bank.
+    """
+    bw = U(bank_width_bytes)
+    nb = U(banks)
+    for b in range(banks):
+        scratch[SCRATCH_WORDS + b] = 0
+    n = 0
+    worst = U(0)
+    for l in range(first, last):
+        if (mask >> U(l)) & U(1) == U(0):
+            continue
+        a = addrs[l] + offset
+        w = a // bw
+        w_last = (a + U(width_bytes - 1)) // bw
+        while w <= w_last:
+            seen = False
+            for j in range(n):
+                if scratch[j] == w:
+                    seen = True
+                    break
+            if not seen:
+                scratch[n] = w
+                n += 1
+                c = SCRATCH_WORDS + np.int64(w % nb)
+                scratch[c] += U(1)
+                if scratch[c] > worst:
+                    worst = scratch[c]
+            w += U(1)
+    return np.int64(worst)
+
+
+@njit(_nrt=False)
+def _access_cycles(addrs, offset, mask, width_bytes, banks, bank_width_bytes, scratch):
+    """_access_cycles is (cycles, conflict cycles) of one access at ``addrs + offset``."""
+    per = lanes_per_clock(width_bytes, banks, bank_width_bytes)
+    m = U(mask)
+    off = U(offset)
+    cycles = 0
+    groups = 0
+    for first in range(0, 64, per):
+        c = _group_cycles(addrs, off, m, first, min(first + per, 64), width_bytes, banks, bank_width_bytes, scratch)
+        if c > 0:
+            cycles += c
+            groups += 1
+    return cycles, cycles - groups
+
+
+@njit(_nrt=False)
+def lds_access_cycles(addrs, mask, width_bytes, banks, bank_width_bytes, scratch):
+    """lds_access_cycles is (cycles, conflict cycles) for a wave64 ds_read/ds_write of ``width_bytes`` per lane.
+
+    ``addrs`` is uint64[64] byte addresses (instruction offset included),
+    ``mask`` the uint64 exec mask, ``scratch`` from ``scratch_for(banks)``
+    (mutated). An access with no active lane takes (0, 0).
+    """
+    return _access_cycles(addrs, 0, mask, width_bytes, banks, bank_width_bytes, scratch)
+
+
+@njit(_nrt=False)
+def ds2_access_cycles(addrs, mask, offset0_bytes, offset1_bytes, width_bytes, banks, bank_width_bytes, scratch):
+    """ds2_access_cycles is (cycles, conflict cycles) for a ds_read2/ds_write2 of two ``width_bytes`` elements.
+
+    gpusim serves the two elements as two separate accesses of the element
+    width, at ``addrs + offset0_bytes`` and ``addrs + offset1_bytes``; the
+    offsets are in bytes, already scaled by the element size (and by 64 for
+    the st64 forms). Mutates ``scratch`` only.
+    """
+    c0, k0 = _access_cycles(addrs, offset0_bytes, mask, width_bytes, banks, bank_width_bytes, scratch)
+    c1, k1 = _access_cycles(addrs, offset1_bytes, mask, width_bytes, banks, bank_width_bytes, scratch)
+    return c0 + c1, k0 + k1
