@@ -20,9 +20,9 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus" / "gfx942"
 
 
-def scaled(name: str, subs: dict[str, str]) -> Path:
+def scaled(name: str, subs: dict[str, str], target: str = "gfx942") -> Path:
     """scaled writes a copy of a corpus kernel whose header lines are rewritten by regex."""
-    text = (CORPUS / f"{name}.s").read_text()
+    text = (CORPUS.parent / target / f"{name}.s").read_text()
     for pattern, repl in subs.items():
         text, n = re.subn(pattern, repl, text, flags=re.M)
         assert n, f"{name}: pattern {pattern!r} not found"
@@ -34,11 +34,13 @@ def scaled(name: str, subs: dict[str, str]) -> Path:
 def cases(quick: bool):
     n = 256 if quick else 512
     g = n // 16
-    yield "gemm_naive f32 %dx%dx%d" % (n, n, n), scaled("gemm_naive", {
+    gemm = {
         r"^; gpusim-launch: .*$": f"; gpusim-launch: grid={g},{g},1 block=16,16,1",
         r"f32\[64,64\]": f"f32[{n},{n}]",
         r"^; gpusim-arg: ([MNK]) i32 64$": rf"; gpusim-arg: \1 i32 {n}",
-        r"^; gpusim-check: .*$": "; gpusim-check: C ~= A @ B rtol=1e-4 atol=1e-4"})
+        r"^; gpusim-check: .*$": "; gpusim-check: C ~= A @ B rtol=1e-4 atol=1e-4"}
+    yield "gemm_naive f32 %dx%dx%d" % (n, n, n), scaled("gemm_naive", gemm)
+    yield "gemm_naive f32 %dx%dx%d gfx90a" % (n, n, n), scaled("gemm_naive", gemm, "gfx90a")
     m = 1 << (18 if quick else 21)
     yield "saxpy f32 n=%d" % m, scaled("saxpy", {
         r"^; gpusim-launch: .*$": f"; gpusim-launch: grid={m // 256},1,1 block=256,1,1",
@@ -66,7 +68,8 @@ def main() -> None:
         best = None
         for _ in range(2):
             t = time.perf_counter()
-            result = gpusim.simulate(kernel, "cdna3", check=bool(kernel.module.checks))
+            arch = "cdna2" if kernel.target == "gfx90a" else "cdna3"
+            result = gpusim.simulate(kernel, arch, check=bool(kernel.module.checks))
             dt = time.perf_counter() - t
             best = dt if best is None else min(best, dt)
         n = result.counters["GPUSIM_INSTS_TOTAL"]

@@ -531,12 +531,13 @@ def _fast_path_eligible(d: isa.InstrDef, ins: Instruction, ops: np.ndarray, mods
         return False
     if mods[M_OPSEL] or mods[M_CLAMP] or mods[M_OMOD] or _dst_kind(d.dst) in (2, 4):
         return False
-    if ops[D0, KIND] != K_VREG or ops[D0, WIDTH] != 1 or ops[D1, KIND] != K_NONE:
+    carry = sems.V_CARRY_FIRST <= d.sem <= sems.V_CARRY_LAST
+    if ops[D0, KIND] != K_VREG or ops[D0, WIDTH] != 1 or ops[D1, KIND] not in ((K_SREG, K_NONE) if carry else (K_NONE,)):
         return False
     for slot in (S0, S1, S2):
         if ops[slot, KIND] == K_NONE:
             continue
-        if d.sem == sems.V_CNDMASK_B32 and slot == S2:
+        if (d.sem == sems.V_CNDMASK_B32 or carry) and slot == S2:
             if ops[slot, KIND] != K_SREG:
                 return False
         elif ops[slot, WIDTH] != 1:

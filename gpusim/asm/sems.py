@@ -691,6 +691,7 @@ LDS_END = 329
 # Plain 32-bit VALU operations the executor computes straight on the register
 # file when no modifier applies (gpusim.exec.kernels.valu_fast).
 FAST_SEMS = frozenset((
+    V_ADD_CO_U32, V_SUB_CO_U32, V_SUBREV_CO_U32, V_ADDC_CO_U32, V_SUBB_CO_U32, V_SUBBREV_CO_U32,
     V_MOV_B32, V_ACCVGPR_WRITE_B32, V_ACCVGPR_READ_B32, V_ACCVGPR_MOV_B32, V_ADD_F32, V_SUB_F32, V_SUBREV_F32,
     V_MUL_F32, V_FMA_F32, V_MAD_F32, V_MIN_F32, V_MAX_F32, V_MIN3_F32, V_MAX3_F32, V_MED3_F32, V_EXP_F32,
     V_LOG_F32, V_RCP_F32, V_RCP_IFLAG_F32, V_SQRT_F32, V_RSQ_F32, V_CVT_F32_I32, V_CVT_F32_U32, V_CVT_I32_F32,

@@ -14,9 +14,9 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import D0, K_NONE, K_SREG, K_VREG, KIND, S0, S2, VAL, VCC_LO
+from gpusim.asm.program import D0, D1, K_NONE, K_SREG, K_VREG, KIND, S0, S2, VAL, VCC_LO
 from gpusim.exec.kernels import valu_ops as op
-from gpusim.exec.kernels.lanes import ALL_LANES, exec_mask, lane_on, sget
+from gpusim.exec.kernels.lanes import ALL_LANES, exec_mask, lane_on, sget, sset
 
 U = np.uint64
 
@@ -41,6 +41,33 @@ def _source_row(sreg, vreg, w, ops, i, k, base):
     return row
 
 
+@njit(_nrt=False)
+def _carry_op(s, i, w, ops, sreg, vreg, a, b, d, mask):
+    """_carry_op computes v_add/sub(rev)_co_u32 and v_addc/subb(rev)_co_u32: result row ``d``,
+    carry/borrow lane mask to the SGPR pair in D1 (carry-in from the pair in S2)."""
+    cin = sget(sreg, w, K_SREG, ops[i, S2, VAL], 2) if ops[i, S2, KIND] == K_SREG else U(0)
+    use_cin = s == S.V_ADDC_CO_U32 or s == S.V_SUBB_CO_U32 or s == S.V_SUBBREV_CO_U32
+    carry = U(0)
+    for l in range(64):
+        x = U(vreg[w, a, l])
+        y = U(vreg[w, b, l])
+        c = (cin >> U(l)) & U(1) if use_cin else U(0)
+        if s == S.V_ADD_CO_U32 or s == S.V_ADDC_CO_U32:
+            t = x + y + c
+            out = t > U(0xFFFFFFFF)
+        elif s == S.V_SUB_CO_U32 or s == S.V_SUBB_CO_U32:
+            t = x - y - c
+            out = y + c > x
+        else:
+            t = y - x - c
+            out = x + c > y
+        vreg[w, d, l] = np.uint32(t & U(0xFFFFFFFF))
+        if out:
+            carry |= U(1) << U(l)
+    if ops[i, D1, KIND] == K_SREG:
+        sset(sreg, w, ops[i, D1, VAL], 2, carry & mask)
+
+
 @njit(_nrt=False, error_model="numpy", inline="always")
 def exec_valu_fast(i, w, sem, ops, mods, sreg, vreg):
     """exec_valu_fast runs a plain 32-bit VALU instruction for wave ``w``; returns 0, or -1 if not handled."""
@@ -51,7 +78,9 @@ def exec_valu_fast(i, w, sem, ops, mods, sreg, vreg):
     mask = exec_mask(sreg, w)
     reg = ops[i, D0, VAL]
     d = reg if mask == ALL_LANES else base + 3
-    if s == S.V_CNDMASK_B32:
+    if S.V_CARRY_FIRST <= s <= S.V_CARRY_LAST:
+        _carry_op(s, i, w, ops, sreg, vreg, a, b, d, mask)
+    elif s == S.V_CNDMASK_B32:
         sel = sget(sreg, w, K_SREG, ops[i, S2, VAL] if ops[i, S2, KIND] != K_NONE else VCC_LO, 2)
         for l in range(64):
             vreg[w, d, l] = vreg[w, b, l] if lane_on(sel, l) else vreg[w, a, l]

@@ -1,0 +1,134 @@
+"""MemoryLevels: the state arrays and counters of a GPU's memory hierarchy, built from an Arch."""
+from __future__ import annotations
+
+import numpy as np
+
+from gpusim.memory.kernels import access as K
+from gpusim.memory.kernels.access import access_line
+from gpusim.memory.kernels.cache import FIFO, LRU
+
+_POLICIES = {"lru": LRU, "fifo": FIFO}
+
+TCP_COUNTERS = ("TCP_TOTAL_CACHE_ACCESSES", "TCP_TCC_READ_REQ", "TCP_TCC_WRITE_REQ",
+                "GPUSIM_TCP_HIT", "GPUSIM_TCP_MISS", "GPUSIM_TCP_MSHR_STALL_CYCLES")
+SQC_COUNTERS = ("SQC_DCACHE_REQ", "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES")
+TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_EA_RDREQ", "TCC_EA_WRREQ",
+                "GPUSIM_TCC_MSHR_STALL_CYCLES")
+MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS")
+HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
+                "GPUSIM_HBM_QUEUE_STALL_CYCLES")
+
+
+def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
+    return max(1, size_bytes // (line_bytes * ways))
+
+
+def _cache(instances: tuple, sets: int, ways: int) -> tuple:
+    shape = instances + (sets, ways)
+    return (np.full(shape, -1, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64))
+
+
+class MemoryLevels:
+    """MemoryLevels holds the caches, channel servers, MSHRs and counters of every memory level of an Arch.
+
+    Arrays (int64 unless noted; "tags/stamps/ready" are one cache's line numbers, replacement stamps and
+    data-ready cycles):
+      params                      [N_PARAMS]                 see ``gpusim.memory.kernels.access.P_*``
+      l1_tags/stamps/ready        [cus, sets, ways]          vector L1 per CU
+      l1_free [cus]; l1_mshr      [cus, mshrs]               L1 port server; MSHR release cycles
+      sq_tags/stamps/ready        [cus / shared_by_cus, sets, ways]   scalar cache
+      l2_tags/stamps/ready/dirty  [xcds, channels, sets, ways]        L2, sets split per channel
+      l2_free [xcds, channels]; l2_mshr [xcds, channels, mshrs_per_channel]
+      mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels]
+      hbm_free [hbm channels] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel]
+      seq [1]                      replacement stamp clock
+
+    Counters, one row per hardware instance (sum over rows for rocprof's ``_sum``):
+      tcp [cus, :]            TCP_TOTAL_CACHE_ACCESSES (line lookups, reads and writes), TCP_TCC_READ_REQ,
+                              TCP_TCC_WRITE_REQ (requests to L2), and gpusim's own GPUSIM_TCP_HIT / _MISS
+                              (hit + miss = accesses) and GPUSIM_TCP_MSHR_STALL_CYCLES
+      sqc [scalar caches, :] SQC_DCACHE_REQ, SQC_DCACHE_HITS, SQC_DCACHE_MISSES
+      tcc [xcds, channels, :] TCC_REQ, TCC_READ, TCC_WRITE, TCC_HIT, TCC_MISS (hit + miss = req),
+                              TCC_EA_RDREQ / TCC_EA_WRREQ (fabric requests of min(L2 line, MALL line) bytes:
+                              64 B on CDNA3, so bytes = 64 x count as rocprof-compute computes them),
+                              GPUSIM_TCC_MSHR_STALL_CYCLES
+      mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (no public AMD counter names)
+      hbm_ctr [channels, :]   GPUSIM_HBM_RDREQ, _WRREQ, _READ_BYTES (= MALL misses x MALL line), _WRITE_BYTES,
+                              GPUSIM_HBM_QUEUE_STALL_CYCLES
+    ``cus`` limits the CUs modelled (default: all of the Arch) to keep small tests small.
+    """
+
+    def __init__(self, arch, cus: int | None = None):
+        l1, sq, l2, mall, hbm = arch.cu.l1, arch.cu.scalar_cache, arch.l2, arch.mall, arch.hbm
+        self.arch = arch
+        self.cus = cus if cus is not None else arch.gpu.xcds * arch.gpu.cus_per_xcd
+        xcds = -(-self.cus // arch.gpu.cus_per_xcd)
+        p = np.zeros(K.N_PARAMS, np.int64)
+        p[K.P_CUS_PER_XCD] = arch.gpu.cus_per_xcd
+        p[K.P_POLICY] = _POLICIES[arch.policies.cache_replacement]
+        p[K.P_L1_LINE], p[K.P_L1_LAT], p[K.P_L1_BPC] = l1.line_bytes, l1.latency_cycles, l1.bytes_per_clk
+        p[K.P_L1_WRITE_ALLOCATE] = "no_allocate" not in l1.write_policy
+        p[K.P_SQ_SHARED], p[K.P_SQ_LINE], p[K.P_SQ_LAT] = sq.shared_by_cus, sq.line_bytes, sq.latency_cycles
+        p[K.P_L2_LINE], p[K.P_L2_LAT], p[K.P_L2_BPC] = l2.line_bytes, l2.latency_cycles, l2.bytes_per_clk_per_channel
+        p[K.P_L2_CHANNELS], p[K.P_L2_INTERLEAVE] = l2.channels, l2.channel_interleave_bytes
+        p[K.P_L2_WRITE_BACK] = l2.write_policy == "write_back"
+        p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
+        p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels
+        p[K.P_HBM_CHANNELS], p[K.P_HBM_INTERLEAVE] = hbm.channels, hbm.channel_interleave_bytes
+        p[K.P_HBM_BYTES_PER_MEM_CLK], p[K.P_HBM_LAT] = hbm.bytes_per_memory_clk_per_channel, hbm.latency_cycles
+        p[K.P_SHADER_MHZ], p[K.P_MEMORY_MHZ] = arch.clocks.shader_mhz, arch.clocks.memory_mhz
+        self.params = p
+
+        self.l1_tags, self.l1_stamps, self.l1_ready = _cache(
+            (self.cus,), _sets(l1.size_bytes, l1.line_bytes, l1.associativity), l1.associativity)
+        self.l1_free = np.zeros(self.cus, np.int64)
+        self.l1_mshr = np.zeros((self.cus, l1.mshrs), np.int64)
+        self.tcp = np.zeros((self.cus, K.N_TCP), np.int64)
+
+        n_sq = -(-self.cus // sq.shared_by_cus)
+        self.sq_tags, self.sq_stamps, self.sq_ready = _cache(
+            (n_sq,), _sets(sq.size_bytes, sq.line_bytes, sq.associativity), sq.associativity)
+        self.sqc = np.zeros((n_sq, K.N_SQC), np.int64)
+
+        l2_sets = _sets(l2.size_bytes // l2.channels, l2.line_bytes, l2.associativity)
+        self.l2_tags, self.l2_stamps, self.l2_ready = _cache((xcds, l2.channels), l2_sets, l2.associativity)
+        self.l2_dirty = np.zeros_like(self.l2_tags, dtype=np.uint8)
+        self.l2_free = np.zeros((xcds, l2.channels), np.int64)
+        self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel), np.int64)
+        self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
+
+        mall_sets = _sets(mall.size_bytes // mall.channels, mall.line_bytes, mall.associativity)
+        self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall.channels,), mall_sets, mall.associativity)
+        self.mall_free = np.zeros(mall.channels, np.int64)
+        self.mall_ctr = np.zeros((mall.channels, K.N_MALL), np.int64)
+
+        self.hbm_free = np.zeros(hbm.channels, np.int64)
+        self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel), np.int64)
+        self.hbm_ctr = np.zeros((hbm.channels, K.N_HBM), np.int64)
+        self.seq = np.zeros(1, np.int64)
+
+    def kernel_args(self) -> tuple:
+        """kernel_args returns the arrays ``access_line`` takes before ``cu``, in its order."""
+        return (self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
+                self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
+                self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
+                self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
+                self.hbm_free, self.hbm_queue, self.hbm_ctr, self.seq)
+
+    def access(self, cu: int, addr: int, now: int, nbytes: int = 0, write: bool = False,
+               scalar: bool = False) -> int:
+        """access sends one line request through ``access_line`` and returns its completion cycle.
+
+        Mutates this object's arrays. For engine hot loops call ``access_line(*kernel_args(), ...)`` from numba.
+        """
+        return int(access_line(*self.kernel_args(), cu, addr, nbytes, now, write, scalar))
+
+    def counters(self) -> dict:
+        """counters returns every counter summed over its instances, keyed by name with a ``_sum`` suffix."""
+        out = {}
+        for names, arr in ((TCP_COUNTERS, self.tcp), (SQC_COUNTERS, self.sqc), (TCC_COUNTERS, self.tcc),
+                           (MALL_COUNTERS, self.mall_ctr), (HBM_COUNTERS, self.hbm_ctr)):
+            flat = arr.reshape(-1, arr.shape[-1]).sum(axis=0)
+            for i, name in enumerate(names):
+                out[name + "_sum"] = int(flat[i])
+        return out

@@ -1,0 +1,1 @@
+"""numba kernels of the memory model: coalescer, caches, channels, bounded queues, the miss path."""

@@ -1,0 +1,299 @@
+"""One cache-line request walking the memory hierarchy: L1 (or scalar cache) -> L2 channel -> MALL -> HBM.
+
+Every level is a cache plus a bandwidth server (``channel.channel_request``) whose ``latency_cycles`` is the
+level's increment along the miss path: a request served by level k completes after the latencies of every
+level down to k, plus one occupancy per level (the cycles its bytes hold that level's port), plus any queueing.
+A miss holds an MSHR (L1 per CU, L2 per channel) or queue entry (HBM per channel) until its data returns; with
+all of them busy it waits (``slots.slot_earliest``), so bandwidth limits and back-pressure come from the model.
+A miss allocates its line at once with a ``ready`` cycle, so a later request for a line still in flight hits
+and waits for that cycle (MSHR merging).
+
+Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes allocate without a fetch (byte
+masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
+them; atomics are the caller's (issue them as an L2 write plus an L2 read).
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim
+from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
+from gpusim.memory.kernels.slots import slot_earliest
+
+# Indices into the int64 parameter vector built by gpusim.memory.hierarchy.MemoryLevels.
+P_CUS_PER_XCD = 0
+P_POLICY = 1
+P_L1_LINE = 2
+P_L1_LAT = 3
+P_L1_BPC = 4
+P_L1_WRITE_ALLOCATE = 5
+P_SQ_SHARED = 6
+P_SQ_LINE = 7
+P_SQ_LAT = 8
+P_L2_LINE = 9
+P_L2_LAT = 10
+P_L2_BPC = 11
+P_L2_CHANNELS = 12
+P_L2_INTERLEAVE = 13
+P_L2_WRITE_BACK = 14
+P_MALL_LINE = 15
+P_MALL_LAT = 16
+P_MALL_BPC = 17
+P_MALL_CHANNELS = 18
+P_HBM_CHANNELS = 19
+P_HBM_INTERLEAVE = 20
+P_HBM_BYTES_PER_MEM_CLK = 21
+P_HBM_LAT = 22
+P_SHADER_MHZ = 23
+P_MEMORY_MHZ = 24
+N_PARAMS = 25
+
+# Per-CU vector L1 counters (tcp[cu, :]).
+TCP_TOTAL_CACHE_ACCESSES = 0
+TCP_TCC_READ_REQ = 1
+TCP_TCC_WRITE_REQ = 2
+GPUSIM_TCP_HIT = 3
+GPUSIM_TCP_MISS = 4
+GPUSIM_TCP_MSHR_STALL_CYCLES = 5
+N_TCP = 6
+
+# Per scalar-cache instance counters (sqc[cu // shared_by_cus, :]).
+SQC_DCACHE_REQ = 0
+SQC_DCACHE_HITS = 1
+SQC_DCACHE_MISSES = 2
+N_SQC = 3
+
+# Per L2 channel counters (tcc[xcd, channel, :]).
+TCC_REQ = 0
+TCC_READ = 1
+TCC_WRITE = 2
+TCC_HIT = 3
+TCC_MISS = 4
+TCC_EA_RDREQ = 5
+TCC_EA_WRREQ = 6
+GPUSIM_TCC_MSHR_STALL_CYCLES = 7
+N_TCC = 8
+
+# Per MALL channel counters (mall_ctr[channel, :]).
+GPUSIM_MALL_REQ = 0
+GPUSIM_MALL_HIT = 1
+GPUSIM_MALL_MISS = 2
+N_MALL = 3
+
+# Per HBM channel counters (hbm_ctr[channel, :]).
+GPUSIM_HBM_RDREQ = 0
+GPUSIM_HBM_WRREQ = 1
+GPUSIM_HBM_READ_BYTES = 2
+GPUSIM_HBM_WRITE_BYTES = 3
+GPUSIM_HBM_QUEUE_STALL_CYCLES = 4
+N_HBM = 5
+
+
+@njit(_nrt=False)
+def _ceil_div(a, b):
+    return -(-a // b)
+
+
+@njit(_nrt=False)
+def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
+    ch = channel_of(addr, p[P_HBM_INTERLEAVE], p[P_HBM_CHANNELS])
+    q = hbm_queue[ch]
+    i = slot_earliest(q)
+    if q[i] > t:
+        hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += q[i] - t
+        t = q[i]
+    # The channel moves bytes in memory clocks; converting there and back keeps its rate exact.
+    tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
+    dm = channel_request(hbm_free, ch, tm, nbytes, p[P_HBM_BYTES_PER_MEM_CLK], 0)
+    done = _ceil_div(dm * p[P_SHADER_MHZ], p[P_MEMORY_MHZ]) + p[P_HBM_LAT]
+    q[i] = done
+    if is_write:
+        hbm_ctr[ch, GPUSIM_HBM_WRREQ] += 1
+        hbm_ctr[ch, GPUSIM_HBM_WRITE_BYTES] += nbytes
+    else:
+        hbm_ctr[ch, GPUSIM_HBM_RDREQ] += 1
+        hbm_ctr[ch, GPUSIM_HBM_READ_BYTES] += nbytes
+    return done
+
+
+@njit(_nrt=False)
+def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr, seq,
+               addr, t):
+    line_b = p[P_MALL_LINE]
+    line = addr - addr % line_b
+    # A MALL slice sits in front of each HBM channel, so both use the HBM interleave.
+    ch = channel_of(line, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
+    local = channel_local(line, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
+    mall_ctr[ch, GPUSIM_MALL_REQ] += 1
+    seq[0] += 1
+    t = channel_request(mall_free, ch, t, line_b, p[P_MALL_BPC], p[P_MALL_LAT])
+    tags = mall_tags[ch]
+    stamps = mall_stamps[ch]
+    s = (local // line_b) % tags.shape[0]
+    w = cache_find(tags, local, line_b)
+    if w >= 0:
+        mall_ctr[ch, GPUSIM_MALL_HIT] += 1
+        if p[P_POLICY] == LRU:
+            stamps[s, w] = seq[0]
+        return max(t, mall_ready[ch, s, w])
+    mall_ctr[ch, GPUSIM_MALL_MISS] += 1
+    w = cache_victim(tags, stamps, s)
+    tags[s, w] = local // line_b
+    stamps[s, w] = seq[0]
+    done = _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
+    mall_ready[ch, s, w] = done
+    return done
+
+
+@njit(_nrt=False)
+def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
+               mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr, seq,
+               xcd, addr, nbytes, t, is_write):
+    line_b = p[P_L2_LINE]
+    line = addr - addr % line_b
+    nch = p[P_L2_CHANNELS]
+    il = p[P_L2_INTERLEAVE]
+    ch = channel_of(line, il, nch)
+    local = channel_local(line, il, nch)
+    tcc[xcd, ch, TCC_REQ] += 1
+    tcc[xcd, ch, TCC_WRITE if is_write else TCC_READ] += 1
+    seq[0] += 1
+    t = channel_request(l2_free[xcd], ch, t, nbytes, p[P_L2_BPC], p[P_L2_LAT])
+    tags = l2_tags[xcd, ch]
+    stamps = l2_stamps[xcd, ch]
+    s = (local // line_b) % tags.shape[0]
+    ea = min(line_b, p[P_MALL_LINE])
+    w = cache_find(tags, local, line_b)
+    hit = w >= 0
+    if hit:
+        tcc[xcd, ch, TCC_HIT] += 1
+        if p[P_POLICY] == LRU:
+            stamps[s, w] = seq[0]
+    else:
+        tcc[xcd, ch, TCC_MISS] += 1
+        w = cache_victim(tags, stamps, s)
+        if tags[s, w] >= 0 and l2_dirty[xcd, ch, s, w]:
+            victim = channel_global(tags[s, w] * line_b, ch, il, nch)
+            for off in range(0, line_b, ea):
+                tcc[xcd, ch, TCC_EA_WRREQ] += 1
+                _hbm(p, hbm_free, hbm_queue, hbm_ctr, victim + off, ea, t, True)
+        tags[s, w] = local // line_b
+        stamps[s, w] = seq[0]
+        l2_dirty[xcd, ch, s, w] = 0
+        l2_ready[xcd, ch, s, w] = t
+    if is_write:
+        if p[P_L2_WRITE_BACK]:
+            l2_dirty[xcd, ch, s, w] = 1
+        else:
+            tcc[xcd, ch, TCC_EA_WRREQ] += 1
+            _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, True)
+        return t
+    if hit:
+        return max(t, l2_ready[xcd, ch, s, w])
+    mshr = l2_mshr[xcd, ch]
+    i = slot_earliest(mshr)
+    if mshr[i] > t:
+        tcc[xcd, ch, GPUSIM_TCC_MSHR_STALL_CYCLES] += mshr[i] - t
+        t = mshr[i]
+    done = t
+    # An L2 line is fetched in EA requests of one MALL line each (64 B on CDNA3, as rocprof counts them).
+    for off in range(0, line_b, ea):
+        tcc[xcd, ch, TCC_EA_RDREQ] += 1
+        d = _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue,
+                       hbm_ctr, seq, line + off, t)
+        done = max(done, d)
+    mshr[i] = done
+    l2_ready[xcd, ch, s, w] = done
+    return done
+
+
+@njit(_nrt=False)
+def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
+                sq_tags, sq_stamps, sq_ready, sqc,
+                l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
+                mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr,
+                hbm_free, hbm_queue, hbm_ctr, seq,
+                cu, addr, nbytes, now, is_write, is_scalar):
+    """access_line walks one line request of CU ``cu`` issued at cycle ``now`` down the hierarchy and returns
+    the cycle its data is visible (a read) or the L2 has accepted it (a write).
+
+    ``addr`` is any byte address in the line; ``nbytes`` is the bytes a write moves (a read always moves whole
+    lines). A vector request starts at the CU's L1 (write-through; write-allocate only if the L1 policy says
+    so); a scalar one (``is_scalar``, reads only) at the scalar cache of CU ``cu``. Misses go to the L2 of the
+    CU's XCD, then the MALL, then HBM. Mutates every state and counter array passed in (see
+    ``gpusim.memory.hierarchy.MemoryLevels`` for shapes); ``seq[0]`` is the replacement stamp clock.
+    """
+    xcd = cu // p[P_CUS_PER_XCD]
+    if is_scalar:
+        inst = cu // p[P_SQ_SHARED]
+        line_b = p[P_SQ_LINE]
+        line = addr - addr % line_b
+        sqc[inst, SQC_DCACHE_REQ] += 1
+        seq[0] += 1
+        t = now + p[P_SQ_LAT]
+        tags = sq_tags[inst]
+        stamps = sq_stamps[inst]
+        s = (line // line_b) % tags.shape[0]
+        w = cache_find(tags, line, line_b)
+        if w >= 0:
+            sqc[inst, SQC_DCACHE_HITS] += 1
+            if p[P_POLICY] == LRU:
+                stamps[s, w] = seq[0]
+            return max(t, sq_ready[inst, s, w])
+        sqc[inst, SQC_DCACHE_MISSES] += 1
+        w = cache_victim(tags, stamps, s)
+        tags[s, w] = line // line_b
+        stamps[s, w] = seq[0]
+        done = t
+        for sub in range(line - line % p[P_L2_LINE], line + line_b, p[P_L2_LINE]):
+            d = _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
+                           mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
+                           seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
+            done = max(done, d)
+        sq_ready[inst, s, w] = done
+        return done
+
+    line_b = p[P_L1_LINE]
+    line = addr - addr % line_b
+    tcp[cu, TCP_TOTAL_CACHE_ACCESSES] += 1
+    seq[0] += 1
+    t = channel_request(l1_free, cu, now, nbytes if is_write else line_b, p[P_L1_BPC], p[P_L1_LAT])
+    tags = l1_tags[cu]
+    stamps = l1_stamps[cu]
+    s = (line // line_b) % tags.shape[0]
+    w = cache_find(tags, line, line_b)
+    if w >= 0:
+        tcp[cu, GPUSIM_TCP_HIT] += 1
+        if p[P_POLICY] == LRU:
+            stamps[s, w] = seq[0]
+    else:
+        tcp[cu, GPUSIM_TCP_MISS] += 1
+    if is_write:
+        if w < 0 and p[P_L1_WRITE_ALLOCATE]:
+            w = cache_victim(tags, stamps, s)
+            tags[s, w] = line // line_b
+            stamps[s, w] = seq[0]
+            l1_ready[cu, s, w] = t
+        tcp[cu, TCP_TCC_WRITE_REQ] += 1
+        return _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
+                          mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
+                          seq, xcd, addr, nbytes, t, True)
+    if w >= 0:
+        return max(t, l1_ready[cu, s, w])
+    mshr = l1_mshr[cu]
+    i = slot_earliest(mshr)
+    if mshr[i] > t:
+        tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += mshr[i] - t
+        t = mshr[i]
+    w = cache_victim(tags, stamps, s)
+    tags[s, w] = line // line_b
+    stamps[s, w] = seq[0]
+    done = t
+    for sub in range(line - line % p[P_L2_LINE], line + line_b, p[P_L2_LINE]):
+        tcp[cu, TCP_TCC_READ_REQ] += 1
+        d = _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
+                       mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
+                       seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
+        done = max(done, d)
+    mshr[i] = done
+    l1_ready[cu, s, w] = done
+    return done
