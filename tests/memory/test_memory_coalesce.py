@@ -1,0 +1,59 @@
+"""The coalescer turns a wave's lane addresses into the cache lines a real L1 would see."""
+import numpy as np
+import pytest
+
+from memory_support import py
+
+from gpusim.memory.kernels.coalesce import coalesce, coalesce_bytes
+
+FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _run(addrs, mask=FULL, size=4, line=128, fn=coalesce):
+    out = np.zeros(128, np.int64)
+    n = fn(np.asarray(addrs, np.uint64), np.uint64(mask), size, line, out)
+    return list(out[:n])
+
+
+@pytest.mark.parametrize("fn", [coalesce, py(coalesce)])
+def test_unit_stride_f32_wave_touches_two_lines(fn):
+    assert _run(4096 + 4 * np.arange(64), fn=fn) == [4096, 4224]
+
+
+def test_stride_of_a_line_touches_one_line_per_lane():
+    lines = _run(128 * np.arange(64))
+    assert lines == list(128 * np.arange(64))
+
+
+def test_broadcast_is_one_line():
+    assert _run(np.full(64, 1000)) == [896]
+
+
+def test_inactive_lanes_touch_nothing():
+    addrs = 128 * np.arange(64)
+    assert _run(addrs, mask=0) == []
+    assert _run(addrs, mask=0b1010) == [128, 384]
+    assert _run(addrs, mask=np.uint64(1) << np.uint64(63)) == [128 * 63]
+
+
+def test_straddling_access_touches_both_lines_in_first_touch_order():
+    addrs = np.zeros(64, np.int64)
+    addrs[0] = 1144  # 16 bytes at 1144 span lines 1024 and 1152
+    addrs[1] = 0
+    assert _run(addrs, mask=0b11, size=16) == [1024, 1152, 0]
+
+
+def test_worst_case_fills_128_entries():
+    addrs = 256 * np.arange(64) + 124
+    assert len(_run(addrs, size=8)) == 128
+
+
+@pytest.mark.parametrize("fn", [coalesce_bytes, py(coalesce_bytes)])
+def test_bytes_per_line(fn):
+    out, nb = np.zeros(128, np.int64), np.zeros(128, np.int64)
+    addrs = (4 * np.arange(64) + 64).astype(np.uint64)  # 256 bytes from 64: 64 + 128 + 64
+    n = fn(addrs, FULL, 4, 128, out, nb)
+    assert list(out[:n]) == [0, 128, 256]
+    assert list(nb[:n]) == [64, 128, 64]
+    n = fn(np.zeros(64, np.uint64), FULL, 4, 128, out, nb)
+    assert (n, nb[0]) == (1, 128)  # 64 lanes x 4 B on the same word: capped at a line

@@ -1,0 +1,117 @@
+"""One line request walks L1 -> L2 -> MALL -> HBM with consistent latencies and counters."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from memory_support import py
+
+from gpusim.arch import load_arch
+from gpusim.memory import MemoryLevels
+from gpusim.memory.kernels.access import access_line
+from gpusim.memory.kernels.slots import slot_earliest
+
+ARCH = load_arch("cdna3")
+L1_HIT = ARCH.cu.l1.latency_cycles + 2  # plus the 128 B line's 2 cycles on the 64 B/clk port
+
+
+def _levels(cus=2, arch=ARCH):
+    return MemoryLevels(arch, cus=cus)
+
+
+def test_cold_read_costs_the_latency_ladder_and_a_reread_hits_l1():
+    m = _levels()
+    lat = (ARCH.cu.l1.latency_cycles + ARCH.l2.latency_cycles + ARCH.mall.latency_cycles
+           + ARCH.hbm.latency_cycles)
+    first = m.access(0, 4096, 0)
+    assert lat < first < lat * 1.02
+    assert m.access(0, 4100, 10_000) == 10_000 + L1_HIT
+    c = m.counters()
+    assert c["TCP_TOTAL_CACHE_ACCESSES_sum"] == 2
+    assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"], c["TCP_TCC_READ_REQ_sum"]) == (1, 1, 1)
+
+
+def test_request_for_a_line_in_flight_waits_for_its_data():
+    m = _levels()
+    first = m.access(0, 0, 0)
+    assert m.access(0, 64, 5) == first
+    assert m.counters()["TCC_REQ_sum"] == 1
+
+
+def test_footprint_beyond_l1_but_inside_l2_hits_l2_on_the_second_pass():
+    m = _levels()
+    lines = 2 * ARCH.cu.l1.size_bytes // 128
+    t = 0
+    for rep in range(2):
+        for k in range(lines):  # a dependent chain: each load issues when the previous one returns
+            t = m.access(0, 128 * k, t)
+        c = m.counters()
+        if rep == 0:
+            assert c["TCC_MISS_sum"] == lines and c["TCC_HIT_sum"] == 0
+    assert c["GPUSIM_TCP_MISS_sum"] == 2 * lines  # a cyclic sweep twice L1's size always misses LRU
+    assert c["TCC_HIT_sum"] == lines and c["TCC_MISS_sum"] == lines
+    assert c["TCC_HIT_sum"] + c["TCC_MISS_sum"] == c["TCC_REQ_sum"]
+
+
+def test_bytes_from_hbm_are_misses_times_line_size():
+    m = _levels()
+    rng = np.random.default_rng(3)
+    t = 0
+    for a in rng.integers(0, 1 << 26, 3000):
+        t += 3
+        m.access(int(rng.integers(0, 2)), int(a), t)
+    c = m.counters()
+    assert c["GPUSIM_HBM_READ_BYTES_sum"] == c["GPUSIM_MALL_MISS_sum"] * ARCH.mall.line_bytes
+    assert c["TCC_EA_RDREQ_sum"] * 64 == c["TCC_MISS_sum"] * ARCH.l2.line_bytes
+    assert c["GPUSIM_MALL_HIT_sum"] + c["GPUSIM_MALL_MISS_sum"] == c["GPUSIM_MALL_REQ_sum"]
+    assert c["GPUSIM_TCP_HIT_sum"] + c["GPUSIM_TCP_MISS_sum"] == c["TCP_TOTAL_CACHE_ACCESSES_sum"]
+
+
+def test_writes_go_through_l1_without_allocating_and_dirty_l2_lines_write_back():
+    small = dataclasses.replace(ARCH, l2=dataclasses.replace(ARCH.l2, size_bytes=16 * 128 * 16))  # 1 set/channel
+    m = _levels(arch=small)
+    done = m.access(0, 0, 0, nbytes=128, write=True)
+    assert done == L1_HIT + 1 + ARCH.l2.latency_cycles
+    assert m.counters()["TCP_TCC_WRITE_REQ_sum"] == 1
+    assert m.access(0, 0, 1000) == 1000 + L1_HIT + 1 + ARCH.l2.latency_cycles  # L1 missed, L2 hit
+    for k in range(1, 17):  # 16 more lines of channel 0 evict the dirty one
+        m.access(0, 128 * 16 * k, 2000 + k)
+    c = m.counters()
+    assert c["TCC_EA_WRREQ_sum"] == 2 and c["GPUSIM_HBM_WRITE_BYTES_sum"] == 128
+
+
+def test_scalar_reads_use_the_scalar_cache():
+    m = _levels()
+    first = m.access(1, 0, 0, scalar=True)  # CUs 0 and 1 share a scalar cache
+    assert m.access(0, 32, first, scalar=True) == first + ARCH.cu.scalar_cache.latency_cycles
+    c = m.counters()
+    assert (c["SQC_DCACHE_REQ_sum"], c["SQC_DCACHE_HITS_sum"], c["SQC_DCACHE_MISSES_sum"]) == (2, 1, 1)
+    assert c["TCP_TOTAL_CACHE_ACCESSES_sum"] == 0
+
+
+def test_hbm_channel_bandwidth_is_never_exceeded():
+    m = _levels()
+    # Every 64 B MALL line of one HBM channel (interleave 256 over 128 channels), all issued at once.
+    n = 256
+    addrs = [256 * 128 * (k // 4) + 64 * (k % 4) for k in range(n)]
+    done = max(m.access(k % 2, a, 0) for k, a in enumerate(addrs))
+    mem_clks = n * 64 // ARCH.hbm.bytes_per_memory_clk_per_channel
+    assert done >= mem_clks * ARCH.clocks.shader_mhz / ARCH.clocks.memory_mhz
+
+
+def test_l1_mshrs_bound_outstanding_misses():
+    m = _levels()
+    for k in range(ARCH.cu.l1.mshrs + 1):
+        m.access(0, 128 * 37 * k, 0)
+    assert m.counters()["GPUSIM_TCP_MSHR_STALL_CYCLES_sum"] > 0
+
+
+def test_py_funcs_agree_with_compiled():
+    a, b = _levels(), _levels()
+    for addr, t in ((0, 0), (128, 5), (0, 2000), (1 << 22, 2001)):
+        fast = access_line(*a.kernel_args(), 0, addr, 0, t, False, False)
+        slow = py(access_line)(*b.kernel_args(), 0, addr, 0, t, False, False)
+        assert fast == slow
+    assert (a.tcc == b.tcc).all() and (a.hbm_ctr == b.hbm_ctr).all()
+    slots = np.array([5, 3, 3, 9], np.int64)
+    assert slot_earliest(slots) == py(slot_earliest)(slots) == 1
