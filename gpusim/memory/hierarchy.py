@@ -72,8 +72,11 @@ class MemoryLevels:
         p[K.P_L2_LINE], p[K.P_L2_LAT], p[K.P_L2_BPC] = l2.line_bytes, l2.latency_cycles, l2.bytes_per_clk_per_channel
         p[K.P_L2_CHANNELS], p[K.P_L2_INTERLEAVE] = l2.channels, l2.channel_interleave_bytes
         p[K.P_L2_WRITE_BACK] = l2.write_policy == "write_back"
-        p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
-        p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels
+        if mall.present:
+            p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
+            p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels
+        else:  # P_MALL_CHANNELS 0: L2 misses go straight to HBM in L2-line requests
+            p[K.P_MALL_LINE] = l2.line_bytes
         p[K.P_HBM_CHANNELS], p[K.P_HBM_INTERLEAVE] = hbm.channels, hbm.channel_interleave_bytes
         p[K.P_HBM_BYTES_PER_MEM_CLK], p[K.P_HBM_LAT] = hbm.bytes_per_memory_clk_per_channel, hbm.latency_cycles
         p[K.P_SHADER_MHZ], p[K.P_MEMORY_MHZ] = arch.clocks.shader_mhz, arch.clocks.memory_mhz
@@ -97,10 +100,13 @@ class MemoryLevels:
         self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel), np.int64)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
-        mall_sets = _sets(mall.size_bytes // mall.channels, mall.line_bytes, mall.associativity)
-        self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall.channels,), mall_sets, mall.associativity)
-        self.mall_free = np.zeros(mall.channels, np.int64)
-        self.mall_ctr = np.zeros((mall.channels, K.N_MALL), np.int64)
+        # an architecture without a MALL (cdna2) keeps one-entry placeholder arrays; the kernel skips the level
+        mall_channels = max(mall.channels, 1) if mall.present else 1
+        mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity) if mall.present else 1
+        mall_ways = mall.associativity if mall.present else 1
+        self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall_ways)
+        self.mall_free = np.zeros(mall_channels, np.int64)
+        self.mall_ctr = np.zeros((mall_channels, K.N_MALL), np.int64)
 
         self.hbm_free = np.zeros(hbm.channels, np.int64)
         self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel), np.int64)

@@ -120,6 +120,8 @@ def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_f
                addr, t):
     line_b = p[P_MALL_LINE]
     line = addr - addr % line_b
+    if p[P_MALL_CHANNELS] == 0:
+        return _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
     # A MALL slice sits in front of each HBM channel, so both use the HBM interleave.
     ch = channel_of(line, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
     local = channel_local(line, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])

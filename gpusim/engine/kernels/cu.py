@@ -1,0 +1,379 @@
+"""The timing loop: compute units issuing wave instructions cycle by cycle.
+
+Every CU has four SIMDs; on cycle ``c`` the CU's issue arbiter visits SIMD
+``c % 4`` and issues at most one instruction per category (VALU, scalar,
+vector memory, LDS, branch/message) from different waves of that SIMD,
+oldest wave first. An issued instruction runs functionally at once
+(:func:`gpusim.exec.kernels.interpreter.step`); the timing tables decide when
+its results become visible:
+
+* VALU holds its SIMD's vector unit ``busy`` cycles (4 for wave64 on SIMD16,
+  more for transcendental / f64); its results are ready when it finishes.
+* MFMA holds the SIMD's matrix unit for passes x 4 cycles; a VALU may
+  co-issue ``coissue`` cycles after it; its results are ready at the end.
+* scalar memory, vector memory and LDS operations complete ``latency``
+  cycles later (LDS adds its bank-conflict cycles and holds the CU's LDS for
+  them) and are waited for by ``s_waitcnt`` with gfx9's vmcnt/lgkmcnt rules.
+* ``s_barrier`` releases when every live wave of the workgroup arrives.
+
+Workgroups are dispatched to CUs as slots free up, round-robin over CUs.
+When no wave can issue, time jumps to the next cycle at which one can.
+Mutates every state array it is given; returns the cycle the last wave ended.
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.asm.program import (
+    D0, D1, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
+)
+from gpusim.asm import sems as S
+from gpusim.exec.kernels.lanes import sget
+from gpusim.exec.kernels.memory import access_size
+from gpusim.memory.kernels.access import access_line
+from gpusim.memory.kernels.coalesce import coalesce
+from gpusim.engine.kernels.lds_banks import lds_access_cycles
+from gpusim.exec.kernels import interpreter as itp
+from gpusim.exec.kernels.lanes import exec_mask
+from gpusim.exec.kernels.memory import F_CODE
+
+# issue categories
+CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
+# timing kinds
+(TK_VALU, TK_MFMA, TK_SALU, TK_SMEM, TK_VMEM, TK_LDS, TK_WAITCNT, TK_BARRIER, TK_NOP, TK_END,
+ TK_BRANCH) = range(11)
+# wave slot states
+FREE, RUNNING, AT_BARRIER, DONE = 0, 1, 2, 3
+# params columns
+(P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
+ P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_N) = range(12)
+# counters columns
+(C_CYCLES, C_BUSY_CU_CYCLES, C_WAVE_CYCLES, C_STALL_WAITCNT_VM, C_STALL_WAITCNT_LGKM, C_STALL_BARRIER,
+ C_STALL_DEPENDENCY, C_STALL_PORT, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT,
+ C_INSTS, C_N) = range(14)
+QUEUE = 64  # outstanding memory operations tracked per wave and counter
+
+
+@njit(_nrt=False)
+def _line(M, cu, addr, nbytes, now, is_write, is_scalar):
+    """_line sends one line request through the memory hierarchy ``M`` (MemoryLevels.kernel_args())."""
+    return access_line(M[0], M[1], M[2], M[3], M[4], M[5], M[6], M[7], M[8], M[9], M[10], M[11], M[12], M[13], M[14], M[15], M[16], M[17], M[18], M[19], M[20], M[21], M[22], M[23], M[24], M[25], M[26],
+                       cu, addr, nbytes, now, is_write, is_scalar)
+
+
+@njit(_nrt=False)
+def _pending(q, w, n, now):
+    """_pending counts the operations in wave w's queue that complete after ``now``."""
+    k = 0
+    for j in range(n):
+        if q[w, j] > now:
+            k += 1
+    return k
+
+
+@njit(_nrt=False)
+def _nth_latest(q, w, n, keep):
+    """_nth_latest is the cycle by which all but ``keep`` of the queued operations have completed."""
+    # completion times are not necessarily sorted (LDS and SMEM interleave); sort a copy-free way
+    best = np.int64(0)
+    for j in range(n):
+        t = q[w, j]
+        later = 0
+        for m in range(n):
+            if q[w, m] > t:
+                later += 1
+        if later <= keep and (best == 0 or t < best):
+            best = t
+    return best
+
+
+@njit(_nrt=False)
+def _push(q, qn, w, t, now):
+    """_push records a completion time, first dropping entries already complete."""
+    n = qn[w]
+    k = 0
+    for j in range(n):
+        if q[w, j] > now:
+            q[w, k] = q[w, j]
+            k += 1
+    if k < q.shape[1]:
+        q[w, k] = t
+        k += 1
+    qn[w] = k
+
+
+@njit(_nrt=False)
+def _deps_ready(ops, i, w, vready, sready):
+    """_deps_ready is the cycle at which every register source of instruction i is ready."""
+    t = np.int64(0)
+    for slot in (S0, S1, S2, S3):
+        k = ops[i, slot, KIND]
+        if k == K_VREG:
+            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
+                if vready[w, r] > t:
+                    t = vready[w, r]
+        elif k == 1:
+            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
+                if sready[w, r] > t:
+                    t = sready[w, r]
+    return t
+
+
+@njit(_nrt=False)
+def _mark_dests(ops, i, w, vready, sready, t):
+    for slot in (D0, D1):
+        k = ops[i, slot, KIND]
+        if k == K_VREG:
+            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
+                vready[w, r] = t
+        elif k == 1:
+            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
+                sready[w, r] = t
+
+
+@njit(_nrt=False, cache=True)
+def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, params,
+              sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
+              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready,
+              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, counters, icount, wgv, lines, M):
+    """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
+
+    ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
+    category and unit-busy cycles; ``params`` the machine (P_* columns);
+    the remaining arrays are per wave slot (``pc`` ... ``sready``), per
+    workgroup slot (``wg_*``) and per CU/SIMD (``unit_*``) state. Counters
+    accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
+    ``wgv`` (int64[3]) and ``lines`` (int64[128]) are work arrays; ``M`` is
+    :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`, the memory
+    hierarchy every vector and scalar memory access goes through.
+    """
+    n_cu = params[P_CUS]
+    spc = params[P_SLOTS_PER_CU]
+    wpc = params[P_WGS_PER_CU]
+    wpw = params[P_WAVES_PER_WG]
+    gx, gy, gz = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y], abi[itp.ABI_GRID_Z]
+    n_wg = gx * gy * gz
+    code_base = params[P_CODE_BASE]
+    next_wg = 0
+    stamp = 0
+    # initial dispatch, round-robin over CUs
+    for rnd in range(wpc):
+        for cu in range(n_cu):
+            if next_wg < n_wg:
+                ws = cu * wpc + rnd
+                g = next_wg
+                next_wg += 1
+                wgv[0] = g % gx
+                wgv[1] = (g // gx) % gy
+                wgv[2] = g // (gx * gy)
+                wg_id[ws] = g
+                wg_live[ws] = wpw
+                wg_arrived[ws] = 0
+                for j in range(wpw):
+                    w = cu * spc + rnd * wpw + j
+                    itp.init_wave(w, wgv, j, abi, user_sgprs, sreg, vreg, pc)
+                    state[w] = RUNNING
+                    ready[w] = 0
+                    age[w] = stamp
+                    stamp += 1
+                    wg_of[w] = ws
+                    vmn[w] = 0
+                    lgn[w] = 0
+                    for r in range(vready.shape[1]):
+                        vready[w, r] = 0
+                    for r in range(sready.shape[1]):
+                        sready[w, r] = 0
+                for b in range(lds.shape[1]):
+                    lds[ws, b] = 0
+    live_waves = 0
+    for w in range(state.shape[0]):
+        if state[w] == RUNNING:
+            live_waves += 1
+    cycle = np.int64(0)
+    last_end = np.int64(0)
+    idle_rotation = 0
+    wake_min = np.int64(1) << 62
+    issued_total = np.int64(0)
+    while live_waves > 0:
+        simd = cycle & 3
+        issued_any = False
+        for cu in range(n_cu):
+            used = 0  # bit per category
+            for _pick in range(5):
+                best = -1
+                for k in range(spc):
+                    w = cu * spc + k
+                    if state[w] != RUNNING or (k % 4) != simd or ready[w] > cycle:
+                        if state[w] == RUNNING and (k % 4) == simd and ready[w] < wake_min:
+                            wake_min = ready[w]
+                        continue
+                    i = pc[w]
+                    cat = tcat[i]
+                    if (used >> cat) & 1:
+                        continue
+                    if best >= 0 and age[w] >= age[best]:
+                        continue
+                    kind = tkind[i]
+                    t_ok = _deps_ready(ops, i, w, vready, sready)
+                    if kind == TK_WAITCNT:
+                        vm = mods[i, M_VMCNT]
+                        lg = mods[i, M_LGKMCNT]
+                        if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
+                            t = _nth_latest(vmq, w, vmn[w], vm)
+                            counters[C_STALL_WAITCNT_VM] += 1
+                            wake_min = min(wake_min, t)
+                            continue
+                        if lg >= 0 and _pending(lgq, w, lgn[w], cycle) > lg:
+                            t = _nth_latest(lgq, w, lgn[w], lg)
+                            counters[C_STALL_WAITCNT_LGKM] += 1
+                            wake_min = min(wake_min, t)
+                            continue
+                    elif kind == TK_VALU:
+                        t_ok = max(t_ok, unit_valu[cu, simd])
+                    elif kind == TK_MFMA:
+                        t_ok = max(t_ok, unit_mfma[cu, simd])
+                    elif kind == TK_LDS:
+                        t_ok = max(t_ok, unit_lds[cu])
+                    if t_ok > cycle:
+                        if kind == TK_VALU or kind == TK_MFMA or kind == TK_LDS:
+                            counters[C_STALL_PORT] += 1
+                        else:
+                            counters[C_STALL_DEPENDENCY] += 1
+                        wake_min = min(wake_min, t_ok)
+                        continue
+                    best = w
+                if best < 0:
+                    break
+                w = best
+                i = pc[w]
+                kind = tkind[i]
+                cat = tcat[i]
+                used |= 1 << cat
+                issued_any = True
+                issued_total += 1
+                icount[i] += 1
+                ws = wg_of[w]
+                if kind == TK_WAITCNT or kind == TK_NOP:
+                    pc[w] = i + 1
+                    ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
+                    continue
+                r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
+                             env, lds[ws], fault)
+                if r == itp.FAULT:
+                    fault[7] = ws
+                    return cycle
+                ready[w] = cycle + 1
+                if kind == TK_VALU:
+                    done = cycle + tbusy[i]
+                    unit_valu[cu, simd] = done
+                    counters[C_VALU_BUSY] += tbusy[i]
+                    _mark_dests(ops, i, w, vready, sready, done)
+                elif kind == TK_MFMA:
+                    done = cycle + tbusy[i]
+                    unit_mfma[cu, simd] = done
+                    unit_valu[cu, simd] = max(unit_valu[cu, simd], cycle + params[P_COISSUE])
+                    counters[C_MFMA_BUSY] += tbusy[i]
+                    _mark_dests(ops, i, w, vready, sready, done)
+                elif kind == TK_SALU or kind == TK_BRANCH:
+                    _mark_dests(ops, i, w, vready, sready, cycle + 1)
+                elif kind == TK_SMEM:
+                    done = cycle + 1
+                    if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
+                        a = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2) + np.uint64(mods[i, M_OFFSET])
+                        if ops[i, S1, KIND] == K_SREG:
+                            a += sget(sreg, w, K_SREG, ops[i, S1, VAL], 1)
+                        for d in range(0, 4 * ops[i, D0, WIDTH], params[P_LINE_BYTES]):
+                            done = max(done, _line(M, cu, np.int64(a) + d, 0, cycle, False, True))
+                    _push(lgq, lgn, w, done, cycle)
+                elif kind == TK_VMEM:
+                    is_store = sem[i] != S.MEM_LOAD
+                    dw = ops[i, S3 if is_store else D0, WIDTH]
+                    size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), is_store)
+                    n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
+                    done = cycle + 1
+                    for j in range(n):
+                        done = max(done, _line(M, cu, lines[j], params[P_LINE_BYTES] if is_store else 0, cycle,
+                                               is_store, False))
+                    _push(vmq, vmn, w, done, cycle)
+                elif kind == TK_LDS:
+                    addrs = T[7]
+                    off = mods[i, M_OFFSET]
+                    for l in range(64):
+                        addrs[l] = (addrs[l] & np.uint64(0xFFFFFFFF)) + np.uint64(off)
+                    width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
+                    cyc, conf = lds_access_cycles(addrs, exec_mask(sreg, w), min(width, 16),
+                                                  params[P_BANKS], params[P_BANK_WIDTH], lds_scratch)
+                    unit_lds[cu] = cycle + max(cyc, 1)
+                    counters[C_LDS_BUSY] += cyc
+                    counters[C_LDS_BANK_CONFLICT] += conf
+                    _push(lgq, lgn, w, cycle + params[P_LDS_LAT] + cyc, cycle)
+                if r == itp.BARRIER:
+                    state[w] = AT_BARRIER
+                    wg_arrived[ws] += 1
+                    if wg_arrived[ws] == wg_live[ws]:
+                        _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
+                        wg_arrived[ws] = 0
+                elif r == itp.END:
+                    state[w] = DONE
+                    live_waves -= 1
+                    last_end = cycle + 1
+                    wg_live[ws] -= 1
+                    if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
+                        _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
+                        wg_arrived[ws] = 0
+                    if wg_live[ws] == 0 and next_wg < n_wg:
+                        g = next_wg
+                        next_wg += 1
+                        wgv[0] = g % gx
+                        wgv[1] = (g // gx) % gy
+                        wgv[2] = g // (gx * gy)
+                        wg_id[ws] = g
+                        wg_live[ws] = wpw
+                        wg_arrived[ws] = 0
+                        for b in range(lds.shape[1]):
+                            lds[ws, b] = 0
+                        rnd = ws - cu * wpc
+                        for j in range(wpw):
+                            w2 = cu * spc + rnd * wpw + j
+                            itp.init_wave(w2, wgv, j, abi, user_sgprs, sreg, vreg, pc)
+                            state[w2] = RUNNING
+                            ready[w2] = cycle + 1
+                            age[w2] = stamp
+                            stamp += 1
+                            wg_of[w2] = ws
+                            vmn[w2] = 0
+                            lgn[w2] = 0
+                            for rr in range(vready.shape[1]):
+                                vready[w2, rr] = 0
+                            for rr in range(sready.shape[1]):
+                                sready[w2, rr] = 0
+                            live_waves += 1
+        if issued_total > params[P_LIMIT]:
+            fault[F_CODE] = 4
+            return cycle
+        if issued_any:
+            idle_rotation = 0
+        else:
+            idle_rotation += 1
+        cycle += 1
+        if idle_rotation >= 4:
+            # nothing issued for a whole rotation: jump to the next cycle anything can happen
+            if wake_min > cycle and wake_min < (np.int64(1) << 62):
+                cycle = wake_min
+            idle_rotation = 0
+            wake_min = np.int64(1) << 62
+        elif issued_any:
+            wake_min = np.int64(1) << 62
+    counters[C_CYCLES] = last_end
+    counters[C_INSTS] = issued_total
+    return last_end
+
+
+@njit(_nrt=False)
+def _release(ws, cu, spc, wpc, wpw, state, ready, cycle):
+    """_release lets every wave of workgroup slot ``ws`` waiting at its barrier go on next cycle."""
+    rnd = ws - cu * wpc
+    for j in range(wpw):
+        w = cu * spc + rnd * wpw + j
+        if state[w] == AT_BARRIER:
+            state[w] = RUNNING
+            ready[w] = cycle + 1

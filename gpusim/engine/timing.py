@@ -1,0 +1,153 @@
+"""Timing a dispatch: build the per-instruction timing tables and run the CU loop.
+
+:func:`time_kernel` runs a kernel on the timing model of an architecture and
+returns its cycle count and counters. It is the first layer of the timing
+model (issue 3): compute units, issue arbiter, VALU/MFMA units, waitcnt,
+barriers, LDS bank conflicts and the L1/L2/MALL/HBM hierarchy are modelled;
+calibration against measured MI300X figures is not done yet, so the CLI
+does not print these cycles.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpusim.arch import Arch
+from gpusim.asm import isa, sems
+from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
+from gpusim.engine.kernels import cu as cuk
+from gpusim.engine.kernels.lds_banks import scratch_for
+from gpusim.errors import KernelFault
+from gpusim.exec.kernels import memory as memk
+from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
+from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
+from gpusim.exec.launch import CODE_BASE, DEFAULT_LIMIT, SHARED_APERTURE, Dispatch
+from gpusim.memory.hierarchy import MemoryLevels
+
+_CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
+             "smem": cuk.CAT_SCALAR, "vmem": cuk.CAT_VMEM, "lds": cuk.CAT_LDS, "branch": cuk.CAT_BRANCH,
+             "msg": cuk.CAT_BRANCH}
+
+
+@dataclass
+class TimedRun:
+    """TimedRun is what the timing model measured for one dispatch."""
+
+    cycles: int
+    time_us: float
+    counters: dict
+    instruction_counts: np.ndarray
+
+
+def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """timing_tables returns (kind, category, busy cycles) for every instruction of ``program``."""
+    n = len(program)
+    kind = np.zeros(n, np.int64)
+    cat = np.zeros(n, np.int64)
+    busy = np.zeros(n, np.int64)
+    issue = arch.cu.issue
+    for i in range(n):
+        name = program.mnemonics[i].rsplit("_e32", 1)[0].rsplit("_e64", 1)[0].rsplit("_dpp", 1)[0]
+        name = name.rsplit("_sdwa", 1)[0]
+        d = isa.lookup(name)
+        unit = isa.UNITS[program.unit[i]]
+        cat[i] = _CATEGORY[unit]
+        s = int(program.sem[i])
+        if unit == "mfma":
+            kind[i] = cuk.TK_MFMA
+            busy[i] = d.passes * issue.mfma_pass_cycles
+        elif unit in ("valu", "trans"):
+            kind[i] = cuk.TK_VALU
+            mult = issue.trans_cycles_multiplier if unit == "trans" else 1
+            if "f64" in (d.dst, *d.src):
+                mult *= issue.f64_cycles_multiplier
+            busy[i] = issue.valu_cycles * mult
+        elif unit == "salu":
+            kind[i] = cuk.TK_SALU
+        elif unit == "smem":
+            kind[i] = cuk.TK_SMEM
+        elif unit == "vmem":
+            kind[i] = cuk.TK_VMEM
+        elif unit == "lds":
+            kind[i] = cuk.TK_LDS
+        elif s == sems.S_WAITCNT:
+            kind[i] = cuk.TK_WAITCNT
+        elif s == sems.S_NOP:
+            kind[i] = cuk.TK_NOP
+            busy[i] = int(program.mods[i, M_SIMM])
+        elif s == sems.S_BARRIER:
+            kind[i] = cuk.TK_BARRIER
+        elif s == sems.S_ENDPGM:
+            kind[i] = cuk.TK_END
+        else:
+            kind[i] = cuk.TK_BRANCH
+    return kind, cat, busy
+
+
+def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) -> TimedRun:
+    """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
+
+    Raises KernelFault if the kernel faults, like the functional run.
+    """
+    from gpusim.api import kernel_occupancy
+
+    module = kernel.module
+    dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
+    p = kernel.program
+    occ = kernel_occupancy(kernel, arch)
+    wpw = occ.waves_per_workgroup
+    wpc = occ.workgroups_per_cu
+    spc = wpc * wpw
+    n_cu = arch.cus
+    slots = n_cu * spc
+    nv = dispatch.vgprs_needed() + SCRATCH_ROWS
+    params = np.zeros(cuk.P_N, np.int64)
+    params[cuk.P_CUS] = n_cu
+    params[cuk.P_SLOTS_PER_CU] = spc
+    params[cuk.P_WGS_PER_CU] = wpc
+    params[cuk.P_WAVES_PER_WG] = wpw
+    params[cuk.P_LINE_BYTES] = arch.cu.l1.line_bytes
+    params[cuk.P_LDS_LAT] = arch.cu.lds.latency_cycles
+    params[cuk.P_COISSUE] = arch.cu.issue.mfma_coissue_delay_cycles
+    params[cuk.P_BANKS] = arch.cu.lds.banks
+    params[cuk.P_BANK_WIDTH] = arch.cu.lds.bank_width_bytes
+    params[cuk.P_CODE_BASE] = CODE_BASE
+    params[cuk.P_LIMIT] = max_instructions
+    kind, cat, busy = timing_tables(p, arch)
+    sreg = np.zeros((slots, SREG_FILE), np.uint32)
+    sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
+    sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
+    vreg = np.zeros((slots, nv, 64), np.uint32)
+    lds = np.zeros((n_cu * wpc, max(int(kernel.descriptor.get("group_segment_fixed_size", 0)), 4)), np.uint8)
+    fault = np.zeros(memk.N_FAULT, np.int64)
+    counters = np.zeros(cuk.C_N, np.int64)
+    icount = np.zeros(len(p), np.int64)
+    memory = MemoryLevels(arch)
+    mem = dispatch._memory_image()
+    cycles = cuk.run_timed(
+        p.sem, p.ops, p.mods, p.pc_bytes, kind, cat, busy, dispatch.abi(), dispatch.user_sgprs(), params,
+        sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
+        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks),
+        np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
+        np.zeros(slots, np.int64), np.zeros(slots, np.int64),
+        np.zeros((slots, cuk.QUEUE), np.int64), np.zeros(slots, np.int64),
+        np.zeros((slots, cuk.QUEUE), np.int64), np.zeros(slots, np.int64),
+        np.zeros((slots, nv), np.int64), np.zeros((slots, SREG_FILE), np.int64),
+        np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64),
+        np.zeros((n_cu, 4), np.int64), np.zeros((n_cu, 4), np.int64), np.zeros(n_cu, np.int64),
+        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), memory.kernel_args())
+    if fault[memk.F_CODE]:
+        raise KernelFault(f"kernel '{kernel.name}' faulted in the timing run (code {int(fault[memk.F_CODE])}) "
+                          f"at cycle {int(cycles)}; run without timing for the full fault report")
+    c = {
+        "GRBM_GUI_ACTIVE": int(cycles),
+        "GPUSIM_INSTS_TOTAL": int(counters[cuk.C_INSTS]),
+        "SQ_LDS_BANK_CONFLICT": int(counters[cuk.C_LDS_BANK_CONFLICT]),
+        "GPUSIM_VALU_BUSY_CYCLES": int(counters[cuk.C_VALU_BUSY]),
+        "GPUSIM_MFMA_BUSY_CYCLES": int(counters[cuk.C_MFMA_BUSY]),
+        "GPUSIM_LDS_BUSY_CYCLES": int(counters[cuk.C_LDS_BUSY]),
+    }
+    c.update(memory.counters())
+    return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
+                    instruction_counts=icount)
