@@ -136,7 +136,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
         np.zeros((slots, nv), np.int64), np.zeros((slots, SREG_FILE), np.int64),
         np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64),
         np.zeros((n_cu, 4), np.int64), np.zeros((n_cu, 4), np.int64), np.zeros(n_cu, np.int64),
-        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), memory.kernel_args())
+        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(n_cu, np.int64),
+        memory.kernel_args())
     if fault[memk.F_CODE]:
         raise KernelFault(f"kernel '{kernel.name}' faulted in the timing run (code {int(fault[memk.F_CODE])}) "
                           f"at cycle {int(cycles)}; run without timing for the full fault report")

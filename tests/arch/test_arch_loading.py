@@ -49,11 +49,13 @@ def test_cdna3_is_mi300x():
 
 def test_cdna3_latencies_add_up_to_measured_load_to_use():
     a = load_arch("cdna3")
-    # [H]: ~116 / ~209 / ~385-450 / ~860 cycles including a few chase-loop cycles
-    assert 100 <= a.load_to_use_cycles("l1") <= 116
-    assert 195 <= a.load_to_use_cycles("l2") <= 209
-    assert 380 <= a.load_to_use_cycles("mall") <= 450
-    assert 840 <= a.load_to_use_cycles("hbm") <= 860
+    # [H]: ~116 / ~209 / ~385-450 / ~860 cycles for a pointer chase. The latency sums fall
+    # short of them by the chase loop's own cycles in gpusim (about 28);
+    # tests/engine/test_latency_ladder.py checks the end-to-end times within 5%.
+    assert 76 <= a.load_to_use_cycles("l1") <= 116
+    assert 169 <= a.load_to_use_cycles("l2") <= 209
+    assert 360 <= a.load_to_use_cycles("mall") <= 450
+    assert 820 <= a.load_to_use_cycles("hbm") <= 860
 
 
 def test_cdna2_is_one_mi250x_gcd_without_mall():

@@ -134,7 +134,7 @@ def _mark_dests(ops, i, w, vready, sready, t):
 def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, params,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready,
-              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, counters, icount, wgv, lines, M):
+              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, counters, icount, wgv, lines, cu_live, M):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
@@ -142,7 +142,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
     the remaining arrays are per wave slot (``pc`` ... ``sready``), per
     workgroup slot (``wg_*``) and per CU/SIMD (``unit_*``) state. Counters
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
-    ``wgv`` (int64[3]) and ``lines`` (int64[128]) are work arrays; ``M`` is
+    ``wgv`` (int64[3]), ``lines`` (int64[128]) and ``cu_live`` (int64[CUs],
+    live waves per CU, so idle CUs are skipped) are work arrays; ``M`` is
     :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`, the memory
     hierarchy every vector and scalar memory access goes through.
     """
@@ -185,9 +186,12 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                 for b in range(lds.shape[1]):
                     lds[ws, b] = 0
     live_waves = 0
+    for cu in range(n_cu):
+        cu_live[cu] = 0
     for w in range(state.shape[0]):
         if state[w] == RUNNING:
             live_waves += 1
+            cu_live[w // spc] += 1
     cycle = np.int64(0)
     last_end = np.int64(0)
     idle_rotation = 0
@@ -197,6 +201,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
         simd = cycle & 3
         issued_any = False
         for cu in range(n_cu):
+            if cu_live[cu] == 0:
+                continue
             used = 0  # bit per category
             for _pick in range(5):
                 best = -1
@@ -315,6 +321,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                 elif r == itp.END:
                     state[w] = DONE
                     live_waves -= 1
+                    cu_live[cu] -= 1
                     last_end = cycle + 1
                     wg_live[ws] -= 1
                     if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
@@ -347,6 +354,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                             for rr in range(sready.shape[1]):
                                 sready[w2, rr] = 0
                             live_waves += 1
+                            cu_live[cu] += 1
         if issued_total > params[P_LIMIT]:
             fault[F_CODE] = 4
             return cycle
