@@ -1,34 +1,47 @@
-"""Keeping numba's on-disk caches consistent with the kernel sources.
+"""Keeping numba's on-disk caches consistent with gpusim's sources.
 
 numba invalidates a cached function when its own file changes, but not when
-a function it calls (and compiled into itself) changes. ``ensure_fresh``
-hashes every source file of a ``kernels`` package and drops that package's
-cache files when the hash differs from the one recorded with them, so an
-edited or upgraded kernel never runs stale machine code.
+a function it calls, or a constant it reads from another module, changes.
+``ensure_fresh`` hashes every source file of the gpusim package and, when the
+hash differs from the one recorded beside the caches, drops the cache files
+of every ``kernels`` package, so an edited or upgraded kernel never runs
+stale machine code.
 """
 from __future__ import annotations
 
 import hashlib
 from pathlib import Path
 
+_PACKAGE = Path(__file__).resolve().parent
+_KERNEL_DIRS = ("exec/kernels", "engine/kernels", "memory/kernels")
+_checked = False
 
-def ensure_fresh(package_dir: str) -> None:
-    """ensure_fresh clears ``package_dir/__pycache__`` numba files if any ``*.py`` there changed."""
-    root = Path(package_dir)
+
+def _source_hash() -> str:
     digest = hashlib.sha256()
-    for src in sorted(root.glob("*.py")):
-        digest.update(src.name.encode())
+    for src in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(str(src.relative_to(_PACKAGE)).encode())
         digest.update(src.read_bytes())
-    stamp_value = digest.hexdigest()
-    cache = root / "__pycache__"
-    stamp = cache / "gpusim-kernels.stamp"
-    try:
-        if stamp.exists() and stamp.read_text() == stamp_value:
-            return
-        cache.mkdir(exist_ok=True)
-        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            f.unlink()
-        stamp.write_text(stamp_value)
-    except OSError:
-        # A read-only install cannot hold a cache; numba then compiles in memory.
-        pass
+    return digest.hexdigest()
+
+
+def ensure_fresh() -> None:
+    """ensure_fresh clears numba cache files of all kernel packages if any gpusim source changed."""
+    global _checked
+    if _checked:
+        return
+    _checked = True
+    value = _source_hash()
+    for rel in _KERNEL_DIRS:
+        cache = _PACKAGE / rel / "__pycache__"
+        stamp = cache / "gpusim-kernels.stamp"
+        try:
+            if stamp.exists() and stamp.read_text() == value:
+                continue
+            cache.mkdir(exist_ok=True)
+            for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+                f.unlink()
+            stamp.write_text(value)
+        except OSError:
+            # A read-only install cannot hold a cache; numba then compiles in memory.
+            pass

@@ -104,8 +104,11 @@ def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
     # The channel moves bytes in memory clocks; converting there and back keeps its rate exact.
     tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
     dm = channel_request(hbm_free, ch, tm, nbytes, p[P_HBM_BYTES_PER_MEM_CLK], 0)
-    done = _ceil_div(dm * p[P_SHADER_MHZ], p[P_MEMORY_MHZ]) + p[P_HBM_LAT]
-    q[i] = done
+    served = _ceil_div(dm * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
+    done = served + p[P_HBM_LAT]
+    # a controller queue entry is free once the channel has moved the data; the
+    # latency after that is pipeline, so only the bandwidth backlog is bounded
+    q[i] = served
     if is_write:
         hbm_ctr[ch, GPUSIM_HBM_WRREQ] += 1
         hbm_ctr[ch, GPUSIM_HBM_WRITE_BYTES] += nbytes
