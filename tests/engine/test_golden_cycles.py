@@ -3,7 +3,8 @@
 Model (gpusim/engine/kernels/cu.py): the arbiter visits SIMD ``c % 4`` on
 cycle c; a wave issues at most one instruction per visit; a VALU holds its
 SIMD's vector unit 4 cycles, an MFMA 32x32x8 f16 the matrix unit 8 passes x 4
-= 32 cycles on cdna3; a kernel ends the cycle after its last s_endpgm.
+= 32 cycles on cdna3; a kernel ends the cycle after its last s_endpgm, or
+when the last MFMA, VALU or memory write it started finishes, if later.
 Wave k of a workgroup runs on SIMD k % 4.
 """
 from pathlib import Path
@@ -51,15 +52,15 @@ def test_two_waves_on_one_simd_share_its_vector_unit(cdna3):
 
 def test_dependent_mfma_back_to_back(cdna3):
     # each v_mfma_f32_32x32x8_f16 holds the matrix unit 32 cycles and its result is ready
-    # when it ends, so the srcC chain issues at 0, 32, ..., 32(N-1); s_endpgm 4 cycles later
+    # when it ends, so the srcC chain issues at 0, 32, ..., 32(N-1) and finishes at 32N
     run = cycles("mfma_chain", cdna3)
-    assert run.cycles == 32 * (N - 1) + 5
+    assert run.cycles == 32 * N
     assert run.counters["GPUSIM_MFMA_BUSY_CYCLES"] == 32 * N
 
 
 def test_independent_mfma_are_bound_by_the_matrix_unit(cdna3):
     run = cycles("mfma_independent", cdna3)
-    assert run.cycles == 32 * (N - 1) + 5
+    assert run.cycles == 32 * N
 
 
 def test_mfma_passes_follow_the_generation(cdna3):
@@ -72,7 +73,7 @@ def test_mfma_passes_follow_the_generation(cdna3):
         run = time_kernel(gpusim.load_kernel(path), load_arch("cdna2"))
     finally:
         path.unlink()
-    assert run.cycles == 64 * (N - 1) + 5
+    assert run.cycles == 64 * N
 
 
 def test_barrier_waits_for_the_slowest_wave(cdna3):

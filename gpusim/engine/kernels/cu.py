@@ -322,7 +322,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     state[w] = DONE
                     live_waves -= 1
                     cu_live[cu] -= 1
-                    last_end = cycle + 1
+                    # the dispatch is complete only when the wave's MFMA/VALU work and memory writes are
+                    last_end = max(last_end, cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
+                    for j in range(vmn[w]):
+                        last_end = max(last_end, vmq[w, j])
                     wg_live[ws] -= 1
                     if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
                         _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
