@@ -15,7 +15,7 @@ from typing import Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from gpusim.arch import Arch, Occupancy, kernel_resources, load_arch
+from gpusim.arch import Arch, Occupancy, descriptor_occupancy, load_arch
 from gpusim.asm import isa, sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
@@ -110,18 +110,8 @@ def _check_register_budget(program: Program, source: KernelSource) -> None:
 
 def kernel_occupancy(kernel: Kernel, arch: Arch) -> Occupancy:
     """kernel_occupancy computes waves per SIMD and the limiter for a kernel on an architecture."""
-    d = kernel.descriptor
     launch = kernel.module.launch
-    wg_size = int(np.prod(launch.block)) if launch else 64
-    accum = d.get("accum_offset")
-    nfv = int(d.get("next_free_vgpr", 0))
-    res = kernel_resources(arch, next_free_vgpr=nfv, accum_offset=int(accum) if accum is not None and nfv > accum else None,
-                           next_free_sgpr=int(d.get("next_free_sgpr", 0)),
-                           group_segment_fixed_size=int(d.get("group_segment_fixed_size", 0)),
-                           reserve_vcc=bool(d.get("reserve_vcc", 1)),
-                           reserve_flat_scratch=bool(d.get("reserve_flat_scratch", 1)),
-                           reserve_xnack_mask=bool(d.get("reserve_xnack_mask", 1)))
-    return res.occupancy(arch, wg_size)
+    return descriptor_occupancy(arch, kernel.descriptor, int(np.prod(launch.block)) if launch else 64)
 
 
 # counters that count instructions per issue unit (AMD profiler names)
@@ -149,6 +139,12 @@ class Result:
     outputs: dict
     checks: list = field(default_factory=list)
     occupancy: Optional[Occupancy] = None
+    cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
+
+    @property
+    def time_us(self) -> Optional[float]:
+        """time_us is the simulated kernel time in microseconds at the architecture's shader clock."""
+        return None if self.cycles is None else self.cycles / self.arch.clocks.shader_mhz
 
     @property
     def checks_passed(self) -> bool:
@@ -158,7 +154,8 @@ class Result:
         """to_dict returns a JSON-ready summary (counters, checks, the resolved architecture)."""
         return {
             "kernel": self.kernel, "target": self.target, "arch": self.arch.name, "arch_hash": self.arch.hash(),
-            "grid": list(self.grid), "block": list(self.block), "counters": dict(self.counters),
+            "grid": list(self.grid), "block": list(self.block), "cycles": self.cycles, "time_us": self.time_us,
+            "counters": dict(self.counters),
             "checks": [{"check": f"{c.spec.lhs} {c.spec.op} {c.spec.rhs}", "passed": c.passed,
                         "elements": c.elements, "mismatches": c.mismatches,
                         "worst_rel_error": c.worst_rel_error} for c in self.checks],
@@ -175,11 +172,13 @@ class Result:
 
 
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
-             max_instructions: int = DEFAULT_LIMIT) -> Result:
+             timing: bool = False, max_instructions: int = DEFAULT_LIMIT) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     The executor runs every wave of the grid; with ``check`` the outputs are
-    compared with the header's ``gpusim-check`` expressions. Raises
+    compared with the header's ``gpusim-check`` expressions; with ``timing``
+    the kernel also runs on the timing model (gpusim.engine), which adds
+    ``cycles``, ``time_us`` and the cache/LDS/busy counters. Raises
     KernelFault if the kernel faults and HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
@@ -201,8 +200,15 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
         occ = kernel_occupancy(kernel, arch)
     except Exception:  # occupancy is informative here; a kernel too big still ran functionally
         occ = None
+    cycles = None
+    if timing:
+        from gpusim.engine.timing import time_kernel
+        timed = time_kernel(kernel, arch, max_instructions=max_instructions)
+        cycles = timed.cycles
+        counters.update(timed.counters)
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
-                  block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ)
+                  block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
+                  cycles=cycles)
 
 
 def _instruction_counters(program: Program, counts: np.ndarray) -> dict:

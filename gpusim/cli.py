@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
                      "file (default: cdna3)")
     run.add_argument("--check", action="store_true", help="verify outputs against the gpusim-check lines; "
                      "exit 1 on a mismatch")
+    run.add_argument("--timing", action="store_true", help="also run the timing model and report cycles, "
+                     "unit busy fractions, cache hit rates and HBM bandwidth (first layer of the model)")
     run.add_argument("--kernel", help="which kernel, when the file holds several")
     run.add_argument("--grid", metavar="X,Y,Z", help="override the number of workgroups")
     run.add_argument("--block", metavar="X,Y,Z", help="override the workgroup size in work-items")
@@ -109,7 +111,7 @@ def _cmd_run(ns) -> int:
     arch = api.load_arch(ns.arch)
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
-    result = api.simulate(kernel, arch, check=ns.check, max_instructions=ns.max_instructions)
+    result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, max_instructions=ns.max_instructions)
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.json:

@@ -8,12 +8,12 @@ resolved parameters for ``gpusim arch show``.
 """
 from .format import format_arch
 from .loader import arch_overrides, builtin_arch_names, load_arch, load_arch_text
-from .occupancy import (KernelDoesNotFit, KernelResources, Occupancy, extra_sgprs,
+from .occupancy import (KernelDoesNotFit, KernelResources, Occupancy, descriptor_occupancy, extra_sgprs,
                         kernel_resources, occupancy)
 from .schema import Arch, key_paths
 
 __all__ = [
     "Arch", "KernelDoesNotFit", "KernelResources", "Occupancy", "arch_overrides",
-    "builtin_arch_names", "extra_sgprs", "format_arch", "kernel_resources", "key_paths",
+    "builtin_arch_names", "descriptor_occupancy", "extra_sgprs", "format_arch", "kernel_resources", "key_paths",
     "load_arch", "load_arch_text", "occupancy",
 ]

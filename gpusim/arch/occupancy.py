@@ -251,3 +251,21 @@ def occupancy(arch: Arch, *, arch_vgprs: int, agprs: int = 0, sgprs: int = 0,
         sgpr_waves_per_simd=ws,
         workgroup_limits=types.MappingProxyType(limits),
     )
+
+
+def descriptor_occupancy(arch: Arch, descriptor: Mapping[str, int], workgroup_size: int) -> Occupancy:
+    """descriptor_occupancy computes occupancy from a kernel's ``.amdhsa_*`` fields (names without the prefix).
+
+    AGPRs count only when ``next_free_vgpr`` exceeds ``accum_offset``.
+    """
+    d = descriptor
+    accum = d.get("accum_offset")
+    nfv = int(d.get("next_free_vgpr", 0))
+    res = kernel_resources(arch, next_free_vgpr=nfv,
+                           accum_offset=int(accum) if accum is not None and nfv > accum else None,
+                           next_free_sgpr=int(d.get("next_free_sgpr", 0)),
+                           group_segment_fixed_size=int(d.get("group_segment_fixed_size", 0)),
+                           reserve_vcc=bool(d.get("reserve_vcc", 1)),
+                           reserve_flat_scratch=bool(d.get("reserve_flat_scratch", 1)),
+                           reserve_xnack_mask=bool(d.get("reserve_xnack_mask", 1)))
+    return res.occupancy(arch, workgroup_size)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.arch import Arch
+from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.asm import isa, sems
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
@@ -90,12 +90,10 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
 
     Raises KernelFault if the kernel faults, like the functional run.
     """
-    from gpusim.api import kernel_occupancy
-
     module = kernel.module
     dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
     p = kernel.program
-    occ = kernel_occupancy(kernel, arch)
+    occ = descriptor_occupancy(arch, kernel.descriptor, int(np.prod(module.launch.block)))
     wpw = occ.waves_per_workgroup
     wpc = occ.workgroups_per_cu
     spc = wpc * wpw

@@ -22,7 +22,35 @@ def format_run(result, kernel) -> str:
              ("VMEM wr", c["SQ_INSTS_VMEM_WR"]), ("LDS", c["SQ_INSTS_LDS"]), ("branch", c["SQ_INSTS_BRANCH"]),
              ("other", c["GPUSIM_INSTS_OTHER"])]
     lines.append("  " + "  ".join(f"{name} {n:,}" for name, n in parts if n))
-    lines.append("timing   functional run: cycle timing is not modelled yet")
+    if result.cycles is None:
+        lines.append("timing   not run (add --timing for cycles on the timing model)")
+    else:
+        lines.extend(_timing_lines(result))
     for chk in result.checks:
         lines.append(f"check    {chk.describe()}")
     return "\n".join(lines)
+
+
+def _pct(part: float, whole: float) -> str:
+    return f"{100.0 * part / whole:.0f}%" if whole else "-"
+
+
+def _timing_lines(result) -> list:
+    """_timing_lines renders the timing model's figures: time, unit busy fractions, caches, HBM."""
+    c = result.counters
+    arch = result.arch
+    cycles = result.cycles
+    simd_cycles = cycles * arch.cus * arch.cu.simds
+    hbm = c.get("GPUSIM_HBM_READ_BYTES_sum", 0) + c.get("GPUSIM_HBM_WRITE_BYTES_sum", 0)
+    seconds = cycles / (arch.clocks.shader_mhz * 1e6)
+    l1 = c.get("TCP_TOTAL_CACHE_ACCESSES_sum", 0)
+    l2 = c.get("TCC_HIT_sum", 0) + c.get("TCC_MISS_sum", 0)
+    return [
+        f"time     {cycles:,} cycles = {result.time_us:.2f} us at {arch.clocks.shader_mhz} MHz "
+        "(timing model, first layer)",
+        f"busy     VALU {_pct(c['GPUSIM_VALU_BUSY_CYCLES'], simd_cycles)}  "
+        f"MFMA {_pct(c['GPUSIM_MFMA_BUSY_CYCLES'], simd_cycles)} of SIMD-cycles; "
+        f"LDS bank-conflict cycles {c['SQ_LDS_BANK_CONFLICT']:,}",
+        f"memory   L1 hit {_pct(c.get('GPUSIM_TCP_HIT_sum', 0), l1)}  L2 hit {_pct(c.get('TCC_HIT_sum', 0), l2)}  "
+        f"HBM {hbm / seconds / 1e12:.2f} TB/s ({_pct(hbm / seconds, arch.hbm_bytes_per_s)} of peak)",
+    ]

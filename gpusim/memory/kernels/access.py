@@ -12,7 +12,6 @@ Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes al
 masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
 them; atomics are the caller's (issue them as an L2 write plus an L2 read).
 """
-import numpy as np
 from numba import njit
 
 from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim
