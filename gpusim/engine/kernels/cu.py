@@ -160,31 +160,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
     for rnd in range(wpc):
         for cu in range(n_cu):
             if next_wg < n_wg:
-                ws = cu * wpc + rnd
-                g = next_wg
+                stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
+                                          sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, vready, sready,
+                                          wg_live, wg_arrived, wg_id, lds, wgv)
                 next_wg += 1
-                wgv[0] = g % gx
-                wgv[1] = (g // gx) % gy
-                wgv[2] = g // (gx * gy)
-                wg_id[ws] = g
-                wg_live[ws] = wpw
-                wg_arrived[ws] = 0
-                for j in range(wpw):
-                    w = cu * spc + rnd * wpw + j
-                    itp.init_wave(w, wgv, j, abi, user_sgprs, sreg, vreg, pc)
-                    state[w] = RUNNING
-                    ready[w] = 0
-                    age[w] = stamp
-                    stamp += 1
-                    wg_of[w] = ws
-                    vmn[w] = 0
-                    lgn[w] = 0
-                    for r in range(vready.shape[1]):
-                        vready[w, r] = 0
-                    for r in range(sready.shape[1]):
-                        sready[w, r] = 0
-                for b in range(lds.shape[1]):
-                    lds[ws, b] = 0
     live_waves = 0
     for cu in range(n_cu):
         cu_live[cu] = 0
@@ -331,33 +310,12 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                         _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
                         wg_arrived[ws] = 0
                     if wg_live[ws] == 0 and next_wg < n_wg:
-                        g = next_wg
+                        stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
+                                                  user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
+                                                  vready, sready, wg_live, wg_arrived, wg_id, lds, wgv)
                         next_wg += 1
-                        wgv[0] = g % gx
-                        wgv[1] = (g // gx) % gy
-                        wgv[2] = g // (gx * gy)
-                        wg_id[ws] = g
-                        wg_live[ws] = wpw
-                        wg_arrived[ws] = 0
-                        for b in range(lds.shape[1]):
-                            lds[ws, b] = 0
-                        rnd = ws - cu * wpc
-                        for j in range(wpw):
-                            w2 = cu * spc + rnd * wpw + j
-                            itp.init_wave(w2, wgv, j, abi, user_sgprs, sreg, vreg, pc)
-                            state[w2] = RUNNING
-                            ready[w2] = cycle + 1
-                            age[w2] = stamp
-                            stamp += 1
-                            wg_of[w2] = ws
-                            vmn[w2] = 0
-                            lgn[w2] = 0
-                            for rr in range(vready.shape[1]):
-                                vready[w2, rr] = 0
-                            for rr in range(sready.shape[1]):
-                                sready[w2, rr] = 0
-                            live_waves += 1
-                            cu_live[cu] += 1
+                        live_waves += wpw
+                        cu_live[cu] += wpw
         if issued_total > params[P_LIMIT]:
             fault[F_CODE] = 4
             return cycle
@@ -377,6 +335,40 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
     return last_end
+
+
+@njit(_nrt=False)
+def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, sreg, vreg, pc, state, ready, age,
+                      wg_of, vmn, lgn, vready, sready, wg_live, wg_arrived, wg_id, lds, wgv):
+    """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
+
+    It sets the ABI state of its waves, clears their scoreboards and queues
+    and the slot's LDS, and returns the next age stamp.
+    """
+    gx, gy = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y]
+    wgv[0] = g % gx
+    wgv[1] = (g // gx) % gy
+    wgv[2] = g // (gx * gy)
+    wg_id[ws] = g
+    wg_live[ws] = wpw
+    wg_arrived[ws] = 0
+    for b in range(lds.shape[1]):
+        lds[ws, b] = 0
+    for j in range(wpw):
+        w = cu * spc + rnd * wpw + j
+        itp.init_wave(w, wgv, j, abi, user_sgprs, sreg, vreg, pc)
+        state[w] = RUNNING
+        ready[w] = start
+        age[w] = stamp
+        stamp += 1
+        wg_of[w] = ws
+        vmn[w] = 0
+        lgn[w] = 0
+        for r in range(vready.shape[1]):
+            vready[w, r] = 0
+        for r in range(sready.shape[1]):
+            sready[w, r] = 0
+    return stamp
 
 
 @njit(_nrt=False)
