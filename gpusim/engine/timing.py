@@ -30,6 +30,18 @@ _CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, 
              "msg": cuk.CAT_BRANCH}
 
 
+STALL_COUNTERS = {
+    "GPUSIM_WAVE_ISSUE_CYCLES": cuk.C_WAVE_ISSUE,
+    "GPUSIM_STALL_WAITCNT_VM_CYCLES": cuk.C_WAVE_WAITCNT_VM,
+    "GPUSIM_STALL_WAITCNT_LGKM_CYCLES": cuk.C_WAVE_WAITCNT_LGKM,
+    "GPUSIM_STALL_BARRIER_CYCLES": cuk.C_WAVE_BARRIER,
+    "GPUSIM_STALL_DEPENDENCY_CYCLES": cuk.C_WAVE_DEPENDENCY,
+    "GPUSIM_STALL_UNIT_BUSY_CYCLES": cuk.C_WAVE_UNIT_BUSY,
+    "GPUSIM_STALL_ARBITER_CYCLES": cuk.C_WAVE_ARBITER,
+    "GPUSIM_STALL_NOP_CYCLES": cuk.C_WAVE_NOP,
+}
+
+
 @dataclass
 class TimedRun:
     """TimedRun is what the timing model measured for one dispatch."""
@@ -135,7 +147,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
         np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64),
         np.zeros((n_cu, 4), np.int64), np.zeros((n_cu, 4), np.int64), np.zeros(n_cu, np.int64),
         counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(n_cu, np.int64),
-        memory.kernel_args())
+        np.zeros(slots, np.int64), memory.kernel_args())
     if fault[memk.F_CODE]:
         raise KernelFault(f"kernel '{kernel.name}' faulted in the timing run (code {int(fault[memk.F_CODE])}) "
                           f"at cycle {int(cycles)}; run without timing for the full fault report")
@@ -147,6 +159,10 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
         "GPUSIM_MFMA_BUSY_CYCLES": int(counters[cuk.C_MFMA_BUSY]),
         "GPUSIM_LDS_BUSY_CYCLES": int(counters[cuk.C_LDS_BUSY]),
     }
+    # wave-cycles by what the wave was doing; they add up to GPUSIM_WAVE_CYCLES
+    for name, col in STALL_COUNTERS.items():
+        c[name] = int(counters[col])
+    c["GPUSIM_WAVE_CYCLES"] = int(sum(counters[col] for col in STALL_COUNTERS.values()))
     c.update(memory.counters())
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
                     instruction_counts=icount)

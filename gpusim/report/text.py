@@ -53,4 +53,12 @@ def _timing_lines(result) -> list:
         f"LDS bank-conflict cycles {c['SQ_LDS_BANK_CONFLICT']:,}",
         f"memory   L1 hit {_pct(c.get('GPUSIM_TCP_HIT_sum', 0), l1)}  L2 hit {_pct(c.get('TCC_HIT_sum', 0), l2)}  "
         f"HBM {hbm / seconds / 1e12:.2f} TB/s ({_pct(hbm / seconds, arch.hbm_bytes_per_s)} of peak)",
+        "waves    " + "  ".join(f"{label} {_pct(c[name], c['GPUSIM_WAVE_CYCLES'])}" for label, name in _STALLS
+                                if c.get(name)) + " of wave-cycles",
     ]
+
+
+_STALLS = (("issuing", "GPUSIM_WAVE_ISSUE_CYCLES"), ("vmcnt", "GPUSIM_STALL_WAITCNT_VM_CYCLES"),
+           ("lgkmcnt", "GPUSIM_STALL_WAITCNT_LGKM_CYCLES"), ("barrier", "GPUSIM_STALL_BARRIER_CYCLES"),
+           ("dependency", "GPUSIM_STALL_DEPENDENCY_CYCLES"), ("unit busy", "GPUSIM_STALL_UNIT_BUSY_CYCLES"),
+           ("arbitration", "GPUSIM_STALL_ARBITER_CYCLES"), ("s_nop", "GPUSIM_STALL_NOP_CYCLES"))

@@ -47,9 +47,14 @@ FREE, RUNNING, AT_BARRIER, DONE = 0, 1, 2, 3
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
  P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_N) = range(12)
 # counters columns
-(C_CYCLES, C_BUSY_CU_CYCLES, C_WAVE_CYCLES, C_STALL_WAITCNT_VM, C_STALL_WAITCNT_LGKM, C_STALL_BARRIER,
- C_STALL_DEPENDENCY, C_STALL_PORT, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT,
- C_INSTS, C_N) = range(14)
+(C_CYCLES, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT, C_INSTS,
+ C_WAVE_ISSUE, C_WAVE_WAITCNT_VM, C_WAVE_WAITCNT_LGKM, C_WAVE_BARRIER, C_WAVE_DEPENDENCY, C_WAVE_UNIT_BUSY,
+ C_WAVE_ARBITER, C_WAVE_NOP, C_N) = range(15)
+# what a resident wave did with a cycle (indexes the C_WAVE_* counters from C_WAVE_ISSUE on):
+# issued, waited on vmcnt / lgkmcnt, at a barrier, on a register dependency, on a busy unit,
+# lost arbitration (another wave took its category this visit), or sat out an s_nop
+(WHY_ISSUE, WHY_WAITCNT_VM, WHY_WAITCNT_LGKM, WHY_BARRIER, WHY_DEPENDENCY, WHY_UNIT_BUSY, WHY_ARBITER,
+ WHY_NOP) = range(8)
 QUEUE = 64  # outstanding memory operations tracked per wave and counter
 
 
@@ -134,7 +139,7 @@ def _mark_dests(ops, i, w, vready, sready, t):
 def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, params,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready,
-              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, counters, icount, wgv, lines, cu_live, M):
+              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, counters, icount, wgv, lines, cu_live, why, M):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
@@ -142,8 +147,9 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
     the remaining arrays are per wave slot (``pc`` ... ``sready``), per
     workgroup slot (``wg_*``) and per CU/SIMD (``unit_*``) state. Counters
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
-    ``wgv`` (int64[3]), ``lines`` (int64[128]) and ``cu_live`` (int64[CUs],
-    live waves per CU, so idle CUs are skipped) are work arrays; ``M`` is
+    ``wgv`` (int64[3]), ``lines`` (int64[128]), ``cu_live`` (int64[CUs],
+    live waves per CU, so idle CUs are skipped) and ``why`` (int64[slots],
+    each wave's latest WHY_* state) are work arrays; ``M`` is
     :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`, the memory
     hierarchy every vector and scalar memory access goes through.
     """
@@ -183,6 +189,12 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
             if cu_live[cu] == 0:
                 continue
             used = 0  # bit per category
+            for k in range(simd, spc, 4):
+                w = cu * spc + k
+                if state[w] == AT_BARRIER:
+                    why[w] = WHY_BARRIER
+                elif state[w] == RUNNING:
+                    why[w] = WHY_NOP if ready[w] > cycle else WHY_ARBITER
             for _pick in range(5):
                 best = -1
                 for k in range(spc):
@@ -204,12 +216,12 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                         lg = mods[i, M_LGKMCNT]
                         if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
                             t = _nth_latest(vmq, w, vmn[w], vm)
-                            counters[C_STALL_WAITCNT_VM] += 1
+                            why[w] = WHY_WAITCNT_VM
                             wake_min = min(wake_min, t)
                             continue
                         if lg >= 0 and _pending(lgq, w, lgn[w], cycle) > lg:
                             t = _nth_latest(lgq, w, lgn[w], lg)
-                            counters[C_STALL_WAITCNT_LGKM] += 1
+                            why[w] = WHY_WAITCNT_LGKM
                             wake_min = min(wake_min, t)
                             continue
                     elif kind == TK_VALU:
@@ -219,10 +231,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     elif kind == TK_LDS:
                         t_ok = max(t_ok, unit_lds[cu])
                     if t_ok > cycle:
-                        if kind == TK_VALU or kind == TK_MFMA or kind == TK_LDS:
-                            counters[C_STALL_PORT] += 1
-                        else:
-                            counters[C_STALL_DEPENDENCY] += 1
+                        dep = _deps_ready(ops, i, w, vready, sready)
+                        why[w] = WHY_DEPENDENCY if dep > cycle else WHY_UNIT_BUSY
                         wake_min = min(wake_min, t_ok)
                         continue
                     best = w
@@ -233,6 +243,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                 kind = tkind[i]
                 cat = tcat[i]
                 used |= 1 << cat
+                why[w] = WHY_ISSUE
                 issued_any = True
                 issued_total += 1
                 icount[i] += 1
@@ -316,6 +327,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                         next_wg += 1
                         live_waves += wpw
                         cu_live[cu] += wpw
+            for k in range(simd, spc, 4):
+                w = cu * spc + k
+                if state[w] == RUNNING or state[w] == AT_BARRIER:
+                    counters[C_WAVE_ISSUE + why[w]] += 4
         if issued_total > params[P_LIMIT]:
             fault[F_CODE] = 4
             return cycle
@@ -327,6 +342,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
         if idle_rotation >= 4:
             # nothing issued for a whole rotation: jump to the next cycle anything can happen
             if wake_min > cycle and wake_min < (np.int64(1) << 62):
+                skipped = wake_min - cycle
+                for w in range(state.shape[0]):
+                    if state[w] == RUNNING or state[w] == AT_BARRIER:
+                        counters[C_WAVE_ISSUE + why[w]] += skipped
                 cycle = wake_min
             idle_rotation = 0
             wake_min = np.int64(1) << 62
