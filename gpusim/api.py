@@ -142,6 +142,12 @@ class Result:
     cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
 
     @property
+    def metrics(self) -> dict:
+        """metrics are the derived metrics (gpusim.report.metrics) of a timed run; empty otherwise."""
+        from gpusim.report.metrics import derived_metrics
+        return derived_metrics(self.counters, self.arch, self.cycles)
+
+    @property
     def time_us(self) -> Optional[float]:
         """time_us is the simulated kernel time in microseconds at the architecture's shader clock."""
         return None if self.cycles is None else self.cycles / self.arch.clocks.shader_mhz
@@ -155,7 +161,7 @@ class Result:
         return {
             "kernel": self.kernel, "target": self.target, "arch": self.arch.name, "arch_hash": self.arch.hash(),
             "grid": list(self.grid), "block": list(self.block), "cycles": self.cycles, "time_us": self.time_us,
-            "counters": dict(self.counters),
+            "counters": dict(self.counters), "metrics": self.metrics,
             "checks": [{"check": f"{c.spec.lhs} {c.spec.op} {c.spec.rhs}", "passed": c.passed,
                         "elements": c.elements, "mismatches": c.mismatches,
                         "worst_rel_error": c.worst_rel_error} for c in self.checks],

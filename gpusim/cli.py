@@ -6,6 +6,7 @@ exit code 2; a failed check exits 1; a kernel fault exits 3.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from typing import Optional, Sequence
@@ -73,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-instructions", type=int, default=2_000_000_000, metavar="N",
                      help="stop a runaway kernel after N wave-instructions (default 2e9)")
     run.add_argument("--json", metavar="FILE", help="also write counters and check results as JSON ('-' for stdout)")
+    run.add_argument("--csv", metavar="FILE", help="also write counters and derived metrics as name,value rows")
 
     occ = sub.add_parser("occupancy", help="waves per SIMD a kernel can hold, and what limits it",
                          description="Compute occupancy from the kernel descriptor (VGPRs incl. AGPRs, SGPRs, "
@@ -114,6 +116,14 @@ def _cmd_run(ns) -> int:
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, max_instructions=ns.max_instructions)
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
+    if ns.csv:
+        with open(ns.csv, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["name", "value", "kind"])
+            for name, value in result.counters.items():
+                writer.writerow([name, value, "counter"])
+            for name, value in result.metrics.items():
+                writer.writerow([name, f"{value:.6g}", "metric"])
     if ns.json:
         text = json.dumps(result.to_dict(), indent=2)
         if ns.json == "-":
