@@ -630,12 +630,14 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     enc = Encoder(module, target, accum_offset)
     pc = 0
     names = []
+    defs = []
     for i, ins in enumerate(module.instructions):
         d, size = enc.encode(ins, ops[i], mods[i])
+        defs.append(d)
         sem[i] = d.sem
         unit[i] = isa.UNITS.index(d.unit)
         pc_bytes[i] = pc
         pc += size
         names.append(ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else ""))
     return Program(sem=sem[:n], ops=ops[:n], mods=mods[:n], unit=unit[:n], pc_bytes=pc_bytes[:n],
-                   mnemonics=names, locs=[ins.loc for ins in module.instructions])
+                   mnemonics=names, locs=[ins.loc for ins in module.instructions], defs=defs)

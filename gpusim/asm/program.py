@@ -106,6 +106,7 @@ class Program:
     pc_bytes: np.ndarray  # int64[n]
     mnemonics: list[str] = field(default_factory=list)
     locs: list[SourceLoc] = field(default_factory=list)
+    defs: list = field(default_factory=list)  # gpusim.asm.isa.InstrDef of each instruction
 
     def __len__(self) -> int:
         return int(self.sem.shape[0])

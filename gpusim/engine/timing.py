@@ -60,9 +60,7 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
     busy = np.zeros(n, np.int64)
     issue = arch.cu.issue
     for i in range(n):
-        name = program.mnemonics[i].rsplit("_e32", 1)[0].rsplit("_e64", 1)[0].rsplit("_dpp", 1)[0]
-        name = name.rsplit("_sdwa", 1)[0]
-        d = isa.lookup(name)
+        d = program.defs[i]
         unit = isa.UNITS[program.unit[i]]
         cat[i] = _CATEGORY[unit]
         s = int(program.sem[i])

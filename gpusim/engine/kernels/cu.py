@@ -210,7 +210,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     if best >= 0 and age[w] >= age[best]:
                         continue
                     kind = tkind[i]
-                    t_ok = _deps_ready(ops, i, w, vready, sready)
+                    deps = _deps_ready(ops, i, w, vready, sready)
+                    t_ok = deps
                     if kind == TK_WAITCNT:
                         vm = mods[i, M_VMCNT]
                         lg = mods[i, M_LGKMCNT]
@@ -231,8 +232,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     elif kind == TK_LDS:
                         t_ok = max(t_ok, unit_lds[cu])
                     if t_ok > cycle:
-                        dep = _deps_ready(ops, i, w, vready, sready)
-                        why[w] = WHY_DEPENDENCY if dep > cycle else WHY_UNIT_BUSY
+                        why[w] = WHY_DEPENDENCY if deps > cycle else WHY_UNIT_BUSY
                         wake_min = min(wake_min, t_ok)
                         continue
                     best = w

@@ -134,9 +134,7 @@ def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
     if lo < 0:
         return True
     base = env[ENV_ARENA_BASE]
-    if translate(U(lo), 4 * dwords, env, regions) < 0 or translate(U(hi), 4 * dwords, env, regions) < 0:
-        return False
-    # both ends inside buffers: they must be the same buffer for the span to be safe
+    # the whole span from the lowest to the highest lane must lie inside one buffer
     for r in range(regions.shape[0]):
         if regions[r, 0] <= lo - base and hi - base + 4 * dwords <= regions[r, 1]:
             break
@@ -178,10 +176,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
                 continue
             a = addr[l]
             if num_records >= 0 and np.int64(T[3][l]) + size > num_records:
-                vals_oob = True
-            else:
-                vals_oob = False
-            if vals_oob:
+                # out of the buffer resource's range: reads return zero
                 for d in range(dwords if kind == LD_DWORDS else 1):
                     vreg[w, reg + d, l] = 0
                 continue
