@@ -192,8 +192,14 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     if module.launch is None:
         raise HeaderError(f"{kernel.path} has no '; gpusim-launch: grid=X,Y,Z block=X,Y,Z' line "
                           "(or pass --grid and --block)", None)
-    dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
-    run = dispatch.run(limit=max_instructions)
+    timed = None
+    if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
+        from gpusim.engine.timing import time_kernel
+        timed = time_kernel(kernel, arch, max_instructions=max_instructions)
+        run = timed.functional
+    else:
+        dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
+        run = dispatch.run(limit=max_instructions)
     counters = _instruction_counters(kernel.program, run.counts)
     counters["SQ_WAVES"] = run.waves
     counters["SQ_WORKGROUPS"] = run.workgroups
@@ -207,9 +213,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     except Exception:  # occupancy is informative here; a kernel too big still ran functionally
         occ = None
     cycles = None
-    if timing:
-        from gpusim.engine.timing import time_kernel
-        timed = time_kernel(kernel, arch, max_instructions=max_instructions)
+    if timed is not None:
         cycles = timed.cycles
         counters.update(timed.counters)
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,

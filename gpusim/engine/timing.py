@@ -1,11 +1,11 @@
 """Timing a dispatch: build the per-instruction timing tables and run the CU loop.
 
 :func:`time_kernel` runs a kernel on the timing model of an architecture and
-returns its cycle count and counters. It is the first layer of the timing
-model (issue 3): compute units, issue arbiter, VALU/MFMA units, waitcnt,
-barriers, LDS bank conflicts and the L1/L2/MALL/HBM hierarchy are modelled;
-calibration against measured MI300X figures is not done yet, so the CLI
-does not print these cycles.
+returns its cycle count, counters and functional outcome: compute units with
+their issue arbiter, VALU/MFMA units, waitcnt, barriers, LDS bank conflicts
+and the L1/L2/MALL/HBM hierarchy (gpusim.memory). The per-instruction
+tables here turn the ISA table and the architecture into the numbers the
+numba loop (gpusim.engine.kernels.cu) needs.
 """
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.arch import Arch, descriptor_occupancy
+from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
 from gpusim.engine.kernels.lds_banks import scratch_for
-from gpusim.errors import KernelFault
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
-from gpusim.exec.launch import CODE_BASE, DEFAULT_LIMIT, SHARED_APERTURE, Dispatch
+from gpusim.exec.launch import CODE_BASE, DEFAULT_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun
 from gpusim.memory.hierarchy import MemoryLevels
 
 _CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
@@ -44,12 +44,36 @@ STALL_COUNTERS = {
 
 @dataclass
 class TimedRun:
-    """TimedRun is what the timing model measured for one dispatch."""
+    """TimedRun is what the timing model measured for one dispatch.
+
+    ``functional`` holds the dispatch's outcome (final buffers, per-instruction
+    counts): the timed run executes every instruction, so no separate
+    functional run is needed.
+    """
 
     cycles: int
     time_us: float
     counters: dict
     instruction_counts: np.ndarray
+    functional: FunctionalRun
+
+
+_ARBITRATION = {name: code for code, name in enumerate(WAVE_ARBITRATION_POLICIES)}
+
+
+def dispatch_order(arch: Arch) -> np.ndarray:
+    """dispatch_order lists, for position p of the first dispatch round, the CU that gets workgroup p.
+
+    ``linear`` fills CUs 0, 1, 2, ...; ``round_robin_xcd`` sends consecutive
+    workgroups to consecutive XCDs (CU index = xcd * cus_per_xcd + slot),
+    as the MI200/MI300 command processor does.
+    """
+    n = arch.cus
+    if arch.policies.dispatch_order == "linear":
+        return np.arange(n, dtype=np.int64)
+    xcds, per = arch.gpu.xcds, arch.gpu.cus_per_xcd
+    p = np.arange(n, dtype=np.int64)
+    return (p % xcds) * per + p // xcds
 
 
 def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -98,7 +122,7 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
-    Raises KernelFault if the kernel faults, like the functional run.
+    Raises KernelFault (the same report as the functional run) if the kernel faults.
     """
     module = kernel.module
     dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
@@ -109,6 +133,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
     spc = wpc * wpw
     n_cu = arch.cus
     slots = n_cu * spc
+    n_wgs = n_cu * wpc
     nv = dispatch.vgprs_needed() + SCRATCH_ROWS
     params = np.zeros(cuk.P_N, np.int64)
     params[cuk.P_CUS] = n_cu
@@ -122,33 +147,43 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
     params[cuk.P_BANK_WIDTH] = arch.cu.lds.bank_width_bytes
     params[cuk.P_CODE_BASE] = CODE_BASE
     params[cuk.P_LIMIT] = max_instructions
+    params[cuk.P_ARBITRATION] = _ARBITRATION[arch.policies.wave_arbitration]
     kind, cat, busy = timing_tables(p, arch)
     sreg = np.zeros((slots, SREG_FILE), np.uint32)
     sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
     sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
     vreg = np.zeros((slots, nv, 64), np.uint32)
-    lds = np.zeros((n_cu * wpc, max(int(kernel.descriptor.get("group_segment_fixed_size", 0)), 4)), np.uint8)
+    lds = np.zeros((n_wgs, max(int(kernel.descriptor.get("group_segment_fixed_size", 0)), 4)), np.uint8)
     fault = np.zeros(memk.N_FAULT, np.int64)
     counters = np.zeros(cuk.C_N, np.int64)
     icount = np.zeros(len(p), np.int64)
     memory = MemoryLevels(arch)
     mem = dispatch._memory_image()
+
+    def per_slot(*shape):
+        return np.zeros((slots, *shape), np.int64)
+
+    def per_cu(*shape):
+        return np.zeros((n_cu, *shape), np.int64)
+
+    def per_wg():
+        return np.zeros(n_wgs, np.int64)
+
     cycles = cuk.run_timed(
         p.sem, p.ops, p.mods, p.pc_bytes, kind, cat, busy, dispatch.abi(), dispatch.user_sgprs(), params,
+        dispatch_order(arch),
         sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
         dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks),
-        np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int64),
-        np.zeros(slots, np.int64), np.zeros(slots, np.int64),
-        np.zeros((slots, cuk.QUEUE), np.int64), np.zeros(slots, np.int64),
-        np.zeros((slots, cuk.QUEUE), np.int64), np.zeros(slots, np.int64),
-        np.zeros((slots, nv), np.int64), np.zeros((slots, SREG_FILE), np.int64),
-        np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64), np.zeros(n_cu * wpc, np.int64),
-        np.zeros((n_cu, 4), np.int64), np.zeros((n_cu, 4), np.int64), np.zeros(n_cu, np.int64),
-        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(n_cu, np.int64),
-        np.zeros(slots, np.int64), memory.kernel_args())
+        per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
+        per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
+        per_slot(nv), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(),  # vready, sready, why, acct, hazard
+        per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
+        per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
+        per_cu(), per_cu(), per_cu(),   # cu_wake, cu_live, cu_since
+        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(5, np.int64),
+        np.zeros(5, np.int64), memory.kernel_args())
     if fault[memk.F_CODE]:
-        raise KernelFault(f"kernel '{kernel.name}' faulted in the timing run (code {int(fault[memk.F_CODE])}) "
-                          f"at cycle {int(cycles)}; run without timing for the full fault report")
+        raise dispatch.fault_error(fault, max_instructions)
     c = {
         "GRBM_GUI_ACTIVE": int(cycles),
         "GPUSIM_INSTS_TOTAL": int(counters[cuk.C_INSTS]),
@@ -156,6 +191,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
         "GPUSIM_VALU_BUSY_CYCLES": int(counters[cuk.C_VALU_BUSY]),
         "GPUSIM_MFMA_BUSY_CYCLES": int(counters[cuk.C_MFMA_BUSY]),
         "GPUSIM_LDS_BUSY_CYCLES": int(counters[cuk.C_LDS_BUSY]),
+        "GPUSIM_CU_BUSY_CYCLES": int(counters[cuk.C_CU_BUSY]),
+        "GPUSIM_CU_ISSUE_CYCLES": int(counters[cuk.C_ISSUE_CYCLES]),
+        "GPUSIM_RAW_HAZARDS": int(counters[cuk.C_RAW_HAZARDS]),
     }
     # wave-cycles by what the wave was doing; they add up to GPUSIM_WAVE_CYCLES
     for name, col in STALL_COUNTERS.items():
@@ -163,4 +201,4 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
     c["GPUSIM_WAVE_CYCLES"] = int(sum(counters[col] for col in STALL_COUNTERS.values()))
     c.update(memory.counters())
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
-                    instruction_counts=icount)
+                    instruction_counts=icount, functional=dispatch.outcome(mem, icount))

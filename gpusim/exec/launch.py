@@ -274,18 +274,28 @@ class Dispatch:
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
         counts = np.zeros(len(p), dtype=np.int64)
         _announce_first_compile()
-        total = itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
+        itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
                              mem, self.regions, self.env(), lds, fault, counts, limit,
                              np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
         if fault[memk.F_CODE]:
             raise self.fault_error(fault, limit)
+        return self.outcome(mem, counts)
+
+    def outcome(self, mem: np.ndarray, counts: np.ndarray) -> FunctionalRun:
+        """outcome reads the final buffers out of the memory image ``mem`` after a complete dispatch.
+
+        ``counts[i]`` is how many waves executed instruction ``i`` (the functional run and the timing
+        model both produce it).
+        """
+        b = self.launch.block
+        waves = (b[0] * b[1] * b[2] + 63) // 64
         final = {}
         for name, buf in self.buffers.items():
             raw = mem[buf.offset:buf.offset + buf.initial.nbytes].copy()
             final[name] = raw.view(buf.initial.dtype).reshape(buf.initial.shape)
         g = self.launch.grid
         return FunctionalRun(final=final, initial={n: b_.initial for n, b_ in self.buffers.items()},
-                             scalars=dict(self.scalars), counts=counts, wave_instructions=int(total),
+                             scalars=dict(self.scalars), counts=counts, wave_instructions=int(counts.sum()),
                              waves=waves * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2])
 
     def fault_error(self, fault: np.ndarray, limit: int) -> KernelFault:

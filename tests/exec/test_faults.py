@@ -140,3 +140,18 @@ def test_fault_is_not_a_check_failure_even_with_check():
     proc = run_cli("run", str(fixture_path("fault_store_past_end.s")), "--check")
     assert proc.returncode == 3
     assert proc.stdout == ""
+
+
+# ---------------------------------------------------------------- the timing model reports the same faults
+@pytest.mark.parametrize("name, kw", [
+    ("fault_store_past_end.s", {}), ("fault_lds_past_end.s", {}), ("fault_bad_jump.s", {}),
+    ("fault_runaway.s", {"max_instructions": 5000}),
+])
+def test_a_timed_run_reports_a_fault_like_the_functional_run(name, kw):
+    assert str(fault_of(name, timing=True, **kw)) == str(fault_of(name, **kw))
+
+
+def test_a_timed_run_names_the_barrier_deadlock():
+    msg = str(fault_of("fault_barrier_half.s", timing=True, max_instructions=20000))
+    assert "runaway kernel" in msg and "wave 1" in msg
+    assert "1 other wave(s) of the workgroup wait at s_barrier" in msg

@@ -3,7 +3,8 @@
 Every CU has four SIMDs; on cycle ``c`` the CU's issue arbiter visits SIMD
 ``c % 4`` and issues at most one instruction per category (VALU, scalar,
 vector memory, LDS, branch/message) from different waves of that SIMD,
-oldest wave first. An issued instruction runs functionally at once
+chosen by the wave arbitration policy (oldest first, round robin after the
+last issuing wave, or greedy-then-oldest). An issued instruction runs functionally at once
 (:func:`gpusim.exec.kernels.interpreter.step`); the timing tables decide when
 its results become visible:
 
@@ -16,8 +17,15 @@ its results become visible:
   them) and are waited for by ``s_waitcnt`` with gfx9's vmcnt/lgkmcnt rules.
 * ``s_barrier`` releases when every live wave of the workgroup arrives.
 
-Workgroups are dispatched to CUs as slots free up, round-robin over CUs.
-When no wave can issue, time jumps to the next cycle at which one can.
+Workgroups fill every CU in the dispatch order (``cu_order``, e.g. round
+robin over XCDs), then each freed workgroup slot takes the next workgroup.
+
+The loop is event-driven per CU: a visit works out, for each wave of the
+SIMD, the cycle at which it could next issue (its dependency, unit, waitcnt
+or s_nop), and the CU is not looked at again until the earliest such cycle
+falls on a SIMD's turn; idle CUs and stalled stretches cost nothing. A
+wave's cycles are attributed (WHY_*) at each look to what held it since the
+previous look, which is exact because nothing changes for a skipped CU.
 Mutates every state array it is given; returns the cycle the last wave ended.
 """
 import numpy as np
@@ -34,7 +42,7 @@ from gpusim.memory.kernels.coalesce import coalesce
 from gpusim.engine.kernels.lds_banks import lds_access_cycles
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
-from gpusim.exec.kernels.memory import F_CODE
+from gpusim.exec.kernels.memory import F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_LIMIT, record_fault
 
 # issue categories
 CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
@@ -45,17 +53,22 @@ CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
 FREE, RUNNING, AT_BARRIER, DONE = 0, 1, 2, 3
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
- P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_N) = range(12)
+ P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_N) = range(13)
+# wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
+ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
 (C_CYCLES, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT, C_INSTS,
  C_WAVE_ISSUE, C_WAVE_WAITCNT_VM, C_WAVE_WAITCNT_LGKM, C_WAVE_BARRIER, C_WAVE_DEPENDENCY, C_WAVE_UNIT_BUSY,
- C_WAVE_ARBITER, C_WAVE_NOP, C_N) = range(15)
+ C_WAVE_ARBITER, C_WAVE_NOP, C_CU_BUSY, C_ISSUE_CYCLES, C_RAW_HAZARDS, C_N) = range(18)
+# C_CU_BUSY: CU-cycles with at least one resident wave; C_ISSUE_CYCLES: CU-cycles whose arbiter issued;
+# C_RAW_HAZARDS: instructions that read a register before its producer completed (and waited for it)
 # what a resident wave did with a cycle (indexes the C_WAVE_* counters from C_WAVE_ISSUE on):
 # issued, waited on vmcnt / lgkmcnt, at a barrier, on a register dependency, on a busy unit,
 # lost arbitration (another wave took its category this visit), or sat out an s_nop
 (WHY_ISSUE, WHY_WAITCNT_VM, WHY_WAITCNT_LGKM, WHY_BARRIER, WHY_DEPENDENCY, WHY_UNIT_BUSY, WHY_ARBITER,
  WHY_NOP) = range(8)
 QUEUE = 64  # outstanding memory operations tracked per wave and counter
+NEVER = np.int64(1) << 62
 
 
 @njit(_nrt=False)
@@ -136,39 +149,42 @@ def _mark_dests(ops, i, w, vready, sready, t):
 
 
 @njit(_nrt=False, cache=True)
-def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, params,
+def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
-              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready,
-              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, counters, icount, wgv, lines, cu_live, why, M):
+              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, why, acct, hazard,
+              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
+              cu_since, counters, icount, wgv, lines, pick, pkey, M):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
     category and unit-busy cycles; ``params`` the machine (P_* columns);
-    the remaining arrays are per wave slot (``pc`` ... ``sready``), per
-    workgroup slot (``wg_*``) and per CU/SIMD (``unit_*``) state. Counters
+    ``cu_order`` the CU that the i-th workgroup of the first round goes to.
+    The remaining arrays are work state: per wave slot (``pc`` ... ``hazard``),
+    per workgroup slot (``wg_*``), per CU and SIMD (``unit_*``, ``simd_wake``,
+    ``last_k``: the SIMD's last issuing slot), per CU (``cu_*``). Counters
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
-    ``wgv`` (int64[3]), ``lines`` (int64[128]), ``cu_live`` (int64[CUs],
-    live waves per CU, so idle CUs are skipped) and ``why`` (int64[slots],
-    each wave's latest WHY_* state) are work arrays; ``M`` is
-    :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`, the memory
-    hierarchy every vector and scalar memory access goes through.
+    ``wgv`` (int64[3]), ``lines`` (int64[128]), ``pick``/``pkey`` (int64[5])
+    are scratch; ``M`` is :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`,
+    the memory hierarchy every vector and scalar memory access goes through.
     """
     n_cu = params[P_CUS]
     spc = params[P_SLOTS_PER_CU]
     wpc = params[P_WGS_PER_CU]
     wpw = params[P_WAVES_PER_WG]
+    policy = params[P_ARBITRATION]
     gx, gy, gz = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y], abi[itp.ABI_GRID_Z]
     n_wg = gx * gy * gz
     code_base = params[P_CODE_BASE]
     next_wg = 0
     stamp = 0
-    # initial dispatch, round-robin over CUs
+    # first round: every CU gets workgroups in the dispatch order, as many rounds as fit
     for rnd in range(wpc):
-        for cu in range(n_cu):
+        for p in range(n_cu):
+            cu = cu_order[p]
             if next_wg < n_wg:
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
                                           sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, vready, sready,
-                                          wg_live, wg_arrived, wg_id, lds, wgv)
+                                          acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
                 next_wg += 1
     live_waves = 0
     for cu in range(n_cu):
@@ -177,87 +193,130 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
         if state[w] == RUNNING:
             live_waves += 1
             cu_live[w // spc] += 1
+    for cu in range(n_cu):
+        cu_since[cu] = 0
+        cu_wake[cu] = 0 if cu_live[cu] > 0 else NEVER
+        for s in range(4):
+            simd_wake[cu, s] = 0 if cu_live[cu] > 0 else NEVER
+            last_k[cu, s] = s
     cycle = np.int64(0)
     last_end = np.int64(0)
-    idle_rotation = 0
-    wake_min = np.int64(1) << 62
     issued_total = np.int64(0)
     while live_waves > 0:
         simd = cycle & 3
-        issued_any = False
+        next_cycle = NEVER
         for cu in range(n_cu):
-            if cu_live[cu] == 0:
+            if cu_wake[cu] > cycle:
+                if cu_wake[cu] < next_cycle:
+                    next_cycle = cu_wake[cu]
                 continue
-            used = 0  # bit per category
+            base = cu * spc
+            # -- look at every wave of the SIMD once: account its cycles since the last look, find what
+            #    holds it, and keep the best eligible wave per issue category
+            wake = NEVER
+            for c in range(5):
+                pick[c] = -1
             for k in range(simd, spc, 4):
-                w = cu * spc + k
-                if state[w] == AT_BARRIER:
+                w = base + k
+                st = state[w]
+                if st != RUNNING and st != AT_BARRIER:
+                    continue
+                if acct[w] >= 0:
+                    counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
+                acct[w] = cycle
+                if st == AT_BARRIER:
                     why[w] = WHY_BARRIER
-                elif state[w] == RUNNING:
-                    why[w] = WHY_NOP if ready[w] > cycle else WHY_ARBITER
-            for _pick in range(5):
-                best = -1
-                for k in range(spc):
-                    w = cu * spc + k
-                    if state[w] != RUNNING or (k % 4) != simd or ready[w] > cycle:
-                        if state[w] == RUNNING and (k % 4) == simd and ready[w] < wake_min:
-                            wake_min = ready[w]
-                        continue
-                    i = pc[w]
-                    cat = tcat[i]
-                    if (used >> cat) & 1:
-                        continue
-                    if best >= 0 and age[w] >= age[best]:
-                        continue
-                    kind = tkind[i]
-                    deps = _deps_ready(ops, i, w, vready, sready)
-                    t_ok = deps
-                    if kind == TK_WAITCNT:
-                        vm = mods[i, M_VMCNT]
-                        lg = mods[i, M_LGKMCNT]
-                        if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
-                            t = _nth_latest(vmq, w, vmn[w], vm)
-                            why[w] = WHY_WAITCNT_VM
-                            wake_min = min(wake_min, t)
-                            continue
-                        if lg >= 0 and _pending(lgq, w, lgn[w], cycle) > lg:
-                            t = _nth_latest(lgq, w, lgn[w], lg)
-                            why[w] = WHY_WAITCNT_LGKM
-                            wake_min = min(wake_min, t)
-                            continue
-                    elif kind == TK_VALU:
-                        t_ok = max(t_ok, unit_valu[cu, simd])
-                    elif kind == TK_MFMA:
-                        t_ok = max(t_ok, unit_mfma[cu, simd])
-                    elif kind == TK_LDS:
-                        t_ok = max(t_ok, unit_lds[cu])
-                    if t_ok > cycle:
-                        why[w] = WHY_DEPENDENCY if deps > cycle else WHY_UNIT_BUSY
-                        wake_min = min(wake_min, t_ok)
-                        continue
-                    best = w
-                if best < 0:
-                    break
-                w = best
+                    continue
+                if ready[w] > cycle:  # still held by what held it at the last look (or an s_nop)
+                    if why[w] == WHY_ISSUE:
+                        why[w] = WHY_NOP
+                    wake = min(wake, ready[w])
+                    continue
                 i = pc[w]
                 kind = tkind[i]
+                deps = _deps_ready(ops, i, w, vready, sready)
+                t_ok = deps
+                if kind == TK_WAITCNT:
+                    vm = mods[i, M_VMCNT]
+                    lg = mods[i, M_LGKMCNT]
+                    if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
+                        why[w] = WHY_WAITCNT_VM
+                        ready[w] = _nth_latest(vmq, w, vmn[w], vm)
+                        wake = min(wake, ready[w])
+                        continue
+                    if lg >= 0 and _pending(lgq, w, lgn[w], cycle) > lg:
+                        why[w] = WHY_WAITCNT_LGKM
+                        ready[w] = _nth_latest(lgq, w, lgn[w], lg)
+                        wake = min(wake, ready[w])
+                        continue
+                elif kind == TK_VALU:
+                    t_ok = max(t_ok, unit_valu[cu, simd])
+                elif kind == TK_MFMA:
+                    t_ok = max(t_ok, unit_mfma[cu, simd])
+                elif kind == TK_LDS:
+                    t_ok = max(t_ok, unit_lds[cu])
+                if t_ok > cycle:
+                    if deps > cycle:
+                        why[w] = WHY_DEPENDENCY
+                        hazard[w] = 1
+                    else:
+                        why[w] = WHY_UNIT_BUSY
+                    # nothing can free it sooner: its producers and queued operations have fixed completion
+                    # times and a busy unit only gets busier, so it is not looked at again before t_ok
+                    ready[w] = t_ok
+                    wake = min(wake, t_ok)
+                    continue
+                why[w] = WHY_ARBITER
+                wake = min(wake, cycle + 1)
+                if policy == ARB_ROUND_ROBIN:
+                    key = (k - last_k[cu, simd] - 1 + spc) % spc
+                elif policy == ARB_GREEDY_THEN_OLDEST and k == last_k[cu, simd]:
+                    key = np.int64(-1)
+                else:
+                    key = age[w]
                 cat = tcat[i]
-                used |= 1 << cat
+                if pick[cat] < 0 or key < pkey[cat]:
+                    pick[cat] = w
+                    pkey[cat] = key
+            # -- issue the picks, best key first (at most one per category)
+            issued = 0
+            events = False
+            for _n in range(5):
+                best = -1
+                for c in range(5):
+                    if pick[c] >= 0 and (best < 0 or pkey[c] < pkey[best]):
+                        best = c
+                if best < 0:
+                    break
+                w = pick[best]
+                pick[best] = -1
+                i = pc[w]
+                kind = tkind[i]
                 why[w] = WHY_ISSUE
-                issued_any = True
+                issued += 1
                 issued_total += 1
                 icount[i] += 1
+                last_k[cu, simd] = w - base
+                if hazard[w]:
+                    counters[C_RAW_HAZARDS] += 1
+                    hazard[w] = 0
                 ws = wg_of[w]
+                if issued_total > params[P_LIMIT]:
+                    _fault_at(fault, FAULT_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw, ws)
+                    return cycle
                 if kind == TK_WAITCNT or kind == TK_NOP:
                     pc[w] = i + 1
                     ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
+                    wake = min(wake, ready[w])
                     continue
                 r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
                              env, lds[ws], fault)
                 if r == itp.FAULT:
-                    fault[7] = ws
+                    fault[F_WORKGROUP] = wg_id[ws]
+                    fault[F_WAVE] = (w - base) % wpw
                     return cycle
                 ready[w] = cycle + 1
+                wake = min(wake, cycle + 1)
                 if kind == TK_VALU:
                     done = cycle + tbusy[i]
                     unit_valu[cu, simd] = done
@@ -308,6 +367,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     if wg_arrived[ws] == wg_live[ws]:
                         _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
                         wg_arrived[ws] = 0
+                        events = True
                 elif r == itp.END:
                     state[w] = DONE
                     live_waves -= 1
@@ -320,45 +380,69 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
                         _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
                         wg_arrived[ws] = 0
+                        events = True
                     if wg_live[ws] == 0 and next_wg < n_wg:
                         stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
                                                   user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
-                                                  vready, sready, wg_live, wg_arrived, wg_id, lds, wgv)
+                                                  vready, sready, acct, hazard, wg_live, wg_arrived, wg_id, lds,
+                                                  wgv)
                         next_wg += 1
                         live_waves += wpw
                         cu_live[cu] += wpw
-            for k in range(simd, spc, 4):
-                w = cu * spc + k
-                if state[w] == RUNNING or state[w] == AT_BARRIER:
-                    counters[C_WAVE_ISSUE + why[w]] += 4
-        if issued_total > params[P_LIMIT]:
-            fault[F_CODE] = 4
+                        events = True
+                    if cu_live[cu] == 0:
+                        counters[C_CU_BUSY] += cycle + 1 - cu_since[cu]
+            if issued:
+                counters[C_ISSUE_CYCLES] += 1
+            # -- when is each SIMD of this CU next worth a visit
+            simd_wake[cu, simd] = wake
+            if events:  # released or launched waves may sit on any SIMD
+                for s in range(4):
+                    simd_wake[cu, s] = min(simd_wake[cu, s], cycle + 1)
+            t = NEVER
+            if cu_live[cu] > 0:
+                for s in range(4):
+                    if simd_wake[cu, s] < NEVER:
+                        v = max(simd_wake[cu, s], cycle + 1)
+                        t = min(t, v + ((s - v) & 3))
+            cu_wake[cu] = t
+            if t < next_cycle:
+                next_cycle = t
+        if live_waves == 0:
+            break
+        if next_cycle == NEVER:  # live waves, none of which can ever move: all wait at barriers
+            for w in range(state.shape[0]):
+                if state[w] == AT_BARRIER:
+                    cu = w // spc
+                    _fault_at(fault, FAULT_BARRIER, w, pc[w], wg_id[wg_of[w]], (w - cu * spc) % wpw, state, cu,
+                              spc, wpc, wpw, wg_of[w])
+                    break
             return cycle
-        if issued_any:
-            idle_rotation = 0
-        else:
-            idle_rotation += 1
-        cycle += 1
-        if idle_rotation >= 4:
-            # nothing issued for a whole rotation: jump to the next cycle anything can happen
-            if wake_min > cycle and wake_min < (np.int64(1) << 62):
-                skipped = wake_min - cycle
-                for w in range(state.shape[0]):
-                    if state[w] == RUNNING or state[w] == AT_BARRIER:
-                        counters[C_WAVE_ISSUE + why[w]] += skipped
-                cycle = wake_min
-            idle_rotation = 0
-            wake_min = np.int64(1) << 62
-        elif issued_any:
-            wake_min = np.int64(1) << 62
+        cycle = next_cycle
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
     return last_end
 
 
 @njit(_nrt=False)
+def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
+    """_fault_at records a fault of wave ``wave`` of workgroup ``group`` (slot ``ws``) at instruction ``i``.
+
+    Like the functional run it also counts the workgroup's waves waiting at s_barrier.
+    """
+    record_fault(fault, code, w, i, -1, 0, 0)
+    fault[F_WORKGROUP] = group
+    fault[F_WAVE] = wave
+    rnd = ws - cu * wpc
+    for j in range(wpw):
+        v = cu * spc + rnd * wpw + j
+        if v != w and state[v] == AT_BARRIER:
+            fault[F_AT_BARRIER] += 1
+
+
+@njit(_nrt=False)
 def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, sreg, vreg, pc, state, ready, age,
-                      wg_of, vmn, lgn, vready, sready, wg_live, wg_arrived, wg_id, lds, wgv):
+                      wg_of, vmn, lgn, vready, sready, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv):
     """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
 
     It sets the ABI state of its waves, clears their scoreboards and queues
@@ -383,6 +467,8 @@ def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, s
         wg_of[w] = ws
         vmn[w] = 0
         lgn[w] = 0
+        acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
+        hazard[w] = 0
         for r in range(vready.shape[1]):
             vready[w, r] = 0
         for r in range(sready.shape[1]):
