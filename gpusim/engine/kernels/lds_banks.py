@@ -23,6 +23,8 @@ allocate nothing, so the engine's hot loop can call them.
 import numpy as np
 from numba import njit
 
+from gpusim.memory.kernels.fastdiv import quot, rem
+
 U = np.uint64
 
 MAX_WORDS_PER_LANE = 5  # a misaligned b128 spans 5 bank words
@@ -61,8 +63,8 @@ def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_wid
         if (mask >> U(l)) & U(1) == U(0):
             continue
         a = addrs[l] + offset
-        w = a // bw
-        w_last = (a + U(width_bytes - 1)) // bw
+        w = quot(a, bw)
+        w_last = quot(a + U(width_bytes - 1), bw)
         while w <= w_last:
             seen = False
             for j in range(n):
@@ -72,7 +74,7 @@ def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_wid
             if not seen:
                 scratch[n] = w
                 n += 1
-                c = SCRATCH_WORDS + np.int64(w % nb)
+                c = SCRATCH_WORDS + np.int64(rem(w, nb))
                 scratch[c] += U(1)
                 if scratch[c] > worst:
                     worst = scratch[c]

@@ -16,6 +16,7 @@ from numba import njit
 
 from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
+from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_earliest
 
 # Indices into the int64 parameter vector built by gpusim.memory.hierarchy.MemoryLevels.
@@ -121,7 +122,7 @@ def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
 def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr, seq,
                addr, t):
     line_b = p[P_MALL_LINE]
-    line = addr - addr % line_b
+    line = addr - rem(addr, line_b)
     if p[P_MALL_CHANNELS] == 0:
         return _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
     # A MALL slice sits in front of each HBM channel, so both use the HBM interleave.
@@ -132,7 +133,7 @@ def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_f
     t = channel_request(mall_free, ch, t, line_b, p[P_MALL_BPC], p[P_MALL_LAT])
     tags = mall_tags[ch]
     stamps = mall_stamps[ch]
-    s = (local // line_b) % tags.shape[0]
+    s = rem(quot(local, line_b), tags.shape[0])
     w = cache_find(tags, local, line_b)
     if w >= 0:
         mall_ctr[ch, GPUSIM_MALL_HIT] += 1
@@ -141,7 +142,7 @@ def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_f
         return max(t, mall_ready[ch, s, w])
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
     w = cache_victim(tags, stamps, s)
-    tags[s, w] = local // line_b
+    tags[s, w] = quot(local, line_b)
     stamps[s, w] = seq[0]
     done = _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
     mall_ready[ch, s, w] = done
@@ -153,7 +154,7 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
                mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr, seq,
                xcd, addr, nbytes, t, is_write):
     line_b = p[P_L2_LINE]
-    line = addr - addr % line_b
+    line = addr - rem(addr, line_b)
     nch = p[P_L2_CHANNELS]
     il = p[P_L2_INTERLEAVE]
     ch = channel_of(line, il, nch)
@@ -164,7 +165,7 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
     t = channel_request(l2_free[xcd], ch, t, nbytes, p[P_L2_BPC], p[P_L2_LAT])
     tags = l2_tags[xcd, ch]
     stamps = l2_stamps[xcd, ch]
-    s = (local // line_b) % tags.shape[0]
+    s = rem(quot(local, line_b), tags.shape[0])
     ea = min(line_b, p[P_MALL_LINE])
     w = cache_find(tags, local, line_b)
     hit = w >= 0
@@ -180,7 +181,7 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
             for off in range(0, line_b, ea):
                 tcc[xcd, ch, TCC_EA_WRREQ] += 1
                 _hbm(p, hbm_free, hbm_queue, hbm_ctr, victim + off, ea, t, True)
-        tags[s, w] = local // line_b
+        tags[s, w] = quot(local, line_b)
         stamps[s, w] = seq[0]
         l2_dirty[xcd, ch, s, w] = 0
         l2_ready[xcd, ch, s, w] = t
@@ -226,17 +227,17 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
     CU's XCD, then the MALL, then HBM. Mutates every state and counter array passed in (see
     ``gpusim.memory.hierarchy.MemoryLevels`` for shapes); ``seq[0]`` is the replacement stamp clock.
     """
-    xcd = cu // p[P_CUS_PER_XCD]
+    xcd = quot(cu, p[P_CUS_PER_XCD])
     if is_scalar:
-        inst = cu // p[P_SQ_SHARED]
+        inst = quot(cu, p[P_SQ_SHARED])
         line_b = p[P_SQ_LINE]
-        line = addr - addr % line_b
+        line = addr - rem(addr, line_b)
         sqc[inst, SQC_DCACHE_REQ] += 1
         seq[0] += 1
         t = now + p[P_SQ_LAT]
         tags = sq_tags[inst]
         stamps = sq_stamps[inst]
-        s = (line // line_b) % tags.shape[0]
+        s = rem(quot(line, line_b), tags.shape[0])
         w = cache_find(tags, line, line_b)
         if w >= 0:
             sqc[inst, SQC_DCACHE_HITS] += 1
@@ -245,10 +246,10 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
             return max(t, sq_ready[inst, s, w])
         sqc[inst, SQC_DCACHE_MISSES] += 1
         w = cache_victim(tags, stamps, s)
-        tags[s, w] = line // line_b
+        tags[s, w] = quot(line, line_b)
         stamps[s, w] = seq[0]
         done = t
-        for sub in range(line - line % p[P_L2_LINE], line + line_b, p[P_L2_LINE]):
+        for sub in range(line - rem(line, p[P_L2_LINE]), line + line_b, p[P_L2_LINE]):
             d = _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
                            mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
                            seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
@@ -257,13 +258,13 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
         return done
 
     line_b = p[P_L1_LINE]
-    line = addr - addr % line_b
+    line = addr - rem(addr, line_b)
     tcp[cu, TCP_TOTAL_CACHE_ACCESSES] += 1
     seq[0] += 1
     t = channel_request(l1_free, cu, now, nbytes if is_write else line_b, p[P_L1_BPC], p[P_L1_LAT])
     tags = l1_tags[cu]
     stamps = l1_stamps[cu]
-    s = (line // line_b) % tags.shape[0]
+    s = rem(quot(line, line_b), tags.shape[0])
     w = cache_find(tags, line, line_b)
     if w >= 0:
         tcp[cu, GPUSIM_TCP_HIT] += 1
@@ -274,7 +275,7 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
     if is_write:
         if w < 0 and p[P_L1_WRITE_ALLOCATE]:
             w = cache_victim(tags, stamps, s)
-            tags[s, w] = line // line_b
+            tags[s, w] = quot(line, line_b)
             stamps[s, w] = seq[0]
             l1_ready[cu, s, w] = t
         tcp[cu, TCP_TCC_WRITE_REQ] += 1
@@ -289,10 +290,10 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
         tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += mshr[i] - t
         t = mshr[i]
     w = cache_victim(tags, stamps, s)
-    tags[s, w] = line // line_b
+    tags[s, w] = quot(line, line_b)
     stamps[s, w] = seq[0]
     done = t
-    for sub in range(line - line % p[P_L2_LINE], line + line_b, p[P_L2_LINE]):
+    for sub in range(line - rem(line, p[P_L2_LINE]), line + line_b, p[P_L2_LINE]):
         tcp[cu, TCP_TCC_READ_REQ] += 1
         d = _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
                        mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,

@@ -7,6 +7,8 @@
 """
 from numba import njit
 
+from gpusim.memory.kernels.fastdiv import quot, rem
+
 LRU = 0
 FIFO = 1
 
@@ -14,14 +16,14 @@ FIFO = 1
 @njit(_nrt=False)
 def cache_set(tags, line_addr, line_bytes):
     """cache_set returns the set that holds ``line_addr``."""
-    return (line_addr // line_bytes) % tags.shape[0]
+    return rem(quot(line_addr, line_bytes), tags.shape[0])
 
 
 @njit(_nrt=False)
 def cache_find(tags, line_addr, line_bytes):
     """cache_find returns the way of set ``cache_set(...)`` holding ``line_addr``, or -1; it mutates nothing."""
-    s = (line_addr // line_bytes) % tags.shape[0]
-    tag = line_addr // line_bytes
+    tag = quot(line_addr, line_bytes)
+    s = rem(tag, tags.shape[0])
     for w in range(tags.shape[1]):
         if tags[s, w] == tag:
             return w
@@ -53,8 +55,8 @@ def cache_access(tags, stamps, line_addr, line_bytes, now, allocate, policy):
     sequence number rather than a cycle when several lookups share a cycle and exact LRU matters.
     Mutates ``tags`` and ``stamps``; hit and miss counters are the caller's.
     """
-    s = (line_addr // line_bytes) % tags.shape[0]
-    tag = line_addr // line_bytes
+    tag = quot(line_addr, line_bytes)
+    s = rem(tag, tags.shape[0])
     for w in range(tags.shape[1]):
         if tags[s, w] == tag:
             if policy == LRU:

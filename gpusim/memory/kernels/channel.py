@@ -5,11 +5,13 @@ the next request's bytes. Requests must be offered in nondecreasing ``now`` per 
 """
 from numba import njit
 
+from gpusim.memory.kernels.fastdiv import quot, rem
+
 
 @njit(_nrt=False)
 def channel_of(addr, interleave_bytes, channels):
     """channel_of returns the channel serving byte ``addr`` when ``interleave_bytes`` chunks rotate over channels."""
-    return (addr // interleave_bytes) % channels
+    return rem(quot(addr, interleave_bytes), channels)
 
 
 @njit(_nrt=False)
@@ -19,21 +21,21 @@ def channel_local(addr, interleave_bytes, channels):
     Consecutive chunks of one channel become consecutive, so a per-channel cache indexed by this address uses
     all its sets.
     """
-    chunk = addr // interleave_bytes
-    return (chunk // channels) * interleave_bytes + addr % interleave_bytes
+    chunk = quot(addr, interleave_bytes)
+    return quot(chunk, channels) * interleave_bytes + rem(addr, interleave_bytes)
 
 
 @njit(_nrt=False)
 def channel_global(local, ch, interleave_bytes, channels):
     """channel_global returns the byte address that ``channel_local`` maps to ``local`` in channel ``ch``."""
-    chunk = local // interleave_bytes
-    return (chunk * channels + ch) * interleave_bytes + local % interleave_bytes
+    chunk = quot(local, interleave_bytes)
+    return (chunk * channels + ch) * interleave_bytes + rem(local, interleave_bytes)
 
 
 @njit(_nrt=False)
 def channel_occupancy(nbytes, bytes_per_clk):
     """channel_occupancy returns the whole cycles a channel of ``bytes_per_clk`` spends moving ``nbytes`` (at least 1)."""
-    occ = -(-nbytes // bytes_per_clk)
+    occ = -quot(-nbytes, bytes_per_clk)
     return max(occ, 1)
 
 

@@ -2,6 +2,8 @@
 import numpy as np
 from numba import njit
 
+from gpusim.memory.kernels.fastdiv import rem
+
 _ONE = np.uint64(1)
 
 
@@ -14,7 +16,7 @@ def _coalesce(addrs, mask, size, line_bytes, out_lines, out_bytes, want_bytes):
             continue
         a = np.int64(addrs[lane])
         end = a + size
-        line = (a // line_bytes) * line_bytes
+        line = a - rem(a, line_bytes)
         while line < end:
             # Unit-stride waves touch the same line many lanes in a row: try the newest line first.
             k = -1
