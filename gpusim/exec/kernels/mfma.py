@@ -11,21 +11,34 @@ single-block M x N x K instruction with ``kpl`` K-values per lane:
 The 16-block 4x4 shapes hold block b in lanes 4b..4b+3:
 A[i][k].b at lane 4b + i, D[i][j].b in register i at lane 4b + j.
 Elements narrower than 32 bits are packed from the low bits up; f64 values
-take register pairs. Accumulation is done in float64 (int64 for integers)
-and rounded once, which is within the hardware's documented accuracy.
+take register pairs. Products are summed in float64 in k order, C is added
+and the result rounded once, which is within the hardware's documented
+accuracy; integer sums are exact this way (int8 products summed over at most
+32 k, plus an int32 C, stay far below 2**53).
 """
 import numpy as np
 from numba import njit
 
-from gpusim.asm.fields import T_BF16, T_BF8, T_F16, T_F64, T_FP8, T_I8
+from gpusim.asm.fields import T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8
 from gpusim.asm.program import D0, M_SUB, S0, S1, S2, VAL
-from gpusim.exec.kernels.bits import bf16, bits32, bits64, f16, f32, f64
+from gpusim.exec.kernels.bits import bf16, bits32, bits64, f32, f64
 
 U = np.uint64
 
-# first row of the scratch array T that stages MFMA operands (16 rows: 1024 values)
+# exec_mfma stages operands and sums as float64 in rows MFMA_STAGE.. of the
+# scratch array T (viewed as one flat float64 array) so that every decode,
+# product and store loop runs over contiguous memory:
+#   A at _SA, lane-major: element e of lane l at _SA + 64 * e + l (64 * kpl <= 512);
+#   B at _SB, likewise;
+#   D at _SD in register order: the sum for register r, lane l at _SD + 64 * r + l (<= 1024).
+# So A[i][k] (block b) is at _SA + 64 * (k % kpl) + M * (k // kpl + b) + i and
+# B[k][j] at _SB + 64 * (k % kpl) + N * (k // kpl + b) + j, with b = 0 for a
+# single-block shape and kpl = K for a 16-block one.
 MFMA_STAGE = 8
-SCRATCH_ROWS_NEEDED = MFMA_STAGE + 16
+_SA = MFMA_STAGE * 64
+_SB = _SA + 512
+_SD = _SB + 512
+SCRATCH_ROWS_NEEDED = MFMA_STAGE + 32
 
 
 @njit(_nrt=False)
@@ -41,53 +54,216 @@ def _bits_per_elem(t):
 
 @njit(_nrt=False)
 def _fp8_value(x, bf8):
-    """_fp8_value decodes an 8-bit FNUZ float (e4m3fnuz or e5m2fnuz, gfx942)."""
-    x = x & U(0xFF)
-    if x == U(0x80):
-        return np.nan
-    sign = -1.0 if x & U(0x80) else 1.0
+    """_fp8_value decodes an 8-bit FNUZ float (e4m3fnuz or e5m2fnuz, gfx942) to float64 without branches.
+
+    As for halves: a normal value's bits move into a float64's and its exponent
+    is rebiased (by 1023 - 8 or 1023 - 16), a subnormal is its mantissa times
+    2**-10 or 2**-17, and 0x80 (negative zero's code) is NaN.
+    """
+    x = U(x) & U(0xFF)
+    mag = x & U(0x7F)
     if bf8:
-        e = np.int64((x >> U(2)) & U(0x1F))
-        m = np.float64(x & U(3))
-        bias, mbits = 16, 4.0
+        v = f64((mag << U(50)) + U(1007 << 52))
+        if mag < U(4):
+            v = np.float64(np.int64(mag)) * 7.62939453125e-06  # 2.0 ** -17
     else:
-        e = np.int64((x >> U(3)) & U(0xF))
-        m = np.float64(x & U(7))
-        bias, mbits = 8, 8.0
-    if e == 0:
-        return sign * (m / mbits) * 2.0 ** (1 - bias)
-    return sign * (1.0 + m / mbits) * 2.0 ** (e - bias)
+        v = f64((mag << U(49)) + U(1015 << 52))
+        if mag < U(8):
+            v = np.float64(np.int64(mag)) * 0.0009765625  # 2.0 ** -10
+    v = f64(bits64(v) | ((x & U(0x80)) << U(56)))
+    if x == U(0x80):
+        v = np.nan
+    return v
 
 
 @njit(_nrt=False)
-def _elem(vreg, w, base, lane, idx, t):
-    """_elem reads element ``idx`` of a lane's packed operand as float64."""
+def _half_value(h):
+    """_half_value decodes IEEE half bits (low 16 bits of ``h``) to float64, exactly and without branches.
+
+    A normal half's exponent and mantissa, moved to a float64's and rebiased
+    by adding 1008 to the exponent, give its value; a subnormal's value is
+    its mantissa times 2**-24 (no float64 subnormal is ever formed, so no
+    slow path of the CPU is taken); infinity and NaN get an all-ones exponent.
+    """
+    mag = U(h) & U(0x7FFF)
+    v = f64((mag << U(42)) + U(0x3F00000000000000))  # 1008 << 52
+    if mag < U(0x400):
+        v = np.float64(np.int64(mag)) * 5.9604644775390625e-08  # 2.0 ** -24
+    elif mag >= U(0x7C00):
+        v = f64((mag << U(42)) | U(0x7FF0000000000000))
+    return f64(bits64(v) | ((U(h) & U(0x8000)) << U(48)))
+
+
+@njit(_nrt=False)
+def _stage(vreg, w, base, t, kpl, S, off):
+    """_stage decodes the ``kpl`` packed elements of every lane of the operand at VGPR ``base``.
+
+    Element e of lane l goes to ``S[off + 64 * e + l]`` as float64; each lane loop is contiguous.
+    """
+    if t == T_F64:
+        for e in range(kpl):
+            for l in range(64):
+                S[off + 64 * e + l] = f64(U(vreg[w, base + 2 * e, l]) | (U(vreg[w, base + 2 * e + 1, l]) << U(32)))
+        return
     bits = _bits_per_elem(t)
-    if bits == 64:
-        v = U(vreg[w, base + 2 * idx, lane]) | (U(vreg[w, base + 2 * idx + 1, lane]) << U(32))
-        return f64(v)
     per = 32 // bits
-    word = U(vreg[w, base + idx // per, lane])
-    x = (word >> U(bits * (idx % per))) & ((U(1) << U(bits)) - U(1))
-    if t == T_F16:
-        return np.float64(f16(x))
-    if t == T_BF16:
-        return np.float64(bf16(x))
-    if t == T_I8:
-        v = np.int64(x)
-        return np.float64(v - 256 if v >= 128 else v)
-    if t == T_FP8:
-        return _fp8_value(x, False)
-    if t == T_BF8:
-        return _fp8_value(x, True)
-    return np.float64(f32(x))
+    for e in range(kpl):
+        r = base + e // per
+        sh = U(bits * (e % per))
+        o = off + 64 * e
+        if t == T_F16:
+            for l in range(64):
+                S[o + l] = _half_value(U(vreg[w, r, l]) >> sh)
+        elif t == T_BF16:
+            for l in range(64):
+                S[o + l] = np.float64(bf16(U(vreg[w, r, l]) >> sh))
+        elif t == T_I8:
+            for l in range(64):
+                x = np.int64((U(vreg[w, r, l]) >> sh) & U(0xFF))
+                S[o + l] = np.float64(x - ((x & 0x80) << 1))
+        elif t == T_FP8:
+            for l in range(64):
+                S[o + l] = _fp8_value(U(vreg[w, r, l]) >> sh, False)
+        elif t == T_BF8:
+            for l in range(64):
+                S[o + l] = _fp8_value(U(vreg[w, r, l]) >> sh, True)
+        else:
+            for l in range(64):
+                S[o + l] = np.float64(f32(vreg[w, r, l]))
+
+
+@njit(_nrt=False)
+def _d_slot(i, b, N, G, NB):
+    """_d_slot is where row i of D's block b starts in the staged D (register order).
+
+    A single-block shape holds D[i][j] in register 4 * (i // (4 * G)) + i % 4 at
+    lane N * ((i // 4) % G) + j (G = 64 / N lane groups); a 16-block one holds
+    D[i][j].b in register i at lane N * b + j.
+    """
+    if NB > 1:
+        return _SD + 64 * i + N * b
+    return _SD + 64 * (4 * (i // (4 * G)) + i % 4) + N * ((i // 4) % G)
+
+
+def _make_dot(M, N, K, NB):
+    """_make_dot compiles the float64 product of an M x N x K MFMA with NB blocks, the shape as constants.
+
+    D[i][j] = sum over k (in k order, from 0.0) of A[i][k] * B[k][j] for the
+    staged operands, written in D's register order (_SD + 64 * register + lane).
+    With the shape known, each chunk of up to 8 k values unrolls, the running
+    sum of an output stays in a register through a chunk and the j loop
+    vectorises.
+    """
+    KPL = K if NB > 1 else K * M // 64
+    KC = min(K, 8)  # KPL divides KC
+    G = 64 // N
+
+    @njit(_nrt=False)
+    def dot(S):
+        for k0 in range(0, K, KC):
+            for b in range(NB):
+                a = _SA + M * (k0 // KPL + b)
+                bo = _SB + N * (k0 // KPL + b)
+                for i in range(M):
+                    d = _d_slot(i, b, N, G, NB)
+                    for j in range(N):
+                        acc = 0.0 if k0 == 0 else S[d + j]
+                        for k in range(KC):  # element k % KPL of lane block k // KPL
+                            e, q = k % KPL, k // KPL
+                            acc += S[a + 64 * e + M * q + i] * S[bo + 64 * e + N * q + j]
+                        S[d + j] = acc
+    return dot
+
+
+_dot_32x32x2 = _make_dot(32, 32, 2, 1)
+_dot_32x32x4 = _make_dot(32, 32, 4, 1)
+_dot_32x32x8 = _make_dot(32, 32, 8, 1)
+_dot_32x32x16 = _make_dot(32, 32, 16, 1)
+_dot_16x16x4 = _make_dot(16, 16, 4, 1)
+_dot_16x16x8 = _make_dot(16, 16, 8, 1)
+_dot_16x16x16 = _make_dot(16, 16, 16, 1)
+_dot_16x16x32 = _make_dot(16, 16, 32, 1)
+_dot_4x4x1_16b = _make_dot(4, 4, 1, 16)
+_dot_4x4x4_16b = _make_dot(4, 4, 4, 16)
+
+
+@njit(_nrt=False)
+def _dot_any(S, M, N, K, NB):
+    """_dot_any is _make_dot's product with the shape at run time, for shapes without their own."""
+    kpl = K if NB > 1 else (K * M) // 64
+    G = 64 // N
+    for b in range(NB):
+        for i in range(M):
+            d = _d_slot(i, b, N, G, NB)
+            for j in range(N):
+                S[d + j] = 0.0
+            for k in range(K):
+                x = S[_SA + 64 * (k % kpl) + M * (k // kpl + b) + i]
+                src = _SB + 64 * (k % kpl) + N * (k // kpl + b)
+                for j in range(N):
+                    S[d + j] += x * S[src + j]
+
+
+@njit(_nrt=False)
+def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs):
+    """_write_d adds C to the staged sums, rounds once to the destination type and stores D.
+
+    The staged D is in register order, so each lane loop is contiguous. Every
+    C value is read before its D is written, so D may be C; the common
+    in-place case gets its own loops, as the vectoriser cannot prove the two
+    registers equal. Integer sums take C exactly: sums of at most 32 int8
+    products and an int32 are integers far below 2**53.
+    """
+    if t == T_F64:
+        if c_is_imm:
+            cv = f64(U(c_imm))
+            for x in range(64 * nregs):
+                S[_SD + x] += cv
+        else:
+            for r in range(nregs):
+                for l in range(64):
+                    S[_SD + 64 * r + l] += f64(U(vreg[w, rc + 2 * r, l]) | (U(vreg[w, rc + 2 * r + 1, l]) << U(32)))
+        for r in range(nregs):
+            for l in range(64):
+                x = bits64(S[_SD + 64 * r + l])
+                vreg[w, rd + 2 * r, l] = np.uint32(x & U(0xFFFFFFFF))
+                vreg[w, rd + 2 * r + 1, l] = np.uint32(x >> U(32))
+    elif t == T_I8:
+        if c_is_imm:
+            ci = np.int64(U(c_imm) & U(0xFFFFFFFF))
+            cv = np.float64(ci - ((ci & 0x80000000) << 1))
+            for x in range(64 * nregs):
+                S[_SD + x] += cv
+        else:
+            for r in range(nregs):
+                for l in range(64):
+                    ci = np.int64(vreg[w, rc + r, l])
+                    S[_SD + 64 * r + l] += np.float64(ci - ((ci & 0x80000000) << 1))
+        for r in range(nregs):
+            for l in range(64):
+                vreg[w, rd + r, l] = np.uint32(U(np.int64(S[_SD + 64 * r + l])) & U(0xFFFFFFFF))
+    elif c_is_imm:
+        cf = np.float64(f32(U(c_imm)))
+        for r in range(nregs):
+            for l in range(64):
+                vreg[w, rd + r, l] = np.uint32(bits32(np.float32(S[_SD + 64 * r + l] + cf)))
+    elif rc == rd:
+        for r in range(nregs):
+            for l in range(64):
+                cv = np.float64(f32(vreg[w, rd + r, l]))
+                vreg[w, rd + r, l] = np.uint32(bits32(np.float32(S[_SD + 64 * r + l] + cv)))
+    else:
+        for r in range(nregs):
+            for l in range(64):
+                cv = np.float64(f32(vreg[w, rc + r, l]))
+                vreg[w, rd + r, l] = np.uint32(bits32(np.float32(S[_SD + 64 * r + l] + cv)))
 
 
 @njit(_nrt=False)
 def exec_mfma(i, w, ops, mods, vreg, T):
     """exec_mfma runs v_mfma instruction ``i`` for wave ``w`` (all lanes; EXEC is ignored by MFMA).
 
-    Uses rows MFMA_STAGE.. of the scratch ``T`` to stage A and B.
+    Uses rows MFMA_STAGE.. of the scratch ``T`` to stage A, B and the float64 sums.
     """
     sub = mods[i, M_SUB]
     atype = sub & 0xF
@@ -102,55 +278,34 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     rd = ops[i, D0, VAL]
     c_is_imm = ops[i, S2, 0] == 3  # K_IMM: an inline constant accumulator
     c_imm = ops[i, S2, VAL]
-    is_f64 = atype == T_F64
-    is_int = atype == T_I8
-    # A and B are staged as float64 bit patterns in rows MFMA_STAGE.. of T
-    a_base = MFMA_STAGE * 64
-    b_base = a_base + NB * M * K
-    flat = T.reshape(T.size)
     kpl = K if NB > 1 else (K * M) // 64
-    for lane in range(64):
-        for e in range(kpl):
-            if NB > 1:
-                b, row, k = lane // M, lane % M, e
-                bb, col = lane // N, lane % N
-            else:
-                b, row, k = 0, lane % M, kpl * (lane // M) + e
-                bb, col = 0, lane % N
-            flat[a_base + (b * M + row) * K + k] = bits64(_elem(vreg, w, ra, lane, e, atype))
-            kb = e if NB > 1 else kpl * (lane // N) + e
-            flat[b_base + (bb * K + kb) * N + col] = bits64(_elem(vreg, w, rb, lane, e, btype))
-    G = 64 // N
-    per_lane = (M * N * NB) // 64
-    for lane in range(64):
-        for r in range(per_lane):
-            if NB > 1:
-                b, row, col = lane // N, r, lane % N
-            else:
-                b = 0
-                col = lane % N
-                row = 4 * G * (r // 4) + 4 * (lane // N) + r % 4
-            acc = 0.0
-            iacc = np.int64(0)
-            for k in range(K):
-                x = f64(flat[a_base + (b * M + row) * K + k])
-                y = f64(flat[b_base + (b * K + k) * N + col])
-                if is_int:
-                    iacc += np.int64(x) * np.int64(y)
-                else:
-                    acc += x * y
-            if is_f64:
-                cv = f64(U(c_imm)) if c_is_imm else f64(U(vreg[w, rc + 2 * r, lane]) | (U(vreg[w, rc + 2 * r + 1, lane]) << U(32)))
-                out = bits64(acc + cv)
-                vreg[w, rd + 2 * r, lane] = np.uint32(out & U(0xFFFFFFFF))
-                vreg[w, rd + 2 * r + 1, lane] = np.uint32(out >> U(32))
-            elif is_int:
-                cw = U(c_imm) if c_is_imm else U(vreg[w, rc + r, lane])
-                cv = np.int64(cw & U(0xFFFFFFFF))
-                if cv >= 0x80000000:
-                    cv -= 0x100000000
-                vreg[w, rd + r, lane] = np.uint32(U(iacc + cv) & U(0xFFFFFFFF))
-            else:
-                cw = U(c_imm) if c_is_imm else U(vreg[w, rc + r, lane])
-                vreg[w, rd + r, lane] = np.uint32(bits32(np.float32(acc + np.float64(f32(cw)))))
+    if kpl > 8 or M * N * NB > 1024:
+        return -1  # more than the staging area holds: no such instruction in the table
+    S = T.reshape(T.size).view(np.float64)
+    _stage(vreg, w, ra, atype, kpl, S, _SA)
+    _stage(vreg, w, rb, btype, kpl, S, _SB)
+    shape = (M << 24) | (N << 16) | (K << 8) | NB  # 0xMMNNKKBB
+    if shape == 0x20200801:
+        _dot_32x32x8(S)
+    elif shape == 0x10101001:
+        _dot_16x16x16(S)
+    elif shape == 0x20200201:
+        _dot_32x32x2(S)
+    elif shape == 0x10100401:
+        _dot_16x16x4(S)
+    elif shape == 0x20200401:
+        _dot_32x32x4(S)
+    elif shape == 0x10100801:
+        _dot_16x16x8(S)
+    elif shape == 0x20201001:
+        _dot_32x32x16(S)
+    elif shape == 0x10102001:
+        _dot_16x16x32(S)
+    elif shape == 0x04040110:
+        _dot_4x4x1_16b(S)
+    elif shape == 0x04040410:
+        _dot_4x4x4_16b(S)
+    else:
+        _dot_any(S, M, N, K, NB)
+    _write_d(vreg, w, rc, rd, atype, c_is_imm, c_imm, S, (M * N * NB) // 64)
     return 0

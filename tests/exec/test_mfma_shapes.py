@@ -1,0 +1,178 @@
+"""Every v_mfma of the ISA table against a numpy reference built from the lane
+layouts documented in gpusim/exec/kernels/mfma.py: products summed in float64
+in k order, C added, rounded once; bit-exact, with D apart from C, D on C
+(in place) and C an inline constant."""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from gpusim.asm import fields, isa
+from gpusim.asm.program import D0, K_IMM, K_VREG, KIND, M_SUB, N_MODS, N_SLOTS, S0, S1, S2, VAL
+
+TYPES = {"f32": fields.T_F32, "xf32": fields.T_XF32, "f16": fields.T_F16, "bf16": fields.T_BF16,
+         "i8": fields.T_I8, "fp8": fields.T_FP8, "bf8": fields.T_BF8, "f64": fields.T_F64}
+BITS = {"f16": 16, "bf16": 16, "i8": 8, "fp8": 8, "bf8": 8, "f64": 64}
+MFMAS = sorted(name for name, d in isa.table().items() if d.fmt == "MFMA")
+
+
+def _fp8(code: int, bf8: bool) -> float:
+    """_fp8 decodes an e4m3fnuz / e5m2fnuz byte (0x80 is NaN, no infinities)."""
+    if code == 0x80:
+        return float("nan")
+    sign = -1.0 if code & 0x80 else 1.0
+    ebits, bias = (5, 16) if bf8 else (4, 8)
+    mbits = 7 - ebits
+    e, m = (code >> mbits) & ((1 << ebits) - 1), code & ((1 << mbits) - 1)
+    if e == 0:
+        return sign * m / (1 << mbits) * 2.0 ** (1 - bias)
+    return sign * (1 + m / (1 << mbits)) * 2.0 ** (e - bias)
+
+
+def _operand(rng, t: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """_operand returns n random finite values of type t as (float64 values, raw element bits)."""
+    if t == "f16":
+        raw = rng.uniform(-4, 4, n).astype(np.float16).view(np.uint16).astype(np.uint64)
+        raw[:4] = [0x0001, 0x83FF, 0x8000, 0x7BFF]  # subnormals, -0, the largest half
+        return raw.astype(np.uint16).view(np.float16).astype(np.float64), raw
+    if t == "bf16":
+        raw = (rng.uniform(-4, 4, n).astype(np.float32).view(np.uint32) >> 16).astype(np.uint64)
+        return (raw.astype(np.uint32) << 16).view(np.float32).astype(np.float64), raw
+    if t in ("fp8", "bf8"):
+        raw = rng.integers(0, 256, n).astype(np.uint64)
+        raw[raw == 0x80] = 0
+        return np.array([_fp8(int(c), t == "bf8") for c in raw]), raw
+    if t == "i8":
+        v = rng.integers(-128, 128, n)
+        return v.astype(np.float64), (v & 0xFF).astype(np.uint64)
+    if t == "f64":
+        v = rng.uniform(-4, 4, n)
+        return v, v.view(np.uint64)
+    v = rng.uniform(-4, 4, n).astype(np.float32)
+    return v.astype(np.float64), v.view(np.uint32).astype(np.uint64)
+
+
+def _pack(raw: np.ndarray, bits: int) -> np.ndarray:
+    """_pack turns [lanes, items] element bits into [registers, lanes] u32 VGPR images, low bits first."""
+    lanes, items = raw.shape
+    if bits == 64:
+        out = np.empty((2 * items, lanes), np.uint32)
+        out[0::2] = (raw & 0xFFFFFFFF).T
+        out[1::2] = (raw >> 32).T
+        return out
+    per = 32 // bits
+    words = np.zeros((lanes, max(1, items // per)), np.uint64)
+    for e in range(items):
+        words[:, e // per] |= raw[:, e] << np.uint64(bits * (e % per))
+    return words.T.astype(np.uint32)
+
+
+def _d_place(M, N, NB):
+    """_d_place maps (block, i, j) to (register, lane) as documented."""
+    G = 64 // N
+    place = {}
+    for b in range(NB):
+        for i in range(M):
+            for j in range(N):
+                if NB > 1:
+                    place[b, i, j] = (i, N * b + j)
+                else:
+                    place[b, i, j] = (4 * (i // (4 * G)) + i % 4, j + N * ((i // 4) % G))
+    return place
+
+
+@pytest.mark.parametrize("c_mode", ["apart", "in_place", "inline"])
+@pytest.mark.parametrize("name", MFMAS)
+def test_mfma_matches_layout_reference(name, c_mode):
+    from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED, exec_mfma
+
+    d = isa.table()[name]
+    M, N, K, NB = d.shape
+    rng = np.random.default_rng(zlib.crc32(f"{name} {c_mode}".encode()))
+    kpl = K if NB > 1 else K * M // 64
+    av, araw = _operand(rng, d.atype, 64 * kpl)
+    bv, braw = _operand(rng, d.btype, 64 * kpl)
+    av, araw, bv, braw = (x.reshape(64, kpl) for x in (av, araw, bv, braw))
+    A = np.zeros((NB, M, K))
+    B = np.zeros((NB, K, N))
+    for b in range(NB):
+        for k in range(K):
+            for i in range(M):
+                lane, e = (M * b + i, k) if NB > 1 else (i + M * (k // kpl), k % kpl)
+                A[b, i, k] = av[lane, e]
+            for j in range(N):
+                lane, e = (N * b + j, k) if NB > 1 else (j + N * (k // kpl), k % kpl)
+                B[b, k, j] = bv[lane, e]
+    acc = np.zeros((NB, M, N))
+    for k in range(K):
+        acc = acc + A[:, :, k, None] * B[:, None, k, :]
+
+    is_int, is_f64 = d.atype == "i8", d.atype == "f64"
+    nregs = M * N * NB // 64
+    creg_n = 2 * nregs if is_f64 else nregs
+    ra = 2
+    rb = ra + _pack(araw, BITS.get(d.atype, 32)).shape[0]
+    rc = rb + _pack(braw, BITS.get(d.btype, 32)).shape[0]
+    rd = rc if c_mode == "in_place" else rc + creg_n
+    vreg = np.zeros((2, rd + creg_n + 2, 64), np.uint32)
+    w = 1
+    vreg[w, ra:rb] = _pack(araw, BITS.get(d.atype, 32))
+    vreg[w, rb:rc] = _pack(braw, BITS.get(d.btype, 32))
+    place = _d_place(M, N, NB)
+    if c_mode == "inline":
+        c_bits = {"f64": 0x3FF0000000000000, "i8": 0xFFFFFFF9}.get(d.atype, 0xBF800000)  # 1.0, -7, -1.0
+        C = np.full((NB, M, N), 1.0 if is_f64 else (-7 if is_int else -1.0))
+    else:
+        C = rng.integers(-2**31, 2**31, (NB, M, N)) if is_int else rng.uniform(-8, 8, (NB, M, N))
+        if not is_int and not is_f64:
+            C = C.astype(np.float32).astype(np.float64)
+        for (b, i, j), (r, lane) in place.items():
+            if is_f64:
+                bits = int(np.float64(C[b, i, j]).view(np.uint64))
+                vreg[w, rc + 2 * r, lane] = bits & 0xFFFFFFFF
+                vreg[w, rc + 2 * r + 1, lane] = bits >> 32
+            elif is_int:
+                vreg[w, rc + r, lane] = int(C[b, i, j]) & 0xFFFFFFFF
+            else:
+                vreg[w, rc + r, lane] = np.float32(C[b, i, j]).view(np.uint32)
+
+    ops = np.zeros((1, N_SLOTS, 3), np.int64)
+    for slot, reg in ((D0, rd), (S0, ra), (S1, rb), (S2, rc)):
+        ops[0, slot, KIND] = K_VREG
+        ops[0, slot, VAL] = reg
+    if c_mode == "inline":
+        ops[0, S2, KIND] = K_IMM
+        ops[0, S2, VAL] = c_bits
+    mods = np.zeros((1, N_MODS), np.int64)
+    mods[0, M_SUB] = fields.pack_shape(M, N, K, NB, TYPES[d.atype], TYPES[d.btype])
+    before = vreg.copy()
+    T = np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64)
+    assert exec_mfma(0, w, ops, mods, vreg, T) == 0
+
+    want = before
+    for (b, i, j), (r, lane) in place.items():
+        if is_f64:
+            bits = int(np.float64(acc[b, i, j] + C[b, i, j]).view(np.uint64))
+            want[w, rd + 2 * r, lane] = bits & 0xFFFFFFFF
+            want[w, rd + 2 * r + 1, lane] = bits >> 32
+        elif is_int:
+            want[w, rd + r, lane] = (int(acc[b, i, j]) + int(C[b, i, j])) & 0xFFFFFFFF
+        else:
+            want[w, rd + r, lane] = np.float32(acc[b, i, j] + C[b, i, j]).view(np.uint32)
+    np.testing.assert_array_equal(vreg, want)
+
+
+def test_run_time_shape_product_matches_the_compiled_shapes():
+    """_dot_any, the product for shapes without a compiled-in one, sums exactly as each of those."""
+    from gpusim.exec.kernels import mfma
+
+    rng = np.random.default_rng(7)
+    for (M, N, K, NB) in sorted({isa.table()[name].shape for name in MFMAS}):
+        dot = getattr(mfma, f"_dot_{M}x{N}x{K}" + ("_16b" if NB > 1 else ""))
+        S = rng.standard_normal(mfma.SCRATCH_ROWS_NEEDED * 64)
+        want = S.copy()
+        dot(want)
+        mfma._dot_any(S, M, N, K, NB)
+        np.testing.assert_array_equal(S.view(np.uint64), want.view(np.uint64), err_msg=str((M, N, K, NB)))
