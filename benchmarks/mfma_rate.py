@@ -2,13 +2,14 @@
 
 Calls the numba executor ``gpusim.exec.kernels.mfma.exec_mfma`` directly from
 a compiled loop (so no Python dispatch is timed) on random register images,
-after a warm-up, on one core; prints the best of several repeats per shape (thread CPU time, so
-other load on the machine matters less).
+after a warm-up, on one core; prints the best of several repeats per shape,
+in thread CPU time so that other load on the machine matters less.
 A 4096x4096x4096 f16 GEMM is 8.4 million v_mfma_f32_32x32x8_f16, so each one
 should cost about a microsecond or less. Usage:
 
     python benchmarks/mfma_rate.py            # the common shapes
     python benchmarks/mfma_rate.py --all      # also i8, f64, fp8, xf32 and the 4x4 16-block shapes
+    python benchmarks/mfma_rate.py --inplace  # D on C, as compiled GEMM loops accumulate
 """
 from __future__ import annotations
 
