@@ -6,6 +6,7 @@ import numpy as np
 from gpusim.memory.kernels import access as K
 from gpusim.memory.kernels.access import access_line
 from gpusim.memory.kernels.cache import FIFO, LRU
+from gpusim.memory.kernels.channel import channel_calendar
 
 _POLICIES = {"lru": LRU, "fifo": FIFO}
 
@@ -35,12 +36,12 @@ class MemoryLevels:
     data-ready cycles):
       params                      [N_PARAMS]                 see ``gpusim.memory.kernels.access.P_*``
       l1_tags/stamps/ready        [cus, sets, ways]          vector L1 per CU
-      l1_free [cus]; l1_mshr      [cus, mshrs]               L1 port server; MSHR release cycles
+      l1_free [cus, CALENDAR]; l1_mshr [cus, mshrs, 2]        L1 port server; MSHR (take, give back) cycles
       sq_tags/stamps/ready        [cus / shared_by_cus, sets, ways]   scalar cache
       l2_tags/stamps/ready/dirty  [xcds, channels, sets, ways]        L2, sets split per channel
-      l2_free [xcds, channels]; l2_mshr [xcds, channels, mshrs_per_channel]
-      mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels]
-      hbm_free [hbm channels] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel]
+      l2_free [xcds, channels, CALENDAR]; l2_mshr [xcds, channels, mshrs_per_channel, 2]
+      mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
+      hbm_free [hbm channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
       seq [1]                      replacement stamp clock
 
     Counters, one row per hardware instance (sum over rows for rocprof's ``_sum``):
@@ -84,8 +85,8 @@ class MemoryLevels:
 
         self.l1_tags, self.l1_stamps, self.l1_ready = _cache(
             (self.cus,), _sets(l1.size_bytes, l1.line_bytes, l1.associativity), l1.associativity)
-        self.l1_free = np.zeros(self.cus, np.int64)
-        self.l1_mshr = np.zeros((self.cus, l1.mshrs), np.int64)
+        self.l1_free = channel_calendar(self.cus)
+        self.l1_mshr = np.zeros((self.cus, l1.mshrs, 2), np.int64)
         self.tcp = np.zeros((self.cus, K.N_TCP), np.int64)
 
         n_sq = -(-self.cus // sq.shared_by_cus)
@@ -96,8 +97,8 @@ class MemoryLevels:
         l2_sets = _sets(l2.size_bytes // l2.channels, l2.line_bytes, l2.associativity)
         self.l2_tags, self.l2_stamps, self.l2_ready = _cache((xcds, l2.channels), l2_sets, l2.associativity)
         self.l2_dirty = np.zeros_like(self.l2_tags, dtype=np.uint8)
-        self.l2_free = np.zeros((xcds, l2.channels), np.int64)
-        self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel), np.int64)
+        self.l2_free = channel_calendar(xcds, l2.channels)
+        self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel, 2), np.int64)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
         # an architecture without a MALL (cdna2) keeps one-entry placeholder arrays; the kernel skips the level
@@ -105,11 +106,11 @@ class MemoryLevels:
         mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity) if mall.present else 1
         mall_ways = mall.associativity if mall.present else 1
         self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall_ways)
-        self.mall_free = np.zeros(mall_channels, np.int64)
+        self.mall_free = channel_calendar(mall_channels)
         self.mall_ctr = np.zeros((mall_channels, K.N_MALL), np.int64)
 
-        self.hbm_free = np.zeros(hbm.channels, np.int64)
-        self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel), np.int64)
+        self.hbm_free = channel_calendar(hbm.channels)
+        self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel, 2), np.int64)
         self.hbm_ctr = np.zeros((hbm.channels, K.N_HBM), np.int64)
         self.seq = np.zeros(1, np.int64)
 

@@ -5,51 +5,74 @@ import pytest
 from memory_support import py
 
 from gpusim.memory.kernels.channel import (
-    channel_admit, channel_backlog, channel_global, channel_local, channel_of, channel_request,
+    BUCKET_CYCLES, channel_calendar, channel_global, channel_local, channel_of, channel_request,
 )
 
 
 @pytest.mark.parametrize("req", [channel_request, py(channel_request)])
 def test_back_to_back_requests_are_bandwidth_bound(req):
-    free = np.zeros(2, np.int64)
-    done = [req(free, 0, 0, 128, 64, 100) for _ in range(10)]
-    assert done == [2 * k + 100 for k in range(1, 11)]
-    assert free[0] == 20 and free[1] == 0
+    cal = channel_calendar(2)
+    done = [req(cal, 0, 0, 128, 64, 100) for _ in range(40)]  # 80 cycles: across bucket boundaries
+    assert done == [2 * k + 100 for k in range(1, 41)]
+    assert not cal[1].any()
 
 
 def test_two_channels_run_in_parallel():
-    free = np.zeros(2, np.int64)
-    a = [channel_request(free, 0, 0, 128, 64, 100) for _ in range(5)]
-    b = [channel_request(free, 1, 0, 128, 64, 100) for _ in range(5)]
+    cal = channel_calendar(2)
+    a = [channel_request(cal, 0, 0, 128, 64, 100) for _ in range(5)]
+    b = [channel_request(cal, 1, 0, 128, 64, 100) for _ in range(5)]
     assert a == b == [102, 104, 106, 108, 110]
 
 
 def test_idle_channel_starts_at_arrival_and_partial_bytes_round_up():
-    free = np.zeros(1, np.int64)
-    assert channel_request(free, 0, 50, 1, 64, 10) == 61
-    assert channel_request(free, 0, 50, 65, 64, 10) == 51 + 2 + 10
+    cal = channel_calendar(1)
+    assert channel_request(cal, 0, 50, 1, 64, 10) == 61
+    assert channel_request(cal, 0, 50, 65, 64, 10) == 51 + 2 + 10
 
 
-def test_backlog_and_admission_bound_the_queue():
-    free = np.zeros(1, np.int64)
-    for _ in range(8):
-        channel_request(free, 0, 0, 128, 64, 0)
-    assert channel_backlog(free, 0, 4) == 12
-    assert channel_backlog(free, 0, 40) == 0
-    # A queue of 2 requests of 2 cycles accepts new work once at most 4 cycles remain.
-    assert channel_admit(free, 0, 0, 4) == 12
-    assert channel_admit(free, 0, 13, 4) == 13
+def test_a_request_from_the_future_does_not_hold_up_the_present():
+    # the engine may process a request for cycle 5000 (it waited for an MSHR) before one for cycle 100
+    cal = channel_calendar(1)
+    assert channel_request(cal, 0, 5000, 128, 64, 10) == 5012
+    assert channel_request(cal, 0, 100, 128, 64, 10) == 112
+
+
+def test_the_present_waits_for_the_future_only_inside_one_bucket():
+    cal = channel_calendar(1)
+    channel_request(cal, 0, BUCKET_CYCLES - 4, 128, 64, 0)  # cycles 28-29 of bucket 0
+    assert channel_request(cal, 0, 3, 128, 64, 0) == BUCKET_CYCLES - 2 + 2
+
+
+def test_a_long_request_spills_into_the_next_buckets():
+    cal = channel_calendar(1)
+    assert channel_request(cal, 0, BUCKET_CYCLES - 4, 64 * 100, 64, 0) == BUCKET_CYCLES - 4 + 100
 
 
 @pytest.mark.parametrize("of", [channel_of, py(channel_of)])
 def test_interleave_mapping(of):
-    assert [of(a, 128, 16) for a in (0, 127, 128, 128 * 15, 128 * 16, 128 * 17 + 5)] == [0, 0, 1, 15, 0, 1]
-    assert of(256 * 130, 256, 128) == 2
+    # the first group of 16 lines rotates plainly; the next is XOR-permuted by its group number (1)
+    assert [of(a, 128, 16) for a in (0, 127, 128, 128 * 15, 128 * 16, 128 * 17 + 5)] == [0, 0, 1, 15, 1, 0]
+    assert of(256 * 130, 256, 128) == 2 ^ 1
+    # not a power of two: plain rotation
+    assert [of(128 * k, 128, 12) for k in (0, 11, 12, 13)] == [0, 11, 0, 1]
+
+
+@pytest.mark.parametrize("of", [channel_of, py(channel_of)])
+def test_every_group_of_consecutive_lines_covers_every_channel(of):
+    for group in range(0, 4096, 37):
+        assert sorted(of(128 * (16 * group + k), 128, 16) for k in range(16)) == list(range(16))
+
+
+@pytest.mark.parametrize("stride", [16 * 128, 16384, 1 << 20])
+def test_a_power_of_two_stride_spreads_over_the_channels(stride):
+    # rows of a 4096-float matrix are 16 KiB apart: a plain modulo would send all of them to one channel
+    assert len({channel_of(stride * r, 128, 16) for r in range(16)}) == 16
 
 
 def test_channel_local_round_trips_and_packs():
-    for a in (0, 5, 128 * 16 + 7, 128 * 33 + 100, 10 ** 9 + 3):
-        ch = channel_of(a, 128, 16)
-        assert channel_global(channel_local(a, 128, 16), ch, 128, 16) == a
+    for a in (0, 5, 128 * 16 + 7, 128 * 33 + 100, 10 ** 9 + 3, 0x7F00_0012_3456):
+        for channels in (16, 12, 128):
+            ch = channel_of(a, 128, channels)
+            assert channel_global(channel_local(a, 128, channels), ch, 128, channels) == a
     # Lines 0, 16, 32 of channel 0 become consecutive local lines.
     assert [channel_local(128 * k, 128, 16) for k in (0, 16, 32)] == [0, 128, 256]

@@ -9,7 +9,8 @@ from memory_support import py
 from gpusim.arch import load_arch
 from gpusim.memory import MemoryLevels
 from gpusim.memory.kernels.access import access_line
-from gpusim.memory.kernels.slots import slot_earliest
+from gpusim.memory.kernels.channel import channel_global
+from gpusim.memory.kernels.slots import slot_wait
 
 ARCH = load_arch("cdna3")
 L1_HIT = ARCH.cu.l1.latency_cycles + 2  # plus the 128 B line's 2 cycles on the 64 B/clk port
@@ -75,7 +76,7 @@ def test_writes_go_through_l1_without_allocating_and_dirty_l2_lines_write_back()
     assert m.counters()["TCP_TCC_WRITE_REQ_sum"] == 1
     assert m.access(0, 0, 1000) == 1000 + L1_HIT + 1 + ARCH.l2.latency_cycles  # L1 missed, L2 hit
     for k in range(1, 17):  # 16 more lines of channel 0 evict the dirty one
-        m.access(0, 128 * 16 * k, 2000 + k)
+        m.access(0, int(channel_global(128 * k, 0, ARCH.l2.channel_interleave_bytes, ARCH.l2.channels)), 2000 + k)
     c = m.counters()
     assert c["TCC_EA_WRREQ_sum"] == 2 and c["GPUSIM_HBM_WRITE_BYTES_sum"] == 128
 
@@ -113,5 +114,12 @@ def test_py_funcs_agree_with_compiled():
         slow = py(access_line)(*b.kernel_args(), 0, addr, 0, t, False, False)
         assert fast == slow
     assert (a.tcc == b.tcc).all() and (a.hbm_ctr == b.hbm_ctr).all()
-    slots = np.array([5, 3, 3, 9], np.int64)
-    assert slot_earliest(slots) == py(slot_earliest)(slots) == 1
+    slots = np.array([[0, 5], [0, 3], [0, 3], [0, 9]], np.int64)
+    assert slot_wait(slots, 0) == py(slot_wait)(slots, 0) == (1, 3)
+
+
+def test_a_slot_promised_to_a_later_request_serves_an_earlier_one():
+    slots = np.array([[0, 50], [400, 900]], np.int64)  # slot 1 is taken only from cycle 400 on
+    assert slot_wait(slots, 10) == (-1, 10)
+    assert slot_wait(slots, 60) == (0, 60)
+    assert slot_wait(np.array([[0, 50], [0, 40]], np.int64), 10) == (1, 40)

@@ -28,12 +28,12 @@ from gpusim.memory.kernels.fastdiv import quot, rem
 U = np.uint64
 
 MAX_WORDS_PER_LANE = 5  # a misaligned b128 spans 5 bank words
-SCRATCH_WORDS = 64 * MAX_WORDS_PER_LANE
+SCRATCH_WORDS = 64 * MAX_WORDS_PER_LANE  # the most distinct words one access (so one bank) can touch
 
 
 def scratch_for(banks: int) -> np.ndarray:
     """scratch_for returns a scratch array the kernels here accept for an LDS of ``banks`` banks."""
-    return np.zeros(SCRATCH_WORDS + banks, dtype=np.uint64)
+    return np.zeros(banks + banks * SCRATCH_WORDS, dtype=np.uint64)
 
 
 @njit(_nrt=False)
@@ -50,14 +50,14 @@ def lanes_per_clock(width_bytes, banks, bank_width_bytes):
 def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_width_bytes, scratch):
     """_group_cycles is the clocks lanes first..last-1 need: the most distinct words one bank holds.
 
-    scratch[:SCRATCH_WORDS] holds the group's distinct words, the next
-    ``banks`` entries their count per bank.
+    scratch[b] counts the distinct words seen in bank b; bank b's words are
+    listed from scratch[banks + b * SCRATCH_WORDS] on, so a new word is
+    compared only with its own bank's (usually none or one).
     """
     bw = U(bank_width_bytes)
     nb = U(banks)
     for b in range(banks):
-        scratch[SCRATCH_WORDS + b] = 0
-    n = 0
+        scratch[b] = 0
     worst = U(0)
     for l in range(first, last):
         if (mask >> U(l)) & U(1) == U(0):
@@ -66,18 +66,19 @@ def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_wid
         w = quot(a, bw)
         w_last = quot(a + U(width_bytes - 1), bw)
         while w <= w_last:
+            b = np.int64(rem(w, nb))
+            n = np.int64(scratch[b])
+            words = banks + b * SCRATCH_WORDS
             seen = False
-            for j in range(n):
+            for j in range(words, words + n):
                 if scratch[j] == w:
                     seen = True
                     break
             if not seen:
-                scratch[n] = w
-                n += 1
-                c = SCRATCH_WORDS + np.int64(rem(w, nb))
-                scratch[c] += U(1)
-                if scratch[c] > worst:
-                    worst = scratch[c]
+                scratch[words + n] = w
+                scratch[b] = U(n + 1)
+                if U(n + 1) > worst:
+                    worst = U(n + 1)
             w += U(1)
     return np.int64(worst)
 

@@ -4,7 +4,7 @@ Every level is a cache plus a bandwidth server (``channel.channel_request``) who
 level's increment along the miss path: a request served by level k completes after the latencies of every
 level down to k, plus one occupancy per level (the cycles its bytes hold that level's port), plus any queueing.
 A miss holds an MSHR (L1 per CU, L2 per channel) or queue entry (HBM per channel) until its data returns; with
-all of them busy it waits (``slots.slot_earliest``), so bandwidth limits and back-pressure come from the model.
+all of them busy it waits (``slots.slot_wait``), so bandwidth limits and back-pressure come from the model.
 A miss allocates its line at once with a ``ready`` cycle, so a later request for a line still in flight hits
 and waits for that cycle (MSHR merging).
 
@@ -17,7 +17,7 @@ from numba import njit
 from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels.fastdiv import quot, rem
-from gpusim.memory.kernels.slots import slot_earliest
+from gpusim.memory.kernels.slots import slot_hold, slot_wait
 
 # Indices into the int64 parameter vector built by gpusim.memory.hierarchy.MemoryLevels.
 P_CUS_PER_XCD = 0
@@ -97,10 +97,9 @@ def _ceil_div(a, b):
 def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
     ch = channel_of(addr, p[P_HBM_INTERLEAVE], p[P_HBM_CHANNELS])
     q = hbm_queue[ch]
-    i = slot_earliest(q)
-    if q[i] > t:
-        hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += q[i] - t
-        t = q[i]
+    i, start = slot_wait(q, t)
+    hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += start - t
+    t = start
     # The channel moves bytes in memory clocks; converting there and back keeps its rate exact.
     tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
     dm = channel_request(hbm_free, ch, tm, nbytes, p[P_HBM_BYTES_PER_MEM_CLK], 0)
@@ -108,7 +107,7 @@ def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
     done = served + p[P_HBM_LAT]
     # a controller queue entry is free once the channel has moved the data; the
     # latency after that is pipeline, so only the bandwidth backlog is bounded
-    q[i] = served
+    slot_hold(q, i, t, served)
     if is_write:
         hbm_ctr[ch, GPUSIM_HBM_WRREQ] += 1
         hbm_ctr[ch, GPUSIM_HBM_WRITE_BYTES] += nbytes
@@ -195,10 +194,9 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
     if hit:
         return max(t, l2_ready[xcd, ch, s, w])
     mshr = l2_mshr[xcd, ch]
-    i = slot_earliest(mshr)
-    if mshr[i] > t:
-        tcc[xcd, ch, GPUSIM_TCC_MSHR_STALL_CYCLES] += mshr[i] - t
-        t = mshr[i]
+    i, start = slot_wait(mshr, t)
+    tcc[xcd, ch, GPUSIM_TCC_MSHR_STALL_CYCLES] += start - t
+    t = start
     done = t
     # An L2 line is fetched in EA requests of one MALL line each (64 B on CDNA3, as rocprof counts them).
     for off in range(0, line_b, ea):
@@ -206,7 +204,7 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
         d = _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue,
                        hbm_ctr, seq, line + off, t)
         done = max(done, d)
-    mshr[i] = done
+    slot_hold(mshr, i, t, done)
     l2_ready[xcd, ch, s, w] = done
     return done
 
@@ -285,10 +283,9 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
     if w >= 0:
         return max(t, l1_ready[cu, s, w])
     mshr = l1_mshr[cu]
-    i = slot_earliest(mshr)
-    if mshr[i] > t:
-        tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += mshr[i] - t
-        t = mshr[i]
+    i, start = slot_wait(mshr, t)
+    tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += start - t
+    t = start
     w = cache_victim(tags, stamps, s)
     tags[s, w] = quot(line, line_b)
     stamps[s, w] = seq[0]
@@ -299,6 +296,6 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
                        mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
                        seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
         done = max(done, d)
-    mshr[i] = done
+    slot_hold(mshr, i, t, done)
     l1_ready[cu, s, w] = done
     return done

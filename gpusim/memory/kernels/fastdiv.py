@@ -11,14 +11,14 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
 
 
-def _shift_of(d):
-    """_shift_of is log2 of a power of two ``d``: the pure-Python meaning (NUMBA_DISABLE_JIT)."""
+def log2_pow2(d):
+    """log2_pow2 is log2 of a power of two ``d`` (one tzcnt instruction when compiled)."""
     d = int(d)
     return (d & -d).bit_length() - 1
 
 
-@overload(_shift_of)
-def _shift_of_compiled(d):
+@overload(log2_pow2)
+def _log2_pow2_compiled(d):
     return lambda d: trailing_zeros(d)  # one instruction (tzcnt)
 
 
@@ -26,7 +26,7 @@ def _shift_of_compiled(d):
 def quot(a, d):
     """quot is ``a // d`` for an integer ``a`` and ``d > 0``."""
     if d & (d - 1) == 0:
-        return a >> _shift_of(d)
+        return a >> log2_pow2(d)
     return a // d
 
 

@@ -1,17 +1,38 @@
-"""A bounded pool of slots (MSHRs, queue entries), each holding the cycle at which it frees."""
+"""A bounded pool of slots (MSHRs, queue entries), each holding the interval its occupant holds it.
+
+``slots[n, 2]`` (int64): ``slots[i, 0]`` is the cycle the slot's latest occupant took it, ``slots[i, 1]`` the
+cycle it gives it back. The engine processes requests in issue order, not time order, so a slot may already
+be promised to a request "from the future" (one that waited upstream); a request arriving earlier may use it
+meanwhile, like any free slot, without erasing that promise.
+"""
 from numba import njit
 
 
 @njit(_nrt=False)
-def slot_earliest(slots):
-    """slot_earliest returns the index of the slot that frees first (lowest index on ties); mutates nothing.
+def slot_wait(slots, t):
+    """slot_wait returns ``(i, start)`` for a request that needs a slot at cycle ``t``; mutates nothing.
 
-    A request arriving at ``t`` takes that slot at ``max(t, slots[i])`` and the caller writes the cycle at
-    which it releases the slot back into ``slots[i]``: with every slot busy the request waits, which is how a
-    bounded MSHR file or queue pushes back on its requesters.
+    A slot whose occupant gave it back by ``t`` gives ``(i, t)``: record the request with ``slot_hold``. A slot
+    whose occupant takes it only after ``t`` gives ``(-1, t)``: use it without recording. With every slot busy
+    the request waits for the first to free: ``(i, release)``, lowest index on ties.
     """
     best = 0
-    for i in range(1, slots.shape[0]):
-        if slots[i] < slots[best]:
+    later = -1
+    for i in range(slots.shape[0]):
+        if slots[i, 1] <= t:
+            return i, t
+        if slots[i, 0] > t:
+            later = i
+        if slots[i, 1] < slots[best, 1]:
             best = i
-    return best
+    if later >= 0:
+        return -1, t
+    return best, slots[best, 1]
+
+
+@njit(_nrt=False)
+def slot_hold(slots, i, start, release):
+    """slot_hold records that a request holds slot ``i`` (from ``slot_wait``; -1 records nothing) from ``start`` to ``release``."""
+    if i >= 0:
+        slots[i, 0] = start
+        slots[i, 1] = release
