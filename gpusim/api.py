@@ -16,7 +16,7 @@ from typing import Mapping, Optional, Sequence, Union
 import numpy as np
 
 from gpusim.arch import Arch, Occupancy, descriptor_occupancy, load_arch
-from gpusim.asm import isa, sems
+from gpusim.asm import flops, isa, sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
 from gpusim.asm.ir import AsmModule, KernelSource
@@ -126,8 +126,13 @@ _UNIT_COUNTERS = {
 class Result:
     """Result is the outcome of one simulation: counters, check results and outputs.
 
-    ``counters`` maps AMD profiler counter names to values; ``outputs`` holds
-    every buffer's final contents; ``checks`` one CheckResult per check line.
+    ``counters`` maps AMD profiler counter names to values: kernel-wide
+    counters, and a memory counter summed over its hardware instances as
+    ``NAME_sum`` (``TCC_HIT_sum``). ``instances`` holds the per-instance
+    values of a timed run, ``instances["TCC_HIT"][i]`` being rocprof's
+    ``TCC_HIT[i]`` (what an instance is: gpusim.memory.hierarchy.MemoryLevels.counters).
+    ``outputs`` holds every buffer's final contents; ``checks`` one
+    CheckResult per check line.
     """
 
     kernel: str
@@ -140,12 +145,17 @@ class Result:
     checks: list = field(default_factory=list)
     occupancy: Optional[Occupancy] = None
     cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
+    instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
 
     @property
     def metrics(self) -> dict:
-        """metrics are the derived metrics (gpusim.report.metrics) of a timed run; empty otherwise."""
+        """metrics are the derived metrics (gpusim.report.metrics) whose input counters this run has.
+
+        A functional run has instruction counts but no cycles, so it gets
+        the FLOP counts and none of the rates, utilisations or hit rates.
+        """
         from gpusim.report.metrics import derived_metrics
-        return derived_metrics(self.counters, self.arch, self.cycles)
+        return derived_metrics(self.counters, self.arch)
 
     @property
     def time_us(self) -> Optional[float]:
@@ -161,7 +171,10 @@ class Result:
         return {
             "kernel": self.kernel, "target": self.target, "arch": self.arch.name, "arch_hash": self.arch.hash(),
             "grid": list(self.grid), "block": list(self.block), "cycles": self.cycles, "time_us": self.time_us,
-            "counters": dict(self.counters), "metrics": self.metrics,
+            "counters": dict(self.counters), "counters_per_instance": {k: list(v) for k, v in self.instances.items()},
+            "metrics": self.metrics,
+            "occupancy": None if self.occupancy is None else {
+                "waves_per_simd": self.occupancy.waves_per_simd, "limiter": self.occupancy.limiter},
             "checks": [{"check": f"{c.spec.lhs} {c.spec.op} {c.spec.rhs}", "passed": c.passed,
                         "elements": c.elements, "mismatches": c.mismatches,
                         "worst_rel_error": c.worst_rel_error} for c in self.checks],
@@ -169,12 +182,22 @@ class Result:
         }
 
     def to_frame(self):
-        """to_frame returns the counters as a long pandas DataFrame (counter, value); needs pandas."""
+        """to_frame returns counters, per-instance counters and metrics as one long pandas DataFrame.
+
+        Columns: ``kind`` ("counter" or "metric"), ``name``, ``instance``
+        (the hardware instance of a per-instance counter, <NA> otherwise),
+        ``value`` and ``unit`` (metrics only), the rows of ``gpusim run --csv``.
+        Needs pandas.
+        """
         try:
             import pandas as pd
         except ImportError as exc:
             raise ImportError("Result.to_frame() needs pandas: pip install pandas") from exc
-        return pd.DataFrame({"counter": list(self.counters), "value": list(self.counters.values())})
+        from gpusim.report.table import COLUMNS, long_rows
+        rows = long_rows(self)
+        frame = pd.DataFrame(rows, columns=COLUMNS)
+        frame["instance"] = pd.array([r["instance"] for r in rows], dtype="Int64")
+        return frame
 
 
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
@@ -213,12 +236,31 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     except Exception:  # occupancy is informative here; a kernel too big still ran functionally
         occ = None
     cycles = None
+    instances: dict = {}
     if timed is not None:
         cycles = timed.cycles
-        counters.update(timed.counters)
+        scalars, instances = _split_instances(timed.counters)
+        counters.update(scalars)
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
-                  cycles=cycles)
+                  cycles=cycles, instances=instances)
+
+
+def _split_instances(counters: Mapping[str, int]) -> tuple[dict, dict]:
+    """_split_instances separates rocprof-style per-instance entries (``TCC_HIT[3]``) from the other counters.
+
+    Returns (counters without them, {name: [value of instance 0, 1, ...]}).
+    """
+    scalars: dict = {}
+    found: dict = {}
+    for key, value in counters.items():
+        if key.endswith("]") and "[" in key:
+            name, index = key[:-1].split("[", 1)
+            found.setdefault(name, {})[int(index)] = int(value)
+        else:
+            scalars[key] = value
+    instances = {name: [by_index.get(i, 0) for i in range(max(by_index) + 1)] for name, by_index in found.items()}
+    return scalars, instances
 
 
 def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
@@ -229,10 +271,16 @@ def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
     counter does (s_waitcnt, s_nop, s_barrier, s_endpgm, s_setprio, ...) and
     ``GPUSIM_INSTS_TOTAL`` every wave-instruction, so that
     TOTAL = VALU + SALU + SMEM + VMEM_RD + VMEM_WR + LDS + BRANCH + OTHER.
+    The FLOP counters (SQ_INSTS_VALU_FMA_F32, SQ_INSTS_VALU_MFMA_MOPS_F16,
+    ...) follow gpusim.asm.flops.
     """
     out = {"SQ_INSTS_VALU": 0, "SQ_INSTS_MFMA": 0, "SQ_INSTS_VALU_TRANS": 0, "SQ_INSTS_SALU": 0,
            "SQ_INSTS_SMEM": 0, "SQ_INSTS_VMEM_RD": 0, "SQ_INSTS_VMEM_WR": 0, "SQ_INSTS_LDS": 0,
            "SQ_INSTS_BRANCH": 0, "GPUSIM_INSTS_OTHER": 0, "GPUSIM_INSTS_TOTAL": 0}
+    out.update(dict.fromkeys(flops.COUNTERS, 0))
+    for i in np.flatnonzero(counts):
+        for name, per_instruction in flops.flop_counts(program.defs[i]):
+            out[name] += per_instruction * int(counts[i])
     for u, name in enumerate(isa.UNITS):
         sel = program.unit == u
         n = int(counts[sel].sum())

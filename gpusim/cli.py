@@ -6,7 +6,6 @@ exit code 2; a failed check exits 1; a kernel fault exits 3.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from typing import Optional, Sequence
@@ -14,10 +13,36 @@ from typing import Optional, Sequence
 from gpusim.errors import GpusimError, UsageError
 
 EPILOG_RUN = """\
+the report, one line per topic (the timing model runs unless --no-timing):
+  occupancy  waves per SIMD the kernel's registers, LDS and workgroup size allow, the
+             limiter, and the waves actually resident on average
+  executed   wave-instructions in all and per unit (VALU, MFMA, SALU, SMEM, VMEM, LDS, ...)
+  time       kernel cycles and microseconds at the shader clock
+  compute    achieved FLOP/s, total and VALU / MFMA, as % of the peak of the unit and data
+             type that did most of the work (FLOPs count 64 lanes per wave-instruction)
+  memory     achieved bytes/s at HBM, L2 and LDS, each as % of its peak
+  busy       utilisation: VALU and MFMA of SIMD-cycles, SALU, LDS and VMEM (vector L1
+             port) of CU-cycles; IPC per CU-cycle with resident waves
+  waves      where resident wave-cycles went: issuing, vmcnt (waiting for global memory),
+             lgkmcnt (LDS / scalar memory), barrier, dependency (a register still being
+             written), unit busy, arbitration (ready but the issue port went to another
+             wave), s_nop
+  CUs        CU-cycles issuing, with no eligible wave (waves resident, none could
+             issue), and idle (no wave)
+  caches     L1, L2, MALL and scalar-cache hit rates
+  LDS        bank-conflict cycles
+  hazards    RAW: wave-instructions that read a register before its producer completed
+  check      PASS/FAIL of each gpusim-check line (with --check)
+--json and --csv add every raw counter under its AMD profiler name (memory counters per
+instance, TCC_HIT[3], and summed, TCC_HIT_sum) and every derived metric with its unit.
+With --no-timing only the functional model runs: counts, FLOPs and checks, no cycles.
+
 examples:
   gpusim run workloads/saxpy.s --arch cdna3 --check
   gpusim run k.s --arch my_arch.yaml --grid 64,1,1 --arg n=4096
   gpusim run k.s --json result.json
+  gpusim run k.s --csv result.csv      # kind,name,instance,value,unit rows for pandas
+  gpusim run k.s --no-timing --check   # functional only: the fastest correctness check
 
 The kernel file is the output of `clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -S`
 (or hand-written gfx90a/gfx942 assembly) plus comment lines that say how to
@@ -57,15 +82,19 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run a kernel and report what it did", epilog=EPILOG_RUN,
                          formatter_class=argparse.RawDescriptionHelpFormatter,
-                         description="Run every wavefront of a kernel's grid and report instruction counts; "
-                         "with --check, verify its outputs against the header's numpy reference.")
+                         description="Run every wavefront of a kernel's grid on the timing model and report "
+                         "time, FLOP/s, bandwidth, occupancy, unit utilisation, stalls and cache hit rates; with "
+                         "--check, also verify its outputs against the header's numpy reference.")
     run.add_argument("kernel_file", metavar="KERNEL.s", help="assembly file with a gpusim launch header")
     run.add_argument("--arch", default="cdna3", help="architecture: a shipped name (cdna3, cdna2) or a YAML "
                      "file (default: cdna3)")
     run.add_argument("--check", action="store_true", help="verify outputs against the gpusim-check lines; "
                      "exit 1 on a mismatch")
-    run.add_argument("--timing", action="store_true", help="also run the timing model and report cycles, "
-                     "unit busy fractions, cache hit rates and HBM bandwidth (first layer of the model)")
+    run.add_argument("--no-timing", dest="timing", action="store_false",
+                     help="functional model only: instruction counts, FLOPs and checks, no cycles (faster)")
+    # the timing model used to be opt-in; old command lines that ask for it still work
+    run.add_argument("--timing", dest="timing", action="store_true", help=argparse.SUPPRESS)
+    run.set_defaults(timing=True)
     run.add_argument("--kernel", help="which kernel, when the file holds several")
     run.add_argument("--grid", metavar="X,Y,Z", help="override the number of workgroups")
     run.add_argument("--block", metavar="X,Y,Z", help="override the workgroup size in work-items")
@@ -73,8 +102,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="override a scalar argument (repeatable)")
     run.add_argument("--max-instructions", type=int, default=2_000_000_000, metavar="N",
                      help="stop a runaway kernel after N wave-instructions (default 2e9)")
-    run.add_argument("--json", metavar="FILE", help="also write counters and check results as JSON ('-' for stdout)")
-    run.add_argument("--csv", metavar="FILE", help="also write counters and derived metrics as name,value rows")
+    run.add_argument("--json", metavar="FILE", help="also write counters (per instance too), derived metrics and "
+                     "check results as JSON ('-' for stdout)")
+    run.add_argument("--csv", metavar="FILE", help="also write counters, per-instance counters and derived metrics "
+                     "as kind,name,instance,value,unit rows")
 
     occ = sub.add_parser("occupancy", help="waves per SIMD a kernel can hold, and what limits it",
                          description="Compute occupancy from the kernel descriptor (VGPRs incl. AGPRs, SGPRs, "
@@ -106,6 +137,7 @@ def _parse_args_kv(items: Sequence[str]) -> dict:
 
 def _cmd_run(ns) -> int:
     from gpusim import api
+    from gpusim.report.table import write_csv
     from gpusim.report.text import format_run
 
     kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
@@ -118,12 +150,7 @@ def _cmd_run(ns) -> int:
     print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.csv:
         with open(ns.csv, "w", newline="") as f:
-            writer = csv.writer(f)
-            writer.writerow(["name", "value", "kind"])
-            for name, value in result.counters.items():
-                writer.writerow([name, value, "counter"])
-            for name, value in result.metrics.items():
-                writer.writerow([name, f"{value:.6g}", "metric"])
+            write_csv(result, f)
     if ns.json:
         text = json.dumps(result.to_dict(), indent=2)
         if ns.json == "-":

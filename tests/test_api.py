@@ -92,7 +92,32 @@ def test_result_to_frame_when_pandas_is_there():
     pd = pytest.importorskip("pandas")
     frame = api.simulate(api.load_kernel(VADD)).to_frame()
     assert isinstance(frame, pd.DataFrame)
-    assert dict(zip(frame["counter"], frame["value"]))["SQ_WAVES"] == 16
+    assert list(frame.columns) == ["kind", "name", "instance", "value", "unit"]
+    counters = frame[frame["kind"] == "counter"]
+    assert dict(zip(counters["name"], counters["value"]))["SQ_WAVES"] == 16
+
+
+def test_simulate_is_functional_unless_asked_for_timing():
+    r = api.simulate(api.load_kernel(VADD))
+    assert r.cycles is None and r.instances == {} and "GRBM_GUI_ACTIVE" not in r.counters
+
+
+def test_flops_of_an_mfma_kernel_are_2mnk_per_mfma():
+    r = api.simulate(api.load_kernel(CORPUS / "gfx942" / "mfma_gemm_32x32x8f16.s"))
+    c = r.counters
+    assert c["SQ_INSTS_VALU_MFMA_F16"] == c["SQ_INSTS_MFMA"] > 0
+    assert 512 * c["SQ_INSTS_VALU_MFMA_MOPS_F16"] == 2 * 32 * 32 * 8 * c["SQ_INSTS_MFMA"]
+    # a 64x64x64 GEMM: 2 * 64**3 FLOPs, all of them in MFMAs
+    assert r.metrics["MFMA_FLOPs"] == 2 * 64 ** 3 and r.metrics["VALU_FLOPs"] == 0
+
+
+def test_flops_of_a_vector_fma_kernel_count_64_lanes_per_wave_instruction():
+    """saxpy does one v_fmac_f32 per wave with work (each stores once), all 64 lanes counted as rocprof does."""
+    k = api.load_kernel(CORPUS / "gfx942" / "saxpy.s")
+    r = api.simulate(k)
+    c = r.counters
+    assert c["SQ_INSTS_VALU_FMA_F32"] == c["SQ_INSTS_VMEM_WR"] > 0
+    assert r.metrics["VALU_FLOPs"] == 64 * 2 * c["SQ_INSTS_VALU_FMA_F32"]
 
 
 def test_vadd_tail_counters_match_its_listing():

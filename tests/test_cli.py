@@ -58,6 +58,18 @@ def test_run_help_documents_the_header_format():
         assert phrase in out, phrase
 
 
+def test_run_help_teaches_the_report():
+    out = ok("run", "--help")
+    for phrase in ("--no-timing", "time", "FLOP/s", "bytes/s at HBM, L2 and LDS", "occupancy", "limiter",
+                   "VALU", "MFMA", "SALU", "VMEM", "vmcnt", "lgkmcnt", "barrier", "dependency", "arbitration",
+                   "no eligible wave", "idle", "hit rates", "bank-conflict", "TCC_HIT[3]", "TCC_HIT_sum", "--csv"):
+        assert phrase in out, phrase
+
+
+def test_old_timing_flag_is_accepted_but_not_advertised():
+    assert not re.search(r"--timing\b", ok("run", "--help"))
+
+
 def test_version():
     assert ok("--version").startswith("gpusim ")
 
@@ -160,12 +172,43 @@ def test_run_json_to_a_file(tmp_path):
     assert doc["counters"]["SQ_WAVES"] == 16
 
 
+def test_run_json_has_per_instance_counters_that_add_up_to_the_sums(vadd_json_runs):
+    doc = json_part(vadd_json_runs[0].stdout)
+    per_instance = doc["counters_per_instance"]
+    assert len(per_instance["TCC_HIT"]) == 8 * 16 and len(per_instance["TCP_TOTAL_CACHE_ACCESSES"]) == 304
+    for name, values in per_instance.items():
+        assert sum(values) == doc["counters"][name + "_sum"], name
+    assert doc["metrics"]["Kernel_Cycles"] == doc["cycles"]
+    assert doc["occupancy"] == {"waves_per_simd": 8, "limiter": "waves"}
+
+
 # ---------------------------------------------------------------- run: report and exit codes
 def test_run_report_and_check_pass():
     out = ok("run", str(VADD), "--check")
     assert "launch   grid 4x1x1 workgroups, block 256x1x1: 4 workgroups, 16 waves" in out
     assert "executed 320 wave-instructions (20.0 per wave)" in out
     assert re.search(r"^check\s+PASS c == a \+ b: 1000 elements", out, re.M)
+
+
+def test_run_reports_the_timing_model_by_default():
+    out = ok("run", str(VADD))
+    labels = [line.split()[0] for line in out.splitlines() if line.strip() and not line.startswith(" ")]
+    assert labels == ["kernel", "launch", "occupancy", "executed", "time", "compute", "memory", "busy", "waves",
+                      "CUs", "caches", "LDS", "hazards"]
+    assert re.search(r"^time\s+[\d,]+ cycles = [\d.]+ us at 2100 MHz", out, re.M)
+    assert re.search(r"^compute\s+[\d.]+ [kMGTP]?FLOP/s = .* of the f32 VALU peak", out, re.M)
+    assert re.search(r"^memory\s+HBM .*B/s \(.* of peak .*\)  L2 .*B/s \(.*\)  LDS .*B/s", out, re.M)
+
+
+def test_no_timing_runs_the_functional_model_only():
+    out = ok("run", str(VADD), "--no-timing", "--check")
+    assert "cycles" not in out and "/s" not in out and "us at" not in out
+    assert re.search(r"^timing\s+not run \(--no-timing\)", out, re.M)
+    assert "executed 320 wave-instructions (20.0 per wave)" in out and "PASS" in out
+
+
+def test_old_timing_flag_still_runs_the_timing_model():
+    assert re.search(r"^time\s+[\d,]+ cycles", ok("run", str(VADD), "--timing"), re.M)
 
 
 def test_failed_check_exits_1_and_says_which_element(tmp_path):

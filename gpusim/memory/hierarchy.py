@@ -44,7 +44,7 @@ class MemoryLevels:
       hbm_free [hbm channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
       seq [1]                      replacement stamp clock
 
-    Counters, one row per hardware instance (sum over rows for rocprof's ``_sum``):
+    Counters, one row per hardware instance (``counters()`` names them ``NAME[i]`` and sums them as ``NAME_sum``):
       tcp [cus, :]            TCP_TOTAL_CACHE_ACCESSES (line lookups, reads and writes), TCP_TCC_READ_REQ,
                               TCP_TCC_WRITE_REQ (requests to L2), and gpusim's own GPUSIM_TCP_HIT / _MISS
                               (hit + miss = accesses) and GPUSIM_TCP_MSHR_STALL_CYCLES
@@ -131,11 +131,26 @@ class MemoryLevels:
         return int(access_line(*self.kernel_args(), cu, addr, nbytes, now, write, scalar))
 
     def counters(self) -> dict:
-        """counters returns every counter summed over its instances, keyed by name with a ``_sum`` suffix."""
+        """counters returns every counter per hardware instance and summed over its instances.
+
+        Keys follow rocprof: ``TCC_HIT[i]`` is instance i, ``TCC_HIT_sum`` the
+        sum over all of them. An instance is one copy of the unit that counts:
+          TCP_*, GPUSIM_TCP_*     one vector L1 per CU, i = CU index (xcd * cus_per_xcd + slot)
+          SQC_*                   one scalar cache per ``shared_by_cus`` CUs, i = CU index // shared_by_cus
+          TCC_*, GPUSIM_TCC_*     one L2 channel, i = xcd * l2.channels + channel over all XCDs
+          GPUSIM_MALL_*           one MALL slice (a single all-zero instance when there is no MALL)
+          GPUSIM_HBM_*            one HBM channel
+        """
         out = {}
-        for names, arr in ((TCP_COUNTERS, self.tcp), (SQC_COUNTERS, self.sqc), (TCC_COUNTERS, self.tcc),
-                           (MALL_COUNTERS, self.mall_ctr), (HBM_COUNTERS, self.hbm_ctr)):
-            flat = arr.reshape(-1, arr.shape[-1]).sum(axis=0)
+        for names, arr in self._counter_arrays():
+            flat = arr.reshape(-1, arr.shape[-1])
             for i, name in enumerate(names):
-                out[name + "_sum"] = int(flat[i])
+                out[name + "_sum"] = int(flat[:, i].sum())
+            for i, name in enumerate(names):
+                for k, value in enumerate(flat[:, i].tolist()):
+                    out[f"{name}[{k}]"] = value
         return out
+
+    def _counter_arrays(self) -> tuple:
+        return ((TCP_COUNTERS, self.tcp), (SQC_COUNTERS, self.sqc), (TCC_COUNTERS, self.tcc),
+                (MALL_COUNTERS, self.mall_ctr), (HBM_COUNTERS, self.hbm_ctr))

@@ -1,1 +1,2 @@
-"""Reports: counters turned into text (and, later, tables, traces and plots)."""
+"""Reports: counters turned into derived metrics (metrics.py), the text report (text.py) and the long
+table behind --csv and Result.to_frame() (table.py)."""

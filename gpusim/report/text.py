@@ -1,64 +1,142 @@
-"""The plain-text report ``gpusim run`` prints."""
+"""The plain-text report ``gpusim run`` prints: one line per topic.
+
+Every derived figure comes from a metric of gpusim.report.metrics (the
+Result's ``metrics``), so the report, JSON and CSV agree; raw counts come
+from the counters. A functional run (``--no-timing``) has no cycles and
+shows only what the instruction counts give.
+"""
 from __future__ import annotations
+
+from typing import Optional
+
+from gpusim.report.metrics import dominant_peak
+
+_WAVE_STATES = (("issuing", "Wave_Issue_Pct"), ("vmcnt", "Wave_Stall_VMEM_Pct"),
+                ("lgkmcnt", "Wave_Stall_LGKM_Pct"), ("barrier", "Wave_Stall_Barrier_Pct"),
+                ("dependency", "Wave_Stall_Dependency_Pct"), ("unit busy", "Wave_Stall_Unit_Busy_Pct"),
+                ("arbitration", "Wave_Stall_Arbiter_Pct"), ("s_nop", "Wave_Stall_Nop_Pct"))
 
 
 def format_run(result, kernel) -> str:
     """format_run renders a Result as the short report of ``gpusim run``."""
     c = result.counters
+    m = result.metrics
     g, b = result.grid, result.block
     lines = [
-        f"kernel   {result.kernel} ({result.target}) on {result.arch.name}",
-        f"launch   grid {g[0]}x{g[1]}x{g[2]} workgroups, block {b[0]}x{b[1]}x{b[2]}: "
-        f"{c['SQ_WORKGROUPS']} workgroups, {c['SQ_WAVES']} waves",
+        _line("kernel", f"{result.kernel} ({result.target}) on {result.arch.name}"),
+        _line("launch", f"grid {g[0]}x{g[1]}x{g[2]} workgroups, block {b[0]}x{b[1]}x{b[2]}: "
+                        f"{c['SQ_WORKGROUPS']:,} workgroups, {c['SQ_WAVES']:,} waves"),
     ]
-    if result.occupancy is not None:
-        o = result.occupancy
-        lines.append(f"occupancy {o.waves_per_simd:g} waves/SIMD, limiter {o.limiter}")
+    lines.append(_occupancy_line(result, m))
     total = c["GPUSIM_INSTS_TOTAL"]
-    lines.append(f"executed {total:,} wave-instructions "
-                 f"({total / max(c['SQ_WAVES'], 1):.1f} per wave)")
+    lines.append(_line("executed", f"{total:,} wave-instructions ({total / max(c['SQ_WAVES'], 1):.1f} per wave)"))
     parts = [("VALU", c["SQ_INSTS_VALU"] - c["SQ_INSTS_MFMA"]), ("MFMA", c["SQ_INSTS_MFMA"]),
              ("SALU", c["SQ_INSTS_SALU"]), ("SMEM", c["SQ_INSTS_SMEM"]), ("VMEM rd", c["SQ_INSTS_VMEM_RD"]),
              ("VMEM wr", c["SQ_INSTS_VMEM_WR"]), ("LDS", c["SQ_INSTS_LDS"]), ("branch", c["SQ_INSTS_BRANCH"]),
              ("other", c["GPUSIM_INSTS_OTHER"])]
-    lines.append("  " + "  ".join(f"{name} {n:,}" for name, n in parts if n))
+    lines.append(_line("", "  ".join(f"{name} {n:,}" for name, n in parts if n)))
     if result.cycles is None:
-        lines.append("timing   not run (add --timing for cycles on the timing model)")
+        lines.append(_line("compute", _operation_counts(m)))
+        lines.append(_line("timing", "not run (--no-timing): instruction counts and checks only"))
     else:
-        lines.extend(_timing_lines(result))
+        lines.extend(_timing_lines(result, m))
     for chk in result.checks:
-        lines.append(f"check    {chk.describe()}")
+        lines.append(_line("check", chk.describe()))
     return "\n".join(lines)
 
 
-def _pct(part: float, whole: float) -> str:
-    return f"{100.0 * part / whole:.0f}%" if whole else "-"
+def _line(label: str, text: str) -> str:
+    return f"{label:8} {text}"
 
 
-def _timing_lines(result) -> list:
-    """_timing_lines renders the timing model's figures: time, unit busy fractions, caches, HBM."""
-    c = result.counters
+def _pct(value: Optional[float]) -> str:
+    if value is None:
+        return "-"
+    if value == 0:
+        return "0%"
+    if value < 0.1:
+        return "<0.1%"
+    return f"{value:.1f}%" if value < 10 else f"{value:.0f}%"
+
+
+_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def _si(value: Optional[float], unit: str) -> str:
+    """_si writes a base-unit quantity with an SI prefix and three significant digits: 1.23 TFLOP/s."""
+    if value is None:
+        return "-"
+    for scale, prefix in _PREFIXES:
+        if abs(value) >= scale:
+            return f"{value / scale:.3g} {prefix}{unit}"
+    return f"{value:.3g} {unit}"
+
+
+def _giga(m: dict, name: str) -> Optional[float]:
+    return None if name not in m else m[name] * 1e9
+
+
+def _occupancy_line(result, m: dict) -> str:
+    o = result.occupancy
+    text = "-" if o is None else f"{o.waves_per_simd:g} waves/SIMD allowed (limiter: {o.limiter})"
+    if "Achieved_Waves_per_SIMD" in m:
+        busy = m.get("Achieved_Waves_per_Busy_SIMD")
+        text += (f"; achieved {'-' if busy is None else f'{busy:.2f}'} per SIMD while its CU held waves, "
+                 f"{m['Achieved_Waves_per_SIMD']:.2f} over the whole GPU")
+    return _line("occupancy", text)
+
+
+def _operation_counts(m: dict) -> str:
+    text = (f"{_si(m['Total_FLOPs'], 'FLOP')} (VALU {_si(m['VALU_FLOPs'], 'FLOP')}, "
+            f"MFMA {_si(m['MFMA_FLOPs'], 'FLOP')})")
+    if m.get("MFMA_IOPs"):
+        text += f"; INT8 MFMA {_si(m['MFMA_IOPs'], 'OP')}"
+    return text
+
+
+def _compute_line(result, m: dict) -> str:
+    c, arch = result.counters, result.arch
+    peak = dominant_peak(c, arch)
+    if peak is None:
+        text = "no floating-point operations"
+    else:
+        text = (f"{_si(_giga(m, 'GFLOPs'), 'FLOP/s')} = {_pct(m.get('FLOPs_Pct_of_Peak'))} of the "
+                f"{peak.label} peak {_si(_giga(m, 'Peak_GFLOPs'), 'FLOP/s')} "
+                f"(VALU {_si(_giga(m, 'VALU_GFLOPs'), 'FLOP/s')}, MFMA {_si(_giga(m, 'MFMA_GFLOPs'), 'FLOP/s')}); "
+                f"{_si(m['Total_FLOPs'], 'FLOP')} in all")
+    if m.get("MFMA_IOPs"):
+        text += f"; INT8 MFMA {_si(_giga(m, 'MFMA_GIOPs'), 'OP/s')}"
+        if dominant_peak(c, arch, "MFMA").dtype == "I8":
+            text += f" = {_pct(m.get('MFMA_FLOPs_Pct_of_Peak'))} of the i8 MFMA peak"
+    return _line("compute", text)
+
+
+def _timing_lines(result, m: dict) -> list:
+    """_timing_lines renders the timing model's figures, one topic per line."""
     arch = result.arch
-    cycles = result.cycles
-    simd_cycles = cycles * arch.cus * arch.cu.simds
-    hbm = c.get("GPUSIM_HBM_READ_BYTES_sum", 0) + c.get("GPUSIM_HBM_WRITE_BYTES_sum", 0)
-    seconds = cycles / (arch.clocks.shader_mhz * 1e6)
-    l1 = c.get("TCP_TOTAL_CACHE_ACCESSES_sum", 0)
-    l2 = c.get("TCC_HIT_sum", 0) + c.get("TCC_MISS_sum", 0)
-    return [
-        f"time     {cycles:,} cycles = {result.time_us:.2f} us at {arch.clocks.shader_mhz} MHz "
-        "(timing model, first layer)",
-        f"busy     VALU {_pct(c['GPUSIM_VALU_BUSY_CYCLES'], simd_cycles)}  "
-        f"MFMA {_pct(c['GPUSIM_MFMA_BUSY_CYCLES'], simd_cycles)} of SIMD-cycles; "
-        f"LDS bank-conflict cycles {c['SQ_LDS_BANK_CONFLICT']:,}",
-        f"memory   L1 hit {_pct(c.get('GPUSIM_TCP_HIT_sum', 0), l1)}  L2 hit {_pct(c.get('TCC_HIT_sum', 0), l2)}  "
-        f"HBM {hbm / seconds / 1e12:.2f} TB/s ({_pct(hbm / seconds, arch.hbm_bytes_per_s)} of peak)",
-        "waves    " + "  ".join(f"{label} {_pct(c[name], c['GPUSIM_WAVE_CYCLES'])}" for label, name in _STALLS
-                                if c.get(name)) + " of wave-cycles",
+    lines = [
+        _line("time", f"{result.cycles:,} cycles = {m['Kernel_Time_us']:.2f} us at {arch.clocks.shader_mhz} MHz"),
+        _compute_line(result, m),
+        _line("memory", f"HBM {_si(_giga(m, 'HBM_Bandwidth'), 'B/s')} ({_pct(m.get('HBM_Bandwidth_Pct_of_Peak'))} "
+                        f"of peak {_si(arch.hbm_bytes_per_s, 'B/s')})  "
+                        f"L2 {_si(_giga(m, 'L2_Bandwidth'), 'B/s')} ({_pct(m.get('L2_Bandwidth_Pct_of_Peak'))})  "
+                        f"LDS {_si(_giga(m, 'LDS_Bandwidth'), 'B/s')} ({_pct(m.get('LDS_Bandwidth_Pct_of_Peak'))})"),
+        _line("busy", f"VALU {_pct(m.get('VALU_Util'))}  MFMA {_pct(m.get('MFMA_Util'))} of SIMD-cycles; "
+                      f"SALU {_pct(m.get('SALU_Util'))}  LDS {_pct(m.get('LDS_Util'))}  "
+                      f"VMEM {_pct(m.get('VMEM_Util'))} of CU-cycles; IPC {m.get('IPC', 0):.2f}"),
+        _line("waves", "  ".join(f"{label} {_pct(m.get(name))}" for label, name in _WAVE_STATES)
+              + " of resident wave-cycles"),
+        _line("CUs", f"issuing {_pct(m.get('CU_Issue_Pct'))}  no eligible wave "
+                     f"{_pct(m.get('CU_No_Eligible_Wave_Pct'))}  idle {_pct(m.get('CU_Idle_Pct'))} of CU-cycles"),
+        _line("caches", f"L1 hit {_pct(m.get('L1_Hit_Rate'))}  L2 hit {_pct(m.get('L2_Hit_Rate'))}  "
+                        f"MALL hit {_pct(m.get('MALL_Hit_Rate')) if arch.mall.present else 'none (no MALL)'}  "
+                        f"scalar hit {_pct(m.get('Scalar_Cache_Hit_Rate'))}"),
     ]
-
-
-_STALLS = (("issuing", "GPUSIM_WAVE_ISSUE_CYCLES"), ("vmcnt", "GPUSIM_STALL_WAITCNT_VM_CYCLES"),
-           ("lgkmcnt", "GPUSIM_STALL_WAITCNT_LGKM_CYCLES"), ("barrier", "GPUSIM_STALL_BARRIER_CYCLES"),
-           ("dependency", "GPUSIM_STALL_DEPENDENCY_CYCLES"), ("unit busy", "GPUSIM_STALL_UNIT_BUSY_CYCLES"),
-           ("arbitration", "GPUSIM_STALL_ARBITER_CYCLES"), ("s_nop", "GPUSIM_STALL_NOP_CYCLES"))
+    if result.counters["SQ_INSTS_LDS"]:
+        lines.append(_line("LDS", f"{m['LDS_Bank_Conflict_Cycles']:,.0f} bank-conflict cycles "
+                                  f"({_pct(m.get('LDS_Bank_Conflict_Pct'))} of LDS busy cycles)"))
+    else:
+        lines.append(_line("LDS", "not used"))
+    lines.append(_line("hazards", f"{m['RAW_Hazards']:,.0f} RAW: wave-instructions that read a register "
+                                  "before its producer completed"))
+    return lines

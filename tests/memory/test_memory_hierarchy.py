@@ -4,12 +4,13 @@ import dataclasses
 import numpy as np
 import pytest
 
+from gpusim.memory.kernels.channel import channel_global
+
 from memory_support import py
 
 from gpusim.arch import load_arch
 from gpusim.memory import MemoryLevels
 from gpusim.memory.kernels.access import access_line
-from gpusim.memory.kernels.channel import channel_global
 from gpusim.memory.kernels.slots import slot_wait
 
 ARCH = load_arch("cdna3")
@@ -123,3 +124,22 @@ def test_a_slot_promised_to_a_later_request_serves_an_earlier_one():
     assert slot_wait(slots, 10) == (-1, 10)
     assert slot_wait(slots, 60) == (0, 60)
     assert slot_wait(np.array([[0, 50], [0, 40]], np.int64), 10) == (1, 40)
+
+
+def test_counters_per_instance_name_the_unit_that_counted():
+    """TCP instance i is CU i; TCC instance i is channel i % channels of XCD i // channels; each adds up to _sum."""
+    m = _levels(cus=2 * ARCH.gpu.cus_per_xcd)
+    cu = ARCH.gpu.cus_per_xcd + 1  # the second CU of XCD 1
+    m.access(cu, 3 * 128, 0)
+    c = m.counters()
+    assert c[f"TCP_TOTAL_CACHE_ACCESSES[{cu}]"] == 1 == c["TCP_TOTAL_CACHE_ACCESSES_sum"]
+    assert sum(c[f"TCP_TOTAL_CACHE_ACCESSES[{i}]"] for i in range(m.cus)) == 1
+    served = [i for i in range(2 * ARCH.l2.channels) if c[f"TCC_REQ[{i}]"]]
+    assert len(served) == 1 and served[0] // ARCH.l2.channels == 1  # one channel of XCD 1's L2
+    assert c[f"TCC_REQ[{served[0]}]"] == 1 == c["TCC_REQ_sum"]
+    names = {key.split("[")[0] for key in c if key.endswith("]")}
+    assert {key[:-4] for key in c if key.endswith("_sum")} == names
+    for name in names:
+        values = [v for key, v in c.items() if key.startswith(name + "[")]
+        assert sum(values) == c[name + "_sum"], name
+    assert len([k for k in c if k.startswith("TCC_REQ[")]) == 2 * ARCH.l2.channels
