@@ -120,6 +120,8 @@ class Issue:
                                    minimum=1)
     mfma_coissue_delay_cycles: int = _param("cycles after an XDL MFMA issues before the same "
                                             "SIMD may issue independent VALU work", minimum=0)
+    taken_branch_cycles: int = _param("cycles a wave waits after a taken branch while its "
+                                      "instruction buffer refills from the target", minimum=0)
 
     def problems(self) -> Problems:
         if not self.categories:

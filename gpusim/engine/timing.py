@@ -39,6 +39,7 @@ STALL_COUNTERS = {
     "GPUSIM_STALL_UNIT_BUSY_CYCLES": cuk.C_WAVE_UNIT_BUSY,
     "GPUSIM_STALL_ARBITER_CYCLES": cuk.C_WAVE_ARBITER,
     "GPUSIM_STALL_NOP_CYCLES": cuk.C_WAVE_NOP,
+    "GPUSIM_STALL_IFETCH_CYCLES": cuk.C_WAVE_IFETCH,
 }
 
 
@@ -148,6 +149,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
     params[cuk.P_CODE_BASE] = CODE_BASE
     params[cuk.P_LIMIT] = max_instructions
     params[cuk.P_ARBITRATION] = _ARBITRATION[arch.policies.wave_arbitration]
+    params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     kind, cat, busy = timing_tables(p, arch)
     sreg = np.zeros((slots, SREG_FILE), np.uint32)
     sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32

@@ -41,8 +41,11 @@ def test_independent_mfmas_wait_on_the_matrix_unit(cdna3):
 
 def test_barrier_wait_is_counted(cdna3):
     parts, total = breakdown(DATA / "barrier.s", cdna3)
-    # wave 1 waits at s_barrier from cycle 17 to 33: four visits of its SIMD
-    assert parts["GPUSIM_STALL_BARRIER_CYCLES"] == 12
+    # wave 1 (SIMD 1, visited on cycles 1, 5, 9, ...) takes s_cbranch_execz at 9 and refills its
+    # instruction buffer (taken_branch_cycles 4: ready at 14, so it skips the visit at 13), issues s_or at 17
+    # and s_barrier at 21; wave 0 releases the barrier at 32, so wave 1 waited from the visit at 25 to 33
+    assert parts["GPUSIM_STALL_IFETCH_CYCLES"] == 4
+    assert parts["GPUSIM_STALL_BARRIER_CYCLES"] == 8
 
 
 def test_a_streaming_kernel_waits_on_vector_memory(cdna3):

@@ -38,7 +38,7 @@ def timed_counters() -> dict:
         "GPUSIM_WAVE_ISSUE_CYCLES": 2000, "GPUSIM_STALL_WAITCNT_VM_CYCLES": 4000,
         "GPUSIM_STALL_WAITCNT_LGKM_CYCLES": 1000, "GPUSIM_STALL_BARRIER_CYCLES": 500,
         "GPUSIM_STALL_DEPENDENCY_CYCLES": 300, "GPUSIM_STALL_UNIT_BUSY_CYCLES": 1200,
-        "GPUSIM_STALL_ARBITER_CYCLES": 900, "GPUSIM_STALL_NOP_CYCLES": 100,
+        "GPUSIM_STALL_ARBITER_CYCLES": 900, "GPUSIM_STALL_NOP_CYCLES": 60, "GPUSIM_STALL_IFETCH_CYCLES": 40,
     })
     c["GPUSIM_INSTS_TOTAL"] = sum(c[n] for n in ("SQ_INSTS_VALU", "SQ_INSTS_SALU", "SQ_INSTS_SMEM", "SQ_INSTS_VMEM_RD",
                                                  "SQ_INSTS_VMEM_WR", "SQ_INSTS_LDS", "SQ_INSTS_BRANCH",
@@ -102,7 +102,7 @@ def test_utilisation_formulas(m):
 
 def test_wave_and_cu_cycle_shares_each_add_up_to_100(m):
     waves = [v for k, v in m.items() if k.startswith("Wave_")]
-    assert len(waves) == 8 and sum(waves) == pytest.approx(100)
+    assert len(waves) == 9 and sum(waves) == pytest.approx(100)
     assert m["Wave_Stall_Arbiter_Pct"] == pytest.approx(100 * 900 / 10000)
     assert m["CU_Issue_Pct"] + m["CU_No_Eligible_Wave_Pct"] + m["CU_Idle_Pct"] == pytest.approx(100)
     assert m["CU_No_Eligible_Wave_Pct"] == pytest.approx(100 * 3 * CYCLES / CU_CYCLES)
@@ -140,7 +140,7 @@ def test_report_has_one_line_per_topic():
     assert "100 bank-conflict cycles (33% of LDS busy cycles)" in out
     assert "12 RAW" in out
     assert "issuing 20%  vmcnt 40%  lgkmcnt 10%  barrier 5.0%  dependency 3.0%  unit busy 12%  arbitration 9.0%  " \
-           "s_nop 1.0% of resident wave-cycles" in out
+           "s_nop 0.6%  branch refill 0.4% of resident wave-cycles" in out
     assert "issuing 0.3%  no eligible wave 1.0%  idle 99% of CU-cycles" in out
 
 

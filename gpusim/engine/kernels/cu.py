@@ -53,20 +53,23 @@ CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
 FREE, RUNNING, AT_BARRIER, DONE = 0, 1, 2, 3
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
- P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_N) = range(13)
+ P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_N) = range(14)
 # wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
 ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
 (C_CYCLES, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT, C_INSTS,
  C_WAVE_ISSUE, C_WAVE_WAITCNT_VM, C_WAVE_WAITCNT_LGKM, C_WAVE_BARRIER, C_WAVE_DEPENDENCY, C_WAVE_UNIT_BUSY,
- C_WAVE_ARBITER, C_WAVE_NOP, C_CU_BUSY, C_ISSUE_CYCLES, C_RAW_HAZARDS, C_N) = range(18)
+ C_WAVE_ARBITER, C_WAVE_NOP, C_WAVE_IFETCH, C_CU_BUSY, C_ISSUE_CYCLES, C_RAW_HAZARDS, C_N) = range(19)
 # C_CU_BUSY: CU-cycles with at least one resident wave; C_ISSUE_CYCLES: CU-cycles whose arbiter issued;
 # C_RAW_HAZARDS: instructions that read a register before its producer completed (and waited for it)
 # what a resident wave did with a cycle (indexes the C_WAVE_* counters from C_WAVE_ISSUE on):
 # issued, waited on vmcnt / lgkmcnt, at a barrier, on a register dependency, on a busy unit,
-# lost arbitration (another wave took its category this visit), or sat out an s_nop
+# lost arbitration (another wave took its category this visit), sat out an s_nop, or refilled its
+# instruction buffer after a taken branch
 (WHY_ISSUE, WHY_WAITCNT_VM, WHY_WAITCNT_LGKM, WHY_BARRIER, WHY_DEPENDENCY, WHY_UNIT_BUSY, WHY_ARBITER,
- WHY_NOP) = range(8)
+ WHY_NOP, WHY_IFETCH) = range(9)
+# hazard[w] bits: the wave's next instruction waited on a register; the wave waits for an instruction refill
+RAW_WAITED, REFILLING = 1, 2
 QUEUE = 64  # outstanding memory operations tracked per wave and counter
 NEVER = np.int64(1) << 62
 
@@ -227,11 +230,12 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                 if st == AT_BARRIER:
                     why[w] = WHY_BARRIER
                     continue
-                if ready[w] > cycle:  # still held by what held it at the last look (or an s_nop)
+                if ready[w] > cycle:  # still held by what held it at the last look (or an s_nop, a refill)
                     if why[w] == WHY_ISSUE:
-                        why[w] = WHY_NOP
+                        why[w] = WHY_IFETCH if hazard[w] & REFILLING else WHY_NOP
                     wake = min(wake, ready[w])
                     continue
+                hazard[w] &= ~REFILLING
                 i = pc[w]
                 kind = tkind[i]
                 deps = _deps_ready(ops, i, w, vready, sready)
@@ -258,7 +262,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                 if t_ok > cycle:
                     if deps > cycle:
                         why[w] = WHY_DEPENDENCY
-                        hazard[w] = 1
+                        hazard[w] |= RAW_WAITED
                     else:
                         why[w] = WHY_UNIT_BUSY
                     # nothing can free it sooner: its producers and queued operations have fixed completion
@@ -297,9 +301,9 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                 issued_total += 1
                 icount[i] += 1
                 last_k[cu, simd] = w - base
-                if hazard[w]:
+                if hazard[w] & RAW_WAITED:
                     counters[C_RAW_HAZARDS] += 1
-                    hazard[w] = 0
+                    hazard[w] &= ~RAW_WAITED
                 ws = wg_of[w]
                 if issued_total > params[P_LIMIT]:
                     _fault_at(fault, FAULT_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw, ws)
@@ -330,6 +334,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                     _mark_dests(ops, i, w, vready, sready, done)
                 elif kind == TK_SALU or kind == TK_BRANCH:
                     _mark_dests(ops, i, w, vready, sready, cycle + 1)
+                    if r == itp.JUMP and params[P_REFILL] > 0:
+                        # taken: the instruction buffer refills from the target before the wave issues again
+                        ready[w] = cycle + 1 + params[P_REFILL]
+                        hazard[w] |= REFILLING
                 elif kind == TK_SMEM:
                     done = cycle + 1
                     if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
