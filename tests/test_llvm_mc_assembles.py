@@ -12,7 +12,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted([*REPO.glob("tests/data/corpus/**/*.s"), *REPO.glob("workloads/*.s"),
-                  *REPO.glob("benchmarks/kernels/*.s")])
+                  *REPO.glob("benchmarks/kernels/*.s"), *REPO.glob("tests/engine/data/*.s")])
 LLVM_MC = "llvm-mc-19"
 
 pytestmark = pytest.mark.skipif(

@@ -82,3 +82,57 @@ def test_barrier_waits_for_the_slowest_wave(cdna3):
     run = cycles("barrier", cdna3)
     assert run.cycles == 37
     assert run.counters["GPUSIM_INSTS_TOTAL"] == 16
+
+
+# ---------------------------------------------------------------- global loads through the memory hierarchy
+# Memory model (gpusim/memory/kernels/access.py, figures from archs/cdna3.yaml): a level is a port (requests in
+# time order are served first come, first served) that holds ceil(bytes / bytes_per_clk) cycles (at least 1) and then adds its latency_cycles; a miss goes on to the
+# next level from the cycle the previous level returned. L1: 128 B line at 64 B/clk = 2 port cycles + 88.
+# L2: 1 port cycle + 111 (a 64 B scalar line or a 128 B vector line at 128 B/clk). An L2 miss fetches its
+# 128 B line as two 64 B MALL requests (TCC_EA_RDREQ) on one MALL slice: 1 port cycle + 191 each, the second
+# queued 1 cycle behind the first. A MALL miss goes to HBM: shader cycle t becomes memory cycle
+# ceil(t * 1300 / 2100), the channel moves 32 B per memory clock (64 B = 2 memory cycles, FIFO per channel),
+# the end returns to shader cycles as ceil(m * 2100 / 1300), plus 437. The scalar cache adds 40 and then
+# misses straight to L2. Layout (gpusim/exec/launch.py): kernarg at the arena base, buf 8704 B above it; both
+# sit on L2 channel 1 of XCD 0 but use it 840 cycles apart, and on different MALL/HBM channels (127, 93), so
+# no request waits for another. All 64 lanes load one address: one line request.
+#
+# Common prologue, one wave on SIMD 0 (visited on cycles 0, 4, 8, ...):
+#   c0    s_load_dwordx2 (kernarg, cold): scalar cache 0 + 40 = 40 -> L2 port 40..41, + 111 = 152 (miss) ->
+#         MALL half 0: 152..153 + 191 = 344 (miss) -> HBM mem ceil(344*13/21) = 213, 213..215,
+#               back ceil(215*21/13) = 348, + 437 = 785
+#         MALL half 1: 153..154 + 191 = 345 (miss) -> HBM mem ceil(345*13/21) = 214, queued to 215..217,
+#               back ceil(217*21/13) = 351, + 437 = 788; the s_load completes at 788
+#   c4    v_mov_b32 v1, 0
+#   c8    s_waitcnt lgkmcnt(0) waits for 788 (a SIMD 0 cycle) and issues there
+#   c792  global_load_dword (buf, cold): L1 port 792..794 + 88 = 882 (miss) -> L2 port 882..883 + 111 = 994
+#         (miss) -> MALL half 0: 994..995 + 191 = 1186 -> HBM mem ceil(1186*13/21) = 735, 735..737,
+#               back ceil(737*21/13) = 1191, + 437 = 1628
+#         MALL half 1: 995..996 + 191 = 1187 -> HBM mem ceil(1187*13/21) = 735, queued to 737..739,
+#               back ceil(739*21/13) = 1194, + 437 = 1631: the load's data is visible at 1631
+#   c796  s_waitcnt vmcnt(0) waits for 1631; SIMD 0's next turn is 1632
+# The cold load's load-to-use is 1631 - 792 = 839 = L1 (2 + 88) + L2 (1 + 111) + MALL (1 queued + 1 + 191)
+# + HBM (437 + 7 cycles of channel time and clock-crossing rounding).
+
+
+def test_cold_global_load_misses_all_the_way_to_hbm(cdna3):
+    # ... c1632 s_waitcnt issues, c1636 s_endpgm; the kernel ends the cycle after: 1637
+    run = cycles("global_load_hbm_miss", cdna3)
+    assert run.cycles == 1637
+    c = run.counters
+    assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_MISS_sum"], c["GPUSIM_TCP_HIT_sum"]) == (1, 1, 0)
+    # two L2 lines (kernarg via the scalar cache, buf via L1), each fetched as two 64 B MALL misses
+    assert (c["TCC_MISS_sum"], c["TCC_EA_RDREQ_sum"], c["GPUSIM_MALL_MISS_sum"]) == (2, 4, 4)
+    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 4 * 64
+
+
+def test_second_global_load_of_a_line_hits_l1(cdna3):
+    # ... c1632 s_waitcnt issues; c1636 the second global_load_dword: L1 port 1636..1638 (free since 794)
+    # + 88 = 1726, a hit on a line ready since 1631: data at 1726, load-to-use 90 = 2 + 88.
+    # c1640 s_waitcnt vmcnt(0) waits for 1726, SIMD 0's turn 1728; c1732 s_endpgm; ends at 1733.
+    run = cycles("global_load_l1_hit", cdna3)
+    assert run.cycles == 1733
+    assert run.cycles - cycles("global_load_hbm_miss", cdna3).cycles == 96  # 1 more load + waitcnt: 1637 -> 1733
+    c = run.counters
+    assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 1, 1)
+    assert c["TCC_REQ_sum"] == 2  # the hit never reached the L2
