@@ -120,10 +120,17 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return kind, cat, busy
 
 
-def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) -> TimedRun:
+QUANTUM_CYCLES = 64
+
+
+def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
+                quantum: int = QUANTUM_CYCLES) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
-    Raises KernelFault (the same report as the functional run) if the kernel faults.
+    ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
+    across CUs; larger windows keep each CU's registers in the host's caches, and shift when requests of
+    different CUs reach memory by at most the window). Raises KernelFault (the same report as the
+    functional run) if the kernel faults.
     """
     module = kernel.module
     dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
@@ -150,6 +157,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT) ->
     params[cuk.P_LIMIT] = max_instructions
     params[cuk.P_ARBITRATION] = _ARBITRATION[arch.policies.wave_arbitration]
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
+    params[cuk.P_QUANTUM] = max(int(quantum), 1)
     kind, cat, busy = timing_tables(p, arch)
     sreg = np.zeros((slots, SREG_FILE), np.uint32)
     sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32

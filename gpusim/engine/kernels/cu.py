@@ -53,7 +53,7 @@ CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
 FREE, RUNNING, AT_BARRIER, DONE = 0, 1, 2, 3
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
- P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_N) = range(14)
+ P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_N) = range(15)
 # wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
 ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
@@ -206,216 +206,218 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
     last_end = np.int64(0)
     issued_total = np.int64(0)
     while live_waves > 0:
-        simd = cycle & 3
+        # CUs interact only through memory: each advances through a window of P_QUANTUM cycles in turn,
+        # so its waves' registers stay in the host's caches (requests reach memory up to a window out of
+        # time order, which the calendar channels and interval slots of gpusim.memory are built for)
+        window_end = cycle + params[P_QUANTUM]
         next_cycle = NEVER
         for cu in range(n_cu):
-            if cu_wake[cu] > cycle:
-                if cu_wake[cu] < next_cycle:
-                    next_cycle = cu_wake[cu]
-                continue
-            base = cu * spc
-            # -- look at every wave of the SIMD once: account its cycles since the last look, find what
-            #    holds it, and keep the best eligible wave per issue category
-            wake = NEVER
-            for c in range(5):
-                pick[c] = -1
-            for k in range(simd, spc, 4):
-                w = base + k
-                st = state[w]
-                if st != RUNNING and st != AT_BARRIER:
-                    continue
-                if acct[w] >= 0:
-                    counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
-                acct[w] = cycle
-                if st == AT_BARRIER:
-                    why[w] = WHY_BARRIER
-                    continue
-                if ready[w] > cycle:  # still held by what held it at the last look (or an s_nop, a refill)
-                    if why[w] == WHY_ISSUE:
-                        why[w] = WHY_IFETCH if hazard[w] & REFILLING else WHY_NOP
-                    wake = min(wake, ready[w])
-                    continue
-                hazard[w] &= ~REFILLING
-                i = pc[w]
-                kind = tkind[i]
-                deps = _deps_ready(ops, i, w, vready, sready)
-                t_ok = deps
-                if kind == TK_WAITCNT:
-                    vm = mods[i, M_VMCNT]
-                    lg = mods[i, M_LGKMCNT]
-                    if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
-                        why[w] = WHY_WAITCNT_VM
-                        ready[w] = _nth_latest(vmq, w, vmn[w], vm)
-                        wake = min(wake, ready[w])
-                        continue
-                    if lg >= 0 and _pending(lgq, w, lgn[w], cycle) > lg:
-                        why[w] = WHY_WAITCNT_LGKM
-                        ready[w] = _nth_latest(lgq, w, lgn[w], lg)
-                        wake = min(wake, ready[w])
-                        continue
-                elif kind == TK_VALU:
-                    t_ok = max(t_ok, unit_valu[cu, simd])
-                elif kind == TK_MFMA:
-                    t_ok = max(t_ok, unit_mfma[cu, simd])
-                elif kind == TK_LDS:
-                    t_ok = max(t_ok, unit_lds[cu])
-                if t_ok > cycle:
-                    if deps > cycle:
-                        why[w] = WHY_DEPENDENCY
-                        hazard[w] |= RAW_WAITED
-                    else:
-                        why[w] = WHY_UNIT_BUSY
-                    # nothing can free it sooner: its producers and queued operations have fixed completion
-                    # times and a busy unit only gets busier, so it is not looked at again before t_ok
-                    ready[w] = t_ok
-                    wake = min(wake, t_ok)
-                    continue
-                why[w] = WHY_ARBITER
-                wake = min(wake, cycle + 1)
-                if policy == ARB_ROUND_ROBIN:
-                    key = (k - last_k[cu, simd] - 1 + spc) % spc
-                elif policy == ARB_GREEDY_THEN_OLDEST and k == last_k[cu, simd]:
-                    key = np.int64(-1)
-                else:
-                    key = age[w]
-                cat = tcat[i]
-                if pick[cat] < 0 or key < pkey[cat]:
-                    pick[cat] = w
-                    pkey[cat] = key
-            # -- issue the picks, best key first (at most one per category)
-            issued = 0
-            events = False
-            for _n in range(5):
-                best = -1
+            while cu_wake[cu] < window_end:
+                cycle = cu_wake[cu]
+                simd = cycle & 3
+                base = cu * spc
+                # -- look at every wave of the SIMD once: account its cycles since the last look, find what
+                #    holds it, and keep the best eligible wave per issue category
+                wake = NEVER
                 for c in range(5):
-                    if pick[c] >= 0 and (best < 0 or pkey[c] < pkey[best]):
-                        best = c
-                if best < 0:
-                    break
-                w = pick[best]
-                pick[best] = -1
-                i = pc[w]
-                kind = tkind[i]
-                why[w] = WHY_ISSUE
-                issued += 1
-                issued_total += 1
-                icount[i] += 1
-                last_k[cu, simd] = w - base
-                if hazard[w] & RAW_WAITED:
-                    counters[C_RAW_HAZARDS] += 1
-                    hazard[w] &= ~RAW_WAITED
-                ws = wg_of[w]
-                if issued_total > params[P_LIMIT]:
-                    _fault_at(fault, FAULT_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw, ws)
-                    return cycle
-                if kind == TK_WAITCNT or kind == TK_NOP:
-                    pc[w] = i + 1
-                    ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
-                    wake = min(wake, ready[w])
-                    continue
-                r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
-                             env, lds[ws], fault)
-                if r == itp.FAULT:
-                    fault[F_WORKGROUP] = wg_id[ws]
-                    fault[F_WAVE] = (w - base) % wpw
-                    return cycle
-                ready[w] = cycle + 1
-                wake = min(wake, cycle + 1)
-                if kind == TK_VALU:
-                    done = cycle + tbusy[i]
-                    unit_valu[cu, simd] = done
-                    counters[C_VALU_BUSY] += tbusy[i]
-                    _mark_dests(ops, i, w, vready, sready, done)
-                elif kind == TK_MFMA:
-                    done = cycle + tbusy[i]
-                    unit_mfma[cu, simd] = done
-                    unit_valu[cu, simd] = max(unit_valu[cu, simd], cycle + params[P_COISSUE])
-                    counters[C_MFMA_BUSY] += tbusy[i]
-                    _mark_dests(ops, i, w, vready, sready, done)
-                elif kind == TK_SALU or kind == TK_BRANCH:
-                    _mark_dests(ops, i, w, vready, sready, cycle + 1)
-                    if r == itp.JUMP and params[P_REFILL] > 0:
-                        # taken: the instruction buffer refills from the target before the wave issues again
-                        ready[w] = cycle + 1 + params[P_REFILL]
-                        hazard[w] |= REFILLING
-                elif kind == TK_SMEM:
-                    done = cycle + 1
-                    if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
-                        a = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2) + np.uint64(mods[i, M_OFFSET])
-                        if ops[i, S1, KIND] == K_SREG:
-                            a += sget(sreg, w, K_SREG, ops[i, S1, VAL], 1)
-                        for d in range(0, 4 * ops[i, D0, WIDTH], params[P_LINE_BYTES]):
-                            done = max(done, _line(M, cu, np.int64(a) + d, 0, cycle, False, True))
-                    _push(lgq, lgn, w, done, cycle)
-                elif kind == TK_VMEM:
-                    is_store = sem[i] != S.MEM_LOAD
-                    dw = ops[i, S3 if is_store else D0, WIDTH]
-                    size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), is_store)
-                    n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
-                    done = cycle + 1
-                    for j in range(n):
-                        done = max(done, _line(M, cu, lines[j], params[P_LINE_BYTES] if is_store else 0, cycle,
-                                               is_store, False))
-                    _push(vmq, vmn, w, done, cycle)
-                elif kind == TK_LDS:
-                    addrs = T[7]
-                    off = mods[i, M_OFFSET]
-                    for l in range(64):
-                        addrs[l] = (addrs[l] & np.uint64(0xFFFFFFFF)) + np.uint64(off)
-                    width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
-                    cyc, conf = lds_access_cycles(addrs, exec_mask(sreg, w), min(width, 16),
-                                                  params[P_BANKS], params[P_BANK_WIDTH], lds_scratch)
-                    unit_lds[cu] = cycle + max(cyc, 1)
-                    counters[C_LDS_BUSY] += cyc
-                    counters[C_LDS_BANK_CONFLICT] += conf
-                    _push(lgq, lgn, w, cycle + params[P_LDS_LAT] + cyc, cycle)
-                if r == itp.BARRIER:
-                    state[w] = AT_BARRIER
-                    wg_arrived[ws] += 1
-                    if wg_arrived[ws] == wg_live[ws]:
-                        _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
-                        wg_arrived[ws] = 0
-                        events = True
-                elif r == itp.END:
-                    state[w] = DONE
-                    live_waves -= 1
-                    cu_live[cu] -= 1
-                    # the dispatch is complete only when the wave's MFMA/VALU work and memory writes are
-                    last_end = max(last_end, cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
-                    for j in range(vmn[w]):
-                        last_end = max(last_end, vmq[w, j])
-                    wg_live[ws] -= 1
-                    if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
-                        _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
-                        wg_arrived[ws] = 0
-                        events = True
-                    if wg_live[ws] == 0 and next_wg < n_wg:
-                        stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
-                                                  user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
-                                                  vready, sready, acct, hazard, wg_live, wg_arrived, wg_id, lds,
-                                                  wgv)
-                        next_wg += 1
-                        live_waves += wpw
-                        cu_live[cu] += wpw
-                        events = True
-                    if cu_live[cu] == 0:
-                        counters[C_CU_BUSY] += cycle + 1 - cu_since[cu]
-            if issued:
-                counters[C_ISSUE_CYCLES] += 1
-            # -- when is each SIMD of this CU next worth a visit
-            simd_wake[cu, simd] = wake
-            if events:  # released or launched waves may sit on any SIMD
-                for s in range(4):
-                    simd_wake[cu, s] = min(simd_wake[cu, s], cycle + 1)
-            t = NEVER
-            if cu_live[cu] > 0:
-                for s in range(4):
-                    if simd_wake[cu, s] < NEVER:
-                        v = max(simd_wake[cu, s], cycle + 1)
-                        t = min(t, v + ((s - v) & 3))
-            cu_wake[cu] = t
-            if t < next_cycle:
-                next_cycle = t
+                    pick[c] = -1
+                for k in range(simd, spc, 4):
+                    w = base + k
+                    st = state[w]
+                    if st != RUNNING and st != AT_BARRIER:
+                        continue
+                    if acct[w] >= 0:
+                        counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
+                    acct[w] = cycle
+                    if st == AT_BARRIER:
+                        why[w] = WHY_BARRIER
+                        continue
+                    if ready[w] > cycle:  # still held by what held it at the last look (or an s_nop, a refill)
+                        if why[w] == WHY_ISSUE:
+                            why[w] = WHY_IFETCH if hazard[w] & REFILLING else WHY_NOP
+                        wake = min(wake, ready[w])
+                        continue
+                    hazard[w] &= ~REFILLING
+                    i = pc[w]
+                    kind = tkind[i]
+                    deps = _deps_ready(ops, i, w, vready, sready)
+                    t_ok = deps
+                    if kind == TK_WAITCNT:
+                        vm = mods[i, M_VMCNT]
+                        lg = mods[i, M_LGKMCNT]
+                        if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
+                            why[w] = WHY_WAITCNT_VM
+                            ready[w] = _nth_latest(vmq, w, vmn[w], vm)
+                            wake = min(wake, ready[w])
+                            continue
+                        if lg >= 0 and _pending(lgq, w, lgn[w], cycle) > lg:
+                            why[w] = WHY_WAITCNT_LGKM
+                            ready[w] = _nth_latest(lgq, w, lgn[w], lg)
+                            wake = min(wake, ready[w])
+                            continue
+                    elif kind == TK_VALU:
+                        t_ok = max(t_ok, unit_valu[cu, simd])
+                    elif kind == TK_MFMA:
+                        t_ok = max(t_ok, unit_mfma[cu, simd])
+                    elif kind == TK_LDS:
+                        t_ok = max(t_ok, unit_lds[cu])
+                    if t_ok > cycle:
+                        if deps > cycle:
+                            why[w] = WHY_DEPENDENCY
+                            hazard[w] |= RAW_WAITED
+                        else:
+                            why[w] = WHY_UNIT_BUSY
+                        # nothing can free it sooner: its producers and queued operations have fixed completion
+                        # times and a busy unit only gets busier, so it is not looked at again before t_ok
+                        ready[w] = t_ok
+                        wake = min(wake, t_ok)
+                        continue
+                    why[w] = WHY_ARBITER
+                    wake = min(wake, cycle + 1)
+                    if policy == ARB_ROUND_ROBIN:
+                        key = (k - last_k[cu, simd] - 1 + spc) % spc
+                    elif policy == ARB_GREEDY_THEN_OLDEST and k == last_k[cu, simd]:
+                        key = np.int64(-1)
+                    else:
+                        key = age[w]
+                    cat = tcat[i]
+                    if pick[cat] < 0 or key < pkey[cat]:
+                        pick[cat] = w
+                        pkey[cat] = key
+                # -- issue the picks, best key first (at most one per category)
+                issued = 0
+                events = False
+                for _n in range(5):
+                    best = -1
+                    for c in range(5):
+                        if pick[c] >= 0 and (best < 0 or pkey[c] < pkey[best]):
+                            best = c
+                    if best < 0:
+                        break
+                    w = pick[best]
+                    pick[best] = -1
+                    i = pc[w]
+                    kind = tkind[i]
+                    why[w] = WHY_ISSUE
+                    issued += 1
+                    issued_total += 1
+                    icount[i] += 1
+                    last_k[cu, simd] = w - base
+                    if hazard[w] & RAW_WAITED:
+                        counters[C_RAW_HAZARDS] += 1
+                        hazard[w] &= ~RAW_WAITED
+                    ws = wg_of[w]
+                    if issued_total > params[P_LIMIT]:
+                        _fault_at(fault, FAULT_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw, ws)
+                        return cycle
+                    if kind == TK_WAITCNT or kind == TK_NOP:
+                        pc[w] = i + 1
+                        ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
+                        wake = min(wake, ready[w])
+                        continue
+                    r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
+                                 env, lds[ws], fault)
+                    if r == itp.FAULT:
+                        fault[F_WORKGROUP] = wg_id[ws]
+                        fault[F_WAVE] = (w - base) % wpw
+                        return cycle
+                    ready[w] = cycle + 1
+                    wake = min(wake, cycle + 1)
+                    if kind == TK_VALU:
+                        done = cycle + tbusy[i]
+                        unit_valu[cu, simd] = done
+                        counters[C_VALU_BUSY] += tbusy[i]
+                        _mark_dests(ops, i, w, vready, sready, done)
+                    elif kind == TK_MFMA:
+                        done = cycle + tbusy[i]
+                        unit_mfma[cu, simd] = done
+                        unit_valu[cu, simd] = max(unit_valu[cu, simd], cycle + params[P_COISSUE])
+                        counters[C_MFMA_BUSY] += tbusy[i]
+                        _mark_dests(ops, i, w, vready, sready, done)
+                    elif kind == TK_SALU or kind == TK_BRANCH:
+                        _mark_dests(ops, i, w, vready, sready, cycle + 1)
+                        if r == itp.JUMP and params[P_REFILL] > 0:
+                            # taken: the instruction buffer refills from the target before the wave issues again
+                            ready[w] = cycle + 1 + params[P_REFILL]
+                            hazard[w] |= REFILLING
+                    elif kind == TK_SMEM:
+                        done = cycle + 1
+                        if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
+                            a = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2) + np.uint64(mods[i, M_OFFSET])
+                            if ops[i, S1, KIND] == K_SREG:
+                                a += sget(sreg, w, K_SREG, ops[i, S1, VAL], 1)
+                            for d in range(0, 4 * ops[i, D0, WIDTH], params[P_LINE_BYTES]):
+                                done = max(done, _line(M, cu, np.int64(a) + d, 0, cycle, False, True))
+                        _push(lgq, lgn, w, done, cycle)
+                    elif kind == TK_VMEM:
+                        is_store = sem[i] != S.MEM_LOAD
+                        dw = ops[i, S3 if is_store else D0, WIDTH]
+                        size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), is_store)
+                        n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
+                        done = cycle + 1
+                        for j in range(n):
+                            done = max(done, _line(M, cu, lines[j], params[P_LINE_BYTES] if is_store else 0, cycle,
+                                                   is_store, False))
+                        _push(vmq, vmn, w, done, cycle)
+                    elif kind == TK_LDS:
+                        addrs = T[7]
+                        off = mods[i, M_OFFSET]
+                        for l in range(64):
+                            addrs[l] = (addrs[l] & np.uint64(0xFFFFFFFF)) + np.uint64(off)
+                        width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
+                        cyc, conf = lds_access_cycles(addrs, exec_mask(sreg, w), min(width, 16),
+                                                      params[P_BANKS], params[P_BANK_WIDTH], lds_scratch)
+                        unit_lds[cu] = cycle + max(cyc, 1)
+                        counters[C_LDS_BUSY] += cyc
+                        counters[C_LDS_BANK_CONFLICT] += conf
+                        _push(lgq, lgn, w, cycle + params[P_LDS_LAT] + cyc, cycle)
+                    if r == itp.BARRIER:
+                        state[w] = AT_BARRIER
+                        wg_arrived[ws] += 1
+                        if wg_arrived[ws] == wg_live[ws]:
+                            _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
+                            wg_arrived[ws] = 0
+                            events = True
+                    elif r == itp.END:
+                        state[w] = DONE
+                        live_waves -= 1
+                        cu_live[cu] -= 1
+                        # the dispatch is complete only when the wave's MFMA/VALU work and memory writes are
+                        last_end = max(last_end, cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
+                        for j in range(vmn[w]):
+                            last_end = max(last_end, vmq[w, j])
+                        wg_live[ws] -= 1
+                        if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
+                            _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
+                            wg_arrived[ws] = 0
+                            events = True
+                        if wg_live[ws] == 0 and next_wg < n_wg:
+                            stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
+                                                      user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
+                                                      vready, sready, acct, hazard, wg_live, wg_arrived, wg_id, lds,
+                                                      wgv)
+                            next_wg += 1
+                            live_waves += wpw
+                            cu_live[cu] += wpw
+                            events = True
+                        if cu_live[cu] == 0:
+                            counters[C_CU_BUSY] += cycle + 1 - cu_since[cu]
+                if issued:
+                    counters[C_ISSUE_CYCLES] += 1
+                # -- when is each SIMD of this CU next worth a visit
+                simd_wake[cu, simd] = wake
+                if events:  # released or launched waves may sit on any SIMD
+                    for s in range(4):
+                        simd_wake[cu, s] = min(simd_wake[cu, s], cycle + 1)
+                t = NEVER
+                if cu_live[cu] > 0:
+                    for s in range(4):
+                        if simd_wake[cu, s] < NEVER:
+                            v = max(simd_wake[cu, s], cycle + 1)
+                            t = min(t, v + ((s - v) & 3))
+                cu_wake[cu] = t
+            if cu_wake[cu] < next_cycle:
+                next_cycle = cu_wake[cu]
         if live_waves == 0:
             break
         if next_cycle == NEVER:  # live waves, none of which can ever move: all wait at barriers
