@@ -1,5 +1,7 @@
-"""Compute peaks: independent MFMAs on every CU keep the matrix units busy."""
+"""Compute peaks: independent MFMAs, or FP32 FMAs, on every CU keep the matrix or vector units busy."""
 from pathlib import Path
+
+import pytest
 
 import gpusim
 from gpusim.arch import load_arch
@@ -20,26 +22,18 @@ def test_mfma_kernel_reaches_95_to_100_percent_of_matrix_peak():
     assert run.counters["GPUSIM_MFMA_BUSY_CYCLES"] == waves * 64 * 32
 
 
-def test_packed_fp32_fma_reaches_95_to_100_percent_of_vector_peak():
-    # The vector FP32 peak of cdna3 is the packed rate (peaks.vector_flops_per_cu_per_clk.f32_packed = 256 per
-    # CU per clock, [B]: 163.4 TF at 2.1 GHz x 304 CUs): v_pk_fma_f32 does 2 FMAs = 4 FLOP per lane and holds
-    # the SIMD16 for 4 cycles, so 4 SIMDs x 64 lanes x 4 FLOP / 4 cycles = 256. One wave per SIMD issues its
-    # 128 independent FMAs back to back (SIMD s at s, s+4, ...; s_endpgm at s + 512): 516 cycles.
+# The vector FP32 peak of cdna3 is the packed rate (peaks.vector_flops_per_cu_per_clk.f32_packed = 256 per CU per
+# clock, [B]: 163.4 TF at 2.1 GHz x 304 CUs): v_pk_fma_f32 does 2 FMAs = 4 FLOP per lane and holds the SIMD16 for
+# 4 cycles, so 4 SIMDs x 64 lanes x 4 FLOP / 4 cycles = 256; v_fma_f32 does 2 FLOP per lane, 128 (f32 in the
+# YAML). One wave per SIMD issues its 128 independent FMAs back to back (SIMD s at s, s+4, ...; s_endpgm at
+# s + 512): 516 cycles.
+@pytest.mark.parametrize("kernel, flop_per_lane, peak", [("valu_pk_fma_peak.s", 4, "f32_packed"),
+                                                         ("valu_fma_peak.s", 2, "f32")])
+def test_fp32_fma_reaches_95_to_100_percent_of_its_vector_peak(kernel, flop_per_lane, peak):
     arch = load_arch("cdna3")
-    run = time_kernel(gpusim.load_kernel(DATA / "valu_pk_fma_peak.s"), arch)
+    run = time_kernel(gpusim.load_kernel(DATA / kernel), arch)
     waves = 304 * 4
-    flops = waves * 128 * 64 * 4
-    peak_per_clk = arch.peaks.vector_flops_per_cu_per_clk.f32_packed * arch.cus
-    assert 0.95 * peak_per_clk <= flops / run.cycles <= peak_per_clk
-    assert run.counters["GPUSIM_VALU_BUSY_CYCLES"] == waves * 128 * 4
-
-
-def test_plain_fp32_fma_reaches_95_to_100_percent_of_its_vector_rate():
-    # v_fma_f32: 2 FLOP per lane per 4 cycles, 4 x 64 x 2 / 4 = 128 FLOP per CU per clock (f32 in the YAML)
-    arch = load_arch("cdna3")
-    run = time_kernel(gpusim.load_kernel(DATA / "valu_fma_peak.s"), arch)
-    waves = 304 * 4
-    flops = waves * 128 * 64 * 2
-    peak_per_clk = arch.peaks.vector_flops_per_cu_per_clk.f32 * arch.cus
+    flops = waves * 128 * 64 * flop_per_lane
+    peak_per_clk = getattr(arch.peaks.vector_flops_per_cu_per_clk, peak) * arch.cus
     assert 0.95 * peak_per_clk <= flops / run.cycles <= peak_per_clk
     assert run.counters["GPUSIM_VALU_BUSY_CYCLES"] == waves * 128 * 4
