@@ -55,8 +55,12 @@ class TimedRun:
     cycles: int
     time_us: float
     counters: dict
-    instruction_counts: np.ndarray
     functional: FunctionalRun
+
+    @property
+    def instruction_counts(self) -> np.ndarray:
+        """instruction_counts[i] is how many waves issued instruction ``i``."""
+        return self.functional.counts
 
 
 _ARBITRATION = {name: code for code, name in enumerate(WAVE_ARBITRATION_POLICIES)}
@@ -211,4 +215,4 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     c["GPUSIM_WAVE_CYCLES"] = int(sum(counters[col] for col in STALL_COUNTERS.values()))
     c.update(memory.counters())
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
-                    instruction_counts=icount, functional=dispatch.outcome(mem, icount))
+                    functional=dispatch.outcome(mem, icount))
