@@ -204,11 +204,12 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
              timing: bool = False, max_instructions: int = DEFAULT_LIMIT) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
-    The executor runs every wave of the grid; with ``check`` the outputs are
-    compared with the header's ``gpusim-check`` expressions; with ``timing``
-    the kernel also runs on the timing model (gpusim.engine), which adds
-    ``cycles``, ``time_us`` and the cache/LDS/busy counters. Raises
-    KernelFault if the kernel faults and HeaderError if it has no launch line.
+    Every wave of the grid runs, on the functional executor alone or, with
+    ``timing``, on the timing model (gpusim.engine), which executes the same
+    instructions and adds ``cycles``, ``time_us`` and the cache/LDS/stall
+    counters; with ``check`` the outputs are compared with the header's
+    ``gpusim-check`` expressions. Raises KernelFault if the kernel faults and
+    HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
     module = kernel.module
