@@ -124,7 +124,7 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return kind, cat, busy
 
 
-QUANTUM_CYCLES = 64
+QUANTUM_CYCLES = 256
 
 
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,

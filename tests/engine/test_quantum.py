@@ -7,7 +7,7 @@ import pytest
 
 import gpusim
 from gpusim.arch import load_arch
-from gpusim.engine.timing import time_kernel
+from gpusim.engine.timing import QUANTUM_CYCLES, time_kernel
 
 REPO = Path(__file__).resolve().parents[2]
 GEMM = REPO / "tests" / "data" / "corpus" / "gfx942" / "mfma_gemm_128x128f16.s"
@@ -32,7 +32,7 @@ def test_a_multi_cu_gemm_computes_the_same_and_takes_nearly_the_same_time(tmp_pa
     path = tmp_path / "gemm.s"
     path.write_text(text)
     k = gpusim.load_kernel(path)
-    strict, windowed = (time_kernel(k, cdna3, quantum=q) for q in (1, 64))
+    strict, windowed = (time_kernel(k, cdna3, quantum=q) for q in (1, QUANTUM_CYCLES))
     assert (strict.instruction_counts == windowed.instruction_counts).all()
     assert (strict.functional.final["C"] == windowed.functional.final["C"]).all()
     assert abs(windowed.cycles - strict.cycles) <= 0.05 * strict.cycles
