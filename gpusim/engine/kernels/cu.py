@@ -40,6 +40,7 @@ from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.access import access_line
 from gpusim.memory.kernels.coalesce import coalesce
 from gpusim.engine.kernels.lds_banks import lds_access_cycles
+from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.memory import F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_LIMIT, record_fault
@@ -271,6 +272,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                         # times and a busy unit only gets busier, so it is not looked at again before t_ok
                         ready[w] = t_ok
                         wake = min(wake, t_ok)
+                        if kind == TK_MFMA:  # warm its operands in the host cache meanwhile
+                            for slot in (S0, S1, S2):
+                                if ops[i, slot, KIND] == K_VREG:
+                                    prefetch_rows(vreg, w, ops[i, slot, VAL], ops[i, slot, WIDTH])
                         continue
                     why[w] = WHY_ARBITER
                     wake = min(wake, cycle + 1)
