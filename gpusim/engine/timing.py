@@ -193,7 +193,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         per_slot(nv), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(),  # vready, sready, why, acct, hazard
         per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
-        per_cu(), per_cu(), per_cu(),   # cu_wake, cu_live, cu_since
+        per_cu(), per_cu(),   # cu_wake, cu_live
         counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(5, np.int64),
         np.zeros(5, np.int64), memory.kernel_args())
     if fault[memk.F_CODE]:

@@ -70,7 +70,6 @@ class FunctionalRun:
     initial: dict
     scalars: dict
     counts: np.ndarray
-    wave_instructions: int
     waves: int
     workgroups: int
 
@@ -251,6 +250,12 @@ class Dispatch:
         env[memk.ENV_SHARED_APERTURE_END] = SHARED_APERTURE + (1 << 32)
         return env
 
+    @property
+    def waves_per_workgroup(self) -> int:
+        """waves_per_workgroup is how many wave64s one workgroup of the launch block needs."""
+        b = self.launch.block
+        return (b[0] * b[1] * b[2] + 63) // 64
+
     def vgprs_needed(self) -> int:
         return max(int(self.desc.get("next_free_vgpr", 1)), 1)
 
@@ -260,8 +265,7 @@ class Dispatch:
         Raises KernelFault if the kernel faults.
         """
         p = self.program
-        b = self.launch.block
-        waves = (b[0] * b[1] * b[2] + 63) // 64
+        waves = self.waves_per_workgroup
         sreg = np.zeros((waves, SREG_FILE), dtype=np.uint32)
         sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
         sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
@@ -275,8 +279,8 @@ class Dispatch:
         counts = np.zeros(len(p), dtype=np.int64)
         _announce_first_compile()
         itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
-                             mem, self.regions, self.env(), lds, fault, counts, limit,
-                             np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
+                     mem, self.regions, self.env(), lds, fault, counts, limit,
+                     np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
         if fault[memk.F_CODE]:
             raise self.fault_error(fault, limit)
         return self.outcome(mem, counts)
@@ -287,16 +291,14 @@ class Dispatch:
         ``counts[i]`` is how many waves executed instruction ``i`` (the functional run and the timing
         model both produce it).
         """
-        b = self.launch.block
-        waves = (b[0] * b[1] * b[2] + 63) // 64
         final = {}
         for name, buf in self.buffers.items():
             raw = mem[buf.offset:buf.offset + buf.initial.nbytes].copy()
             final[name] = raw.view(buf.initial.dtype).reshape(buf.initial.shape)
         g = self.launch.grid
         return FunctionalRun(final=final, initial={n: b_.initial for n, b_ in self.buffers.items()},
-                             scalars=dict(self.scalars), counts=counts, wave_instructions=int(counts.sum()),
-                             waves=waves * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2])
+                             scalars=dict(self.scalars), counts=counts,
+                             waves=self.waves_per_workgroup * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2])
 
     def fault_error(self, fault: np.ndarray, limit: int) -> KernelFault:
         """fault_error describes a fault record like a GPU fault report."""

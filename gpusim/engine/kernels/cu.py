@@ -157,7 +157,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, why, acct, hazard,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
-              cu_since, counters, icount, wgv, lines, pick, pkey, M):
+              counters, icount, wgv, lines, pick, pkey, M):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
@@ -198,7 +198,6 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
             live_waves += 1
             cu_live[w // spc] += 1
     for cu in range(n_cu):
-        cu_since[cu] = 0
         cu_wake[cu] = 0 if cu_live[cu] > 0 else NEVER
         for s in range(4):
             simd_wake[cu, s] = 0 if cu_live[cu] > 0 else NEVER
@@ -405,8 +404,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                             live_waves += wpw
                             cu_live[cu] += wpw
                             events = True
-                        if cu_live[cu] == 0:
-                            counters[C_CU_BUSY] += cycle + 1 - cu_since[cu]
+                        if cu_live[cu] == 0:  # a CU gets work at cycle 0 and refills only while busy
+                            counters[C_CU_BUSY] += cycle + 1
                 if issued:
                     counters[C_ISSUE_CYCLES] += 1
                 # -- when is each SIMD of this CU next worth a visit
