@@ -25,15 +25,16 @@ def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
 
 
 def _cache(instances: tuple, sets: int, ways: int) -> tuple:
+    """_cache returns the tags, stamps and ready (data-ready, fill-requested cycle pairs) of a timed cache."""
     shape = instances + (sets, ways)
-    return (np.full(shape, -1, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64))
+    return (np.full(shape, -1, np.int64), np.zeros(shape, np.int64), np.zeros(shape + (2,), np.int64))
 
 
 class MemoryLevels:
     """MemoryLevels holds the caches, channel servers, MSHRs and counters of every memory level of an Arch.
 
     Arrays (int64 unless noted; "tags/stamps/ready" are one cache's line numbers, replacement stamps and
-    data-ready cycles):
+    (data-ready, fill-requested) cycle pairs, so ``ready`` has a trailing dimension of 2):
       params                      [N_PARAMS]                 see ``gpusim.memory.kernels.access.P_*``
       l1_tags/stamps/ready        [cus, sets, ways]          vector L1 per CU
       l1_free [cus, CALENDAR]; l1_mshr [cus, mshrs, 2]        L1 port server; MSHR (take, give back) cycles

@@ -37,10 +37,26 @@ def test_a_request_from_the_future_does_not_hold_up_the_present():
     assert channel_request(cal, 0, 100, 128, 64, 10) == 112
 
 
-def test_the_present_waits_for_the_future_only_inside_one_bucket():
+def test_a_request_from_the_past_takes_the_free_cycles_of_its_bucket():
+    # the engine processed a request for cycle 28 first; in time order the one for cycle 3 came first
     cal = channel_calendar(1)
-    channel_request(cal, 0, BUCKET_CYCLES - 4, 128, 64, 0)  # cycles 28-29 of bucket 0
-    assert channel_request(cal, 0, 3, 128, 64, 0) == BUCKET_CYCLES - 2 + 2
+    assert channel_request(cal, 0, BUCKET_CYCLES - 4, 128, 64, 0) == BUCKET_CYCLES - 2
+    assert channel_request(cal, 0, 3, 128, 64, 0) == 5
+    # and the bucket's latest service still holds up a later arrival
+    assert channel_request(cal, 0, BUCKET_CYCLES - 3, 128, 64, 0) == BUCKET_CYCLES
+
+
+def test_out_of_order_requests_never_exceed_a_bucket_capacity():
+    # 16 requests of 4 cycles offered latest first: the first bucket serves 8 of them, the next bucket the rest
+    cal = channel_calendar(1)
+    done = [channel_request(cal, 0, t, 256, 64, 0) for t in range(15, -1, -1)]
+    assert max(done) == 2 * BUCKET_CYCLES
+    assert sum(d <= BUCKET_CYCLES for d in done) == BUCKET_CYCLES // 4
+
+
+def test_simultaneous_requests_queue_first_come_first_served():
+    cal = channel_calendar(1)
+    assert [channel_request(cal, 0, 7, 128, 64, 0) for _ in range(3)] == [9, 11, 13]
 
 
 def test_a_long_request_spills_into_the_next_buckets():

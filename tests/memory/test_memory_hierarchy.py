@@ -40,6 +40,19 @@ def test_request_for_a_line_in_flight_waits_for_its_data():
     assert m.counters()["TCC_REQ_sum"] == 1
 
 
+def test_a_request_earlier_than_the_fill_it_finds_takes_the_fills_place():
+    # CU 0 ran ahead and missed on the line at cycle 5000; CU 1 reaches the same L2 line at cycle 100. In time
+    # order CU 1 missed first: it waits the same service time from its own arrival, not until 5000 + latency.
+    m = _levels()
+    ahead = m.access(0, 0, 5000)
+    early = m.access(1, 0, 100)
+    assert early - 100 == ahead - 5000
+    # the line's fill moved earlier: a request after it hits the line as filled by CU 1's miss
+    assert m.access(1, 0, early + 1) == early + 1 + L1_HIT
+    c = m.counters()
+    assert (c["TCC_HIT_sum"], c["TCC_MISS_sum"]) == (1, 1)  # one fill either way
+
+
 def test_footprint_beyond_l1_but_inside_l2_hits_l2_on_the_second_pass():
     m = _levels()
     lines = 2 * ARCH.cu.l1.size_bytes // 128

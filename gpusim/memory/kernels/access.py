@@ -6,7 +6,8 @@ level down to k, plus one occupancy per level (the cycles its bytes hold that le
 A miss holds an MSHR (L1 per CU, L2 per channel) or queue entry (HBM per channel) until its data returns; with
 all of them busy it waits (``slots.slot_wait``), so bandwidth limits and back-pressure come from the model.
 A miss allocates its line at once with a ``ready`` cycle, so a later request for a line still in flight hits
-and waits for that cycle (MSHR merging).
+and waits for that cycle (MSHR merging); see ``cache.line_hit`` for one that reaches the line before, in
+simulated time, the fill was requested.
 
 Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes allocate without a fetch (byte
 masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
@@ -14,7 +15,7 @@ them; atomics are the caller's (issue them as an L2 write plus an L2 read).
 """
 from numba import njit
 
-from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim
+from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim, line_fill, line_hit
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_hold, slot_wait
@@ -138,13 +139,13 @@ def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_f
         mall_ctr[ch, GPUSIM_MALL_HIT] += 1
         if p[P_POLICY] == LRU:
             stamps[s, w] = seq[0]
-        return max(t, mall_ready[ch, s, w])
+        return line_hit(mall_ready[ch, s, w], t)
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
     w = cache_victim(tags, stamps, s)
     tags[s, w] = quot(local, line_b)
     stamps[s, w] = seq[0]
     done = _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
-    mall_ready[ch, s, w] = done
+    line_fill(mall_ready[ch, s, w], t, done)
     return done
 
 
@@ -183,7 +184,7 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
         tags[s, w] = quot(local, line_b)
         stamps[s, w] = seq[0]
         l2_dirty[xcd, ch, s, w] = 0
-        l2_ready[xcd, ch, s, w] = t
+        line_fill(l2_ready[xcd, ch, s, w], t, t)
     if is_write:
         if p[P_L2_WRITE_BACK]:
             l2_dirty[xcd, ch, s, w] = 1
@@ -192,7 +193,8 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
             _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, True)
         return t
     if hit:
-        return max(t, l2_ready[xcd, ch, s, w])
+        return line_hit(l2_ready[xcd, ch, s, w], t)
+    since = t
     mshr = l2_mshr[xcd, ch]
     i, start = slot_wait(mshr, t)
     tcc[xcd, ch, GPUSIM_TCC_MSHR_STALL_CYCLES] += start - t
@@ -205,7 +207,7 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
                        hbm_ctr, seq, line + off, t)
         done = max(done, d)
     slot_hold(mshr, i, t, done)
-    l2_ready[xcd, ch, s, w] = done
+    line_fill(l2_ready[xcd, ch, s, w], since, done)
     return done
 
 
@@ -241,7 +243,7 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
             sqc[inst, SQC_DCACHE_HITS] += 1
             if p[P_POLICY] == LRU:
                 stamps[s, w] = seq[0]
-            return max(t, sq_ready[inst, s, w])
+            return line_hit(sq_ready[inst, s, w], t)
         sqc[inst, SQC_DCACHE_MISSES] += 1
         w = cache_victim(tags, stamps, s)
         tags[s, w] = quot(line, line_b)
@@ -252,7 +254,7 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
                            mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
                            seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
             done = max(done, d)
-        sq_ready[inst, s, w] = done
+        line_fill(sq_ready[inst, s, w], t, done)
         return done
 
     line_b = p[P_L1_LINE]
@@ -275,13 +277,14 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
             w = cache_victim(tags, stamps, s)
             tags[s, w] = quot(line, line_b)
             stamps[s, w] = seq[0]
-            l1_ready[cu, s, w] = t
+            line_fill(l1_ready[cu, s, w], t, t)
         tcp[cu, TCP_TCC_WRITE_REQ] += 1
         return _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
                           mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
                           seq, xcd, addr, nbytes, t, True)
     if w >= 0:
-        return max(t, l1_ready[cu, s, w])
+        return line_hit(l1_ready[cu, s, w], t)
+    since = t
     mshr = l1_mshr[cu]
     i, start = slot_wait(mshr, t)
     tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += start - t
@@ -297,5 +300,5 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
                        seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
         done = max(done, d)
     slot_hold(mshr, i, t, done)
-    l1_ready[cu, s, w] = done
+    line_fill(l1_ready[cu, s, w], since, done)
     return done

@@ -3,7 +3,9 @@
 ``tags[sets, ways]`` (int64) holds the line number ``line_addr // line_bytes`` of each way, -1 when invalid;
 ``stamps[sets, ways]`` (int64) orders ways for replacement. A line lives in set
 ``(line_addr // line_bytes) % sets``. Callers that split a cache into channels pass channel-local addresses
-(``channel.channel_local``) so every set of a channel is used.
+(``channel.channel_local``) so every set of a channel is used. Caches that time their lines also keep
+``ready[sets, ways, 2]``: the cycle a line's data is ready and the cycle its fill was requested
+(``line_fill`` / ``line_hit``).
 """
 from numba import njit
 
@@ -67,3 +69,31 @@ def cache_access(tags, stamps, line_addr, line_bytes, now, allocate, policy):
         tags[s, w] = tag
         stamps[s, w] = now
     return False
+
+
+@njit(_nrt=False)
+def line_fill(entry, requested, ready):
+    """line_fill records in ``entry`` (a line's ``ready[set, way]`` pair) a fill requested at cycle
+    ``requested`` whose data is ready at cycle ``ready``."""
+    entry[0] = ready
+    entry[1] = requested
+
+
+@njit(_nrt=False)
+def line_hit(entry, t):
+    """line_hit returns the cycle a request that finds its line held (``entry``) at cycle ``t`` gets the data.
+
+    A line filled, or in flight from a fill requested at or before ``t``, gives its ready cycle or ``t``
+    (MSHR merging). A fill requested after ``t`` can be found too, because the engine lets each CU run
+    ahead through a window of cycles, so requests reach memory out of time order; in time order this
+    request would have missed and started the fill itself. It takes the fill's place: its data arrives the
+    fill's service time after ``t``, and ``entry`` moves the fill earlier so later requests see that.
+    Hit and miss counts are the caller's and stay as they are: one miss for the line either way.
+    """
+    ready = entry[0]
+    requested = entry[1]
+    if requested > t:
+        entry[0] = t + (ready - requested)
+        entry[1] = t
+        return entry[0]
+    return max(t, ready)

@@ -6,12 +6,14 @@ assumption: GPUs hash their channel select so that power-of-two strides, a 16 Ki
 on one channel; AMD does not publish its hash). Consecutive chunks still cover every channel.
 
 A server is a calendar of its busy time, ``cal[ch, CALENDAR_BUCKETS]`` (int64, from ``channel_calendar``): bucket
-``b`` covers ``BUCKET_CYCLES`` cycles and records the end of the latest service inside it. Requests reach a channel
-in the order the engine processes them, which is not time order: a request that waited for an MSHR arrives "from
-the future". With one ``next_free`` per channel it would hold up every earlier request processed after it; with
-the calendar it holds up only requests of its own bucket, by at most ``BUCKET_CYCLES``. Requests offered in time
-order are served exactly first come, first served. A bucket is reused every ``CALENDAR_BUCKETS`` buckets and
-tagged with its absolute number, so a stale one reads as idle.
+``b`` covers ``BUCKET_CYCLES`` cycles and records how many of them are taken and the end of the latest service
+inside it and when the latest request to use it arrived. Requests reach a channel in the order the engine processes them, which is not time order: a request
+that waited for an MSHR, or comes from a CU that ran ahead through its window, arrives "from the future". A
+request arriving no earlier than the bucket's latest arrival is served first come, first served, exactly; one
+arriving earlier (out of time order) takes the bucket's untaken cycles as if it had come first, so neither
+holds the other up beyond what the bucket's capacity forces. Requests offered in time order are served exactly
+first come, first served, and in any order a bucket never serves more than ``BUCKET_CYCLES`` cycles. A bucket is
+reused every ``CALENDAR_BUCKETS`` buckets and tagged with its absolute number, so a stale one reads as idle.
 """
 import numpy as np
 from numba import njit
@@ -66,7 +68,12 @@ def channel_occupancy(nbytes, bytes_per_clk):
 
 BUCKET_CYCLES = 32
 CALENDAR_BUCKETS = 2048  # a horizon of 65,536 cycles
-_END_BITS = 16  # a bucket entry is (absolute bucket << 16) | end of service within it
+# a bucket entry is (absolute bucket << 24) | (cycles taken << 16) | (end of its latest service << 8) | its
+# latest arrival, the last three as offsets within the bucket
+_TAG_SHIFT = 24
+_TAKEN_SHIFT = 16
+_END_SHIFT = 8
+_FIELD = 0xFF
 
 
 def channel_calendar(*channels) -> np.ndarray:
@@ -78,24 +85,41 @@ def channel_calendar(*channels) -> np.ndarray:
 def channel_request(cal, ch, now, nbytes, bytes_per_clk, latency):
     """channel_request serves ``nbytes`` on channel ``ch`` at or after cycle ``now``; returns the completion cycle.
 
-    The request needs ``channel_occupancy(nbytes, bytes_per_clk)`` cycles of the channel, starting when both
-    it and the channel (in the bucket ``now`` falls in) are free, spilling into the following buckets; it
-    completes ``latency`` cycles after its last one. On an idle channel that is ``now + occupancy + latency``;
-    N requests offered at cycle 0 complete at ``k * occupancy + latency`` for k = 1..N. Mutates ``cal[ch]``.
+    The request needs ``channel_occupancy(nbytes, bytes_per_clk)`` cycles of the channel, spilling into the
+    following buckets when its own has too few left; it completes ``latency`` cycles after its last one.
+    Arriving no earlier than the bucket's latest arrival it starts when both it and the channel are free;
+    arriving earlier, it ends no earlier than its arrival plus the cycles it takes nor than the bucket's taken
+    cycles, itself included, counted from the bucket's start. On an idle channel that is ``now + occupancy + latency``; N
+    requests offered at cycle 0 complete at ``k * occupancy + latency`` for k = 1..N. Mutates ``cal[ch]``.
     """
     row = cal[ch]
     left = channel_occupancy(nbytes, bytes_per_clk)
     t = now
     while True:
         b = t // BUCKET_CYCLES
+        start = b * BUCKET_CYCLES
         slot = b % CALENDAR_BUCKETS
         e = row[slot]
-        if (e >> _END_BITS) == b:
-            t = max(t, b * BUCKET_CYCLES + (e & ((1 << _END_BITS) - 1)))
-        take = min(left, (b + 1) * BUCKET_CYCLES - t)
+        taken = 0
+        end = 0
+        last = 0
+        if (e >> _TAG_SHIFT) == b:
+            taken = (e >> _TAKEN_SHIFT) & _FIELD
+            end = (e >> _END_SHIFT) & _FIELD
+            last = e & _FIELD
+        if t >= start + last:  # in time order: first come, first served
+            last = t - start
+            t = max(t, start + end)
+            take = min(left, start + BUCKET_CYCLES - t)
+            done = t + take
+        else:  # out of time order: the bucket's untaken cycles, as if it had come first
+            take = min(left, BUCKET_CYCLES - taken)
+            done = max(t + take, start + taken + take)
         if take > 0:
             left -= take
-            t += take
-            row[slot] = (b << _END_BITS) | (t - b * BUCKET_CYCLES)
+            taken += take
+            end = max(end, done - start)
+            row[slot] = (b << _TAG_SHIFT) | (taken << _TAKEN_SHIFT) | (end << _END_SHIFT) | min(last, _FIELD)
             if left == 0:
-                return t + latency
+                return done + latency
+        t = start + BUCKET_CYCLES
