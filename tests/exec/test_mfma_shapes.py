@@ -165,13 +165,17 @@ def test_mfma_matches_layout_reference(name, c_mode):
 
 
 def test_run_time_shape_product_matches_the_compiled_shapes():
-    """_dot_any, the product for shapes without a compiled-in one, sums exactly as each of those."""
+    """_dot_any, the product for shapes without a compiled-in one, sums exactly as each of those.
+
+    The staged operands are f32 values, as every non-f64 MFMA stages them: their float64 products are
+    exact, so the compiled shapes' fused multiply-adds round exactly as _dot_any's multiply-then-add.
+    """
     from gpusim.exec.kernels import mfma
 
     rng = np.random.default_rng(7)
     for (M, N, K, NB) in sorted({isa.table()[name].shape for name in MFMAS}):
         dot = getattr(mfma, f"_dot_{M}x{N}x{K}" + ("_16b" if NB > 1 else ""))
-        S = rng.standard_normal(mfma.SCRATCH_ROWS_NEEDED * 64)
+        S = rng.standard_normal(mfma.SCRATCH_ROWS_NEEDED * 64).astype(np.float32).astype(np.float64)
         want = S.copy()
         dot(want)
         mfma._dot_any(S, M, N, K, NB)

@@ -33,7 +33,7 @@ SCRATCH_WORDS = 64 * MAX_WORDS_PER_LANE  # the most distinct words one access (s
 
 def scratch_for(banks: int) -> np.ndarray:
     """scratch_for returns a scratch array the kernels here accept for an LDS of ``banks`` banks."""
-    return np.zeros(banks + banks * SCRATCH_WORDS, dtype=np.uint64)
+    return np.zeros(banks + banks * SCRATCH_WORDS + 1, dtype=np.uint64)
 
 
 @njit(_nrt=False)
@@ -47,17 +47,48 @@ def lanes_per_clock(width_bytes, banks, bank_width_bytes):
 
 
 @njit(_nrt=False)
+def _conflict_free_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_width_bytes, scratch):
+    """_conflict_free_cycles is _group_cycles for a group where no bank holds two distinct words, else -1.
+
+    Needs ``banks <= 64``: a bit per bank says whether the bank has a word yet, scratch[b] which word.
+    The common case (a conflict-free or broadcast access) costs a few operations per word.
+    """
+    used = U(0)
+    for l in range(first, last):
+        if (mask >> U(l)) & U(1) == U(0):
+            continue
+        a = np.int64(addrs[l] + offset)  # LDS addresses are 32-bit
+        w = quot(a, bank_width_bytes)
+        w_last = quot(a + width_bytes - 1, bank_width_bytes)
+        while w <= w_last:
+            b = rem(w, banks)
+            bit = U(1) << U(b)
+            if used & bit == U(0):
+                used |= bit
+                scratch[b] = U(w)
+            elif scratch[b] != U(w):
+                return -1
+            w += 1
+    return 1 if used else 0
+
+
+@njit(_nrt=False)
 def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_width_bytes, scratch):
     """_group_cycles is the clocks lanes first..last-1 need: the most distinct words one bank holds.
 
-    scratch[b] counts the distinct words seen in bank b; bank b's words are
-    listed from scratch[banks + b * SCRATCH_WORDS] on, so a new word is
-    compared only with its own bank's (usually none or one).
+    Bank b's distinct words are listed from scratch[banks + b * SCRATCH_WORDS] on, so a new word is
+    compared only with its own bank's (usually none or one); scratch[b] is ``(generation << 16) | count``
+    and the last element the generation, one per call, so that no bank needs clearing between groups.
     """
+    if banks <= 64:
+        c = _conflict_free_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_width_bytes, scratch)
+        if c >= 0:
+            return c
     bw = U(bank_width_bytes)
     nb = U(banks)
-    for b in range(banks):
-        scratch[b] = 0
+    gen_at = scratch.shape[0] - 1
+    gen = scratch[gen_at] + U(1)
+    scratch[gen_at] = gen
     worst = U(0)
     for l in range(first, last):
         if (mask >> U(l)) & U(1) == U(0):
@@ -67,7 +98,8 @@ def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_wid
         w_last = quot(a + U(width_bytes - 1), bw)
         while w <= w_last:
             b = np.int64(rem(w, nb))
-            n = np.int64(scratch[b])
+            e = scratch[b]
+            n = np.int64(e & U(0xFFFF)) if (e >> U(16)) == gen else 0
             words = banks + b * SCRATCH_WORDS
             seen = False
             for j in range(words, words + n):
@@ -76,7 +108,7 @@ def _group_cycles(addrs, offset, mask, first, last, width_bytes, banks, bank_wid
                     break
             if not seen:
                 scratch[words + n] = w
-                scratch[b] = U(n + 1)
+                scratch[b] = (gen << U(16)) | U(n + 1)
                 if U(n + 1) > worst:
                     worst = U(n + 1)
             w += U(1)

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.fields import A_CMPSWAP
+from gpusim.asm.fields import A_CMPSWAP, LD_DWORDS, ST_DWORDS
 from gpusim.asm.program import (
     D0,
     K_NONE,
@@ -65,6 +65,7 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
     lds_size = lds.shape[0]
     off0 = mods[i, M_OFFSET]
     addr = T[7]
+    words = lds[:lds_size & ~3].view(np.uint32)  # aligned, in-range dwords move whole
     if ops[i, S0, KIND] != K_NONE:
         fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], 1, addr)
 
@@ -103,7 +104,11 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
-            load_lane(lds, o, kind, dwords, vreg, w, reg, l)
+            if kind == LD_DWORDS and o & 3 == 0:
+                for d in range(dwords):
+                    vreg[w, reg + d, l] = words[(o >> 2) + d]
+            else:
+                load_lane(lds, o, kind, dwords, vreg, w, reg, l)
         return 0
 
     if s == S.DS_WRITE:
@@ -118,7 +123,11 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
-            store_lane(lds, o, kind, dwords, vreg, w, dreg, l)
+            if kind == ST_DWORDS and o & 3 == 0:
+                for d in range(dwords):
+                    words[(o >> 2) + d] = vreg[w, dreg + d, l]
+            else:
+                store_lane(lds, o, kind, dwords, vreg, w, dreg, l)
         return 0
 
     if s == S.DS_READ2 or s == S.DS_WRITE2:
@@ -138,10 +147,17 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
                     return -2
                 for d in range(ew):
                     if s == S.DS_READ2:
-                        vreg[w, ops[i, D0, VAL] + k * ew + d, l] = np.uint32(load_bytes(lds, o + 4 * d, 4))
+                        if o & 3 == 0:
+                            v = words[(o >> 2) + d]
+                        else:
+                            v = np.uint32(load_bytes(lds, o + 4 * d, 4))
+                        vreg[w, ops[i, D0, VAL] + k * ew + d, l] = v
                     else:
                         src = ops[i, S1, VAL] if k == 0 else ops[i, S2, VAL]
-                        store_bytes(lds, o + 4 * d, 4, U(vreg[w, src + d, l]))
+                        if o & 3 == 0:
+                            words[(o >> 2) + d] = vreg[w, src + d, l]
+                        else:
+                            store_bytes(lds, o + 4 * d, 4, U(vreg[w, src + d, l]))
         return 0
 
     if s == S.DS_ATOMIC:

@@ -152,13 +152,16 @@ def _make_dot(M, N, K, NB):
     staged operands, written in D's register order (_SD + 64 * register + lane).
     With the shape known, each chunk of up to 8 k values unrolls, the running
     sum of an output stays in a register through a chunk and the j loop
-    vectorises.
+    vectorises. Multiply and add contract to one fused multiply-add, which is
+    exact for every operand type but f64 (whose products float64 rounds):
+    f16, bf16, f32, int8 and fp8 products fit a float64 mantissa, so rounding
+    ``acc + a * b`` once or twice gives the same bits. f64 MFMAs use ``_dot_any``.
     """
     KPL = K if NB > 1 else K * M // 64
     KC = min(K, 8)  # KPL divides KC
     G = 64 // N
 
-    @njit(_nrt=False)
+    @njit(_nrt=False, fastmath={"contract"})
     def dot(S):
         for k0 in range(0, K, KC):
             for b in range(NB):
@@ -189,7 +192,10 @@ _dot_4x4x4_16b = _make_dot(4, 4, 4, 16)
 
 @njit(_nrt=False)
 def _dot_any(S, M, N, K, NB):
-    """_dot_any is _make_dot's product with the shape at run time, for shapes without their own."""
+    """_dot_any is _make_dot's product with the shape at run time, for f64 and shapes without their own.
+
+    It never fuses a multiply and an add, so f64 products round as the hardware's do before the sum.
+    """
     kpl = K if NB > 1 else (K * M) // 64
     G = 64 // N
     for b in range(NB):
@@ -285,7 +291,9 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     _stage(vreg, w, ra, atype, kpl, S, _SA)
     _stage(vreg, w, rb, btype, kpl, S, _SB)
     shape = (M << 24) | (N << 16) | (K << 8) | NB  # 0xMMNNKKBB
-    if shape == 0x20200801:
+    if atype == T_F64:
+        _dot_any(S, M, N, K, NB)
+    elif shape == 0x20200801:
         _dot_32x32x8(S)
     elif shape == 0x10101001:
         _dot_16x16x16(S)
