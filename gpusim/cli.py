@@ -122,7 +122,38 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("name", metavar="NAME|FILE", help="cdna3, cdna2, or a YAML file that may 'extends: cdna3'")
     show.add_argument("--docs", action="store_true", help="add a comment describing each key")
     arch_sub.add_parser("list", help="list the shipped architectures")
+    _add_gen(sub)
     return p
+
+
+def _add_gen(sub) -> None:
+    """_add_gen adds ``gpusim gen`` with one sub-command per kernel template, its flags from the registry."""
+    from gpusim.templates.registry import templates
+
+    gen = sub.add_parser("gen", help="write a kernel (.s with launch header and check) from a template",
+                         formatter_class=argparse.RawDescriptionHelpFormatter,
+                         description="Generate a complete kernel file from a template: assembly that llvm-mc "
+                         "accepts, the launch header (grid from the problem size, random inputs) and a numpy "
+                         "check. Invalid combinations are refused with the reason before anything is written.",
+                         epilog="examples:\n  gpusim gen --list\n  gpusim gen gemm --help\n"
+                         "  gpusim gen gemm --m 4096 --n 4096 --k 4096 --tile 128x128x32 --waves 2x2 -o k.s")
+    gen.add_argument("--list", action="store_true", help="list the templates with a line on each")
+    fams = gen.add_subparsers(dest="family", metavar="TEMPLATE", parser_class=_Parser)
+    for t in templates().values():
+        f = fams.add_parser(t.name, help=t.summary, description=f"{t.summary}\n\n{t.about}".strip(),
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog=("examples:\n" + "\n".join(f"  {e}" for e in t.examples)) if t.examples else None)
+        for prm in t.params:
+            shown = f" (default: {prm.default})" if prm.default is not None and prm.kind != "bool" else ""
+            choices = f"; one of {', '.join(map(str, prm.choices))}" if prm.choices else ""
+            if prm.kind == "bool":
+                f.add_argument(f"--{prm.name}", action="store_true", default=None, help=prm.help)
+            else:
+                f.add_argument(f"--{prm.name}", metavar=prm.kind.upper().split(":")[0] if prm.kind != "str" else "NAME",
+                               help=f"{prm.help}{choices}{shown}")
+        f.add_argument("-o", "--output", metavar="FILE.s", help="write here (default: stdout)")
+        f.add_argument("--arch", default="cdna3", help="architecture whose LDS and register limits apply "
+                       "(default: cdna3)")
 
 
 def _parse_args_kv(items: Sequence[str]) -> dict:
@@ -181,6 +212,27 @@ def _cmd_occupancy(ns) -> int:
     return 0
 
 
+def _cmd_gen(ns) -> int:
+    from gpusim.templates.registry import generate, templates
+    if ns.list or ns.family is None:
+        for t in templates().values():
+            print(f"{t.name:14s} {t.summary}")
+        if ns.family is None and not ns.list:
+            print("\nsay 'gpusim gen TEMPLATE --help' for a template's parameters")
+        return 0
+    t = templates()[ns.family]
+    given = {p.name: getattr(ns, p.name.replace("-", "_")) for p in t.params
+             if getattr(ns, p.name.replace("-", "_")) is not None}
+    text = generate(ns.family, ns.arch, **given)
+    if ns.output:
+        with open(ns.output, "w") as f:
+            f.write(text)
+        print(f"wrote {ns.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _cmd_arch(ns) -> int:
     from gpusim.arch import builtin_arch_names, format_arch, load_arch
     if ns.arch_command == "show":
@@ -201,7 +253,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if ns.command is None:
             _parser().print_help()
             return 2
-        handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch}[ns.command]
+        handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen}[ns.command]
         return handler(ns)
     except GpusimError as err:
         print(str(err), file=sys.stderr)

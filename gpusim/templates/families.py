@@ -1,0 +1,1 @@
+"""Importing this module registers every kernel template family (one module each)."""
