@@ -1,2 +1,3 @@
 """Importing this module registers every kernel template family (one module each)."""
+from gpusim.templates import gemm  # noqa: F401
 from gpusim.templates import transpose  # noqa: F401
