@@ -1,3 +1,4 @@
 """Importing this module registers every kernel template family (one module each)."""
 from gpusim.templates import gemm  # noqa: F401
 from gpusim.templates import transpose  # noqa: F401
+from gpusim.templates import stream  # noqa: F401
