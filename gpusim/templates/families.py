@@ -3,3 +3,4 @@ from gpusim.templates import gemm  # noqa: F401
 from gpusim.templates import transpose  # noqa: F401
 from gpusim.templates import stream  # noqa: F401
 from gpusim.templates import reduce  # noqa: F401
+from gpusim.templates import chase  # noqa: F401
