@@ -4,3 +4,4 @@ from gpusim.templates import transpose  # noqa: F401
 from gpusim.templates import stream  # noqa: F401
 from gpusim.templates import reduce  # noqa: F401
 from gpusim.templates import chase  # noqa: F401
+from gpusim.templates import lds_bandwidth  # noqa: F401
