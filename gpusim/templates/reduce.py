@@ -20,7 +20,8 @@ ways:
   v_readlane_b32 copies to an SGPR. The waves' sums meet in LDS (one word per wave) and wave 0
   reduces those the same way. Six VALU steps instead of six LDS round trips.
 
-``wave_reduce`` below is the shuffle sequence; the softmax template uses it for max and sum.
+``wave_reduce`` in gpusim/templates/reduce.py writes the DPP sequence; the softmax template uses
+it for its max and sum.
 """
 from __future__ import annotations
 
@@ -38,9 +39,9 @@ _DPP_STEPS = (
     (2, "quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "lane i^1"),
     (4, "quad_perm:[2,3,0,1] row_mask:0xf bank_mask:0xf", "lane i^2"),
     (8, "row_half_mirror row_mask:0xf bank_mask:0xf", "lane 7-i of its 8 (the other quad)"),
-    (16, "row_mirror row_mask:0xf bank_mask:0xf", "lane 15-i of its 16 (the other 8)"),
-    (32, "row_bcast:15 row_mask:0xa bank_mask:0xf", "rows 1, 3 take lane 15 of the row before"),
-    (64, "row_bcast:31 row_mask:0xc bank_mask:0xf", "rows 2, 3 take lane 31"),
+    (16, "row_mirror row_mask:0xf bank_mask:0xf", "lane 15-i of its row (the other 8)"),
+    (32, "row_bcast:15 row_mask:0xa bank_mask:0xf", "lane 15 of the row before, in rows 1 and 3"),
+    (64, "row_bcast:31 row_mask:0xc bank_mask:0xf", "lane 31, in rows 2 and 3"),
 )
 _RESULT_LANE = {2: 0, 4: 0, 8: 0, 16: 0, 32: 31, 64: 63}
 
@@ -61,7 +62,7 @@ def wave_reduce(w: KernelWriter, op: str, acc: str, sreg: str, lanes: int = 64,
             break
         if step or valu_wrote_acc:
             w.op("s_nop", 1, note="DPP reads a VGPR a VALU just wrote: 2 wait states")
-        w.op(f"{v}_dpp", acc, acc, f"{acc} {ctrl}", note=f"{op} {what}: {n} lanes")
+        w.op(f"{v}_dpp", acc, acc, f"{acc} {ctrl}", note=f"{op} with {what} -> {n} lanes")
     lane = _RESULT_LANE[lanes]
     w.op("s_nop", 0, note="v_readlane reads a VGPR a VALU just wrote: 1 wait state (gfx940)")
     w.op("v_readlane_b32", sreg, acc, lane, note=f"lane {lane} holds the result: {sreg}, one value for the wave")
@@ -221,8 +222,8 @@ register(Template(
         Param("n", "int", 65536, "elements in x (a multiple of --block x --items-per-thread)"),
         Param("block", "int", 256, "work-items per workgroup (whole waves; a power of two for lds-tree)"),
         Param("items-per-thread", "int", 4, f"elements each thread adds in registers first (1..{MAX_ITEMS})"),
-        Param("method", "str", "wave-shuffle", "lds-tree: halving steps through LDS; wave-shuffle: DPP and "
-              "ds_swizzle inside each wave, LDS only between waves", choices=METHODS),
+        Param("method", "str", "wave-shuffle", "lds-tree: halving steps through LDS; wave-shuffle: DPP lane "
+              "moves inside each wave, LDS only between waves", choices=METHODS),
     ),
     build=build,
     problems=problems,
