@@ -5,3 +5,4 @@ from gpusim.templates import stream  # noqa: F401
 from gpusim.templates import reduce  # noqa: F401
 from gpusim.templates import chase  # noqa: F401
 from gpusim.templates import lds_bandwidth  # noqa: F401
+from gpusim.templates import softmax  # noqa: F401
