@@ -179,7 +179,7 @@ def _lds_tree(w, B, OFF, TMP, ACC, SAVED) -> None:
         w.label(f".Lstep{s}_done")
         w.op("s_mov_b64", "exec", SAVED, note="all lanes again")
         if s >= 128:
-            w.op("s_waitcnt", "lgkmcnt(0)", note=f"the next step reads words that waves other than 0 wrote:")
+            w.op("s_waitcnt", "lgkmcnt(0)", note="the next step reads words that waves other than 0 wrote:")
             w.op("s_barrier", note="wait for them")
         elif s == 64:
             w.comment("   from here only wave 0 works; the LDS runs its instructions in order: no barriers")

@@ -139,7 +139,7 @@ def build(v: dict) -> KernelWriter:
     across_waves("max", MAX, 0, NEG_INF)
 
     w.blank()
-    w.comment(f"-- 2. e = exp(x - max) = 2^((x - max) * log2(e)), and the row's sum of e")
+    w.comment("-- 2. e = exp(x - max) = 2^((x - max) * log2(e)), and the row's sum of e")
     for k in range(K):
         w.op("v_subrev_f32_e32", xs[k], MAX, xs[k], note="" if k else "x - max (subrev: src1 - src0; an SGPR must be src0)")
     for k in range(K):

@@ -1,20 +1,22 @@
-"""transpose: out = in.T for an f32 matrix, one T x T tile per workgroup, three ways.
+"""transpose: b = a.T for an f32 matrix, one T x T tile per workgroup, three ways.
 
-The matrix ``in`` is R x C (row-major), ``out`` is C x R. Workgroup (bx, by) of the 2-D grid
-(C/T, R/T) owns the tile whose top-left element is in[by*T][bx*T]; it writes that tile's
-transpose to out[bx*T][by*T]. The block is one-dimensional: work-item ``tid`` is at column
+The matrix ``a`` is R x C (row-major), ``b`` is C x R. Workgroup (bx, by) of the 2-D grid
+(C/T, R/T) owns the tile whose top-left element is a[by*T][bx*T]; it writes that tile's
+transpose to b[bx*T][by*T]. The block is one-dimensional: work-item ``tid`` is at column
 ``tx = tid % T`` and row ``ty = tid / T`` of a block-wide pass, and one pass covers
 ``P = block / T`` rows, so a thread makes ``T / P`` steps, rows ty, ty + P, ty + 2P, ...
 
-Reads of ``in`` are always coalesced: a wave's lanes read consecutive columns of one row. The
-variants differ in how the tile gets to ``out``:
+Reads of ``a`` are always coalesced: a wave's lanes read consecutive columns of one row. The
+variants differ in how the tile gets to ``b``:
 
-* ``naive``: each thread writes the value it read straight to out[c][r]. Consecutive lanes now
-  write addresses R*4 bytes apart: every lane is its own 64-byte memory request.
+* ``naive``: each thread writes the value it read straight to its transposed place. Consecutive
+  lanes now write addresses R*4 bytes apart: (for R >= 32) every lane's word is in a different
+  cache line, so one store instruction becomes up to 64 memory requests.
 * ``lds``: the tile goes through LDS as ``tile[T][T]``. Threads write tile[ty][tx] (a row:
-  consecutive banks), wait at a barrier, read tile[tx][ty] (a column) and write out rows that
-  are coalesced again. But a column of tile[T][T] is T words apart, 32 lanes on one bank: each
-  column read is a 32-way bank conflict (the LDS serves a b32 access 32 lanes at a time).
+  consecutive banks), wait at a barrier, read tile[tx][ty] (a column) and write rows of b,
+  coalesced again. But a column of tile[T][T] is T words apart: for T >= 32 its 32 words are
+  on one bank, and each column read is a 32-way bank conflict (the LDS serves a b32 access 32
+  lanes at a time, one word per bank per clock).
 * ``lds-padded``: the same with ``tile[T][T+1]``: one unused word per row shifts each row by
   one bank, so a column's 32 words lie on 32 different banks. The counter SQ_LDS_BANK_CONFLICT
   shows the difference. (With T = 16 a half-wave spans two tile rows, and no row stride makes
@@ -25,7 +27,7 @@ variants differ in how the tile gets to ``out``:
 from __future__ import annotations
 
 from gpusim.templates.registry import Param, Template, register
-from gpusim.templates.writer import KernelWriter, reg
+from gpusim.templates.writer import KernelWriter
 
 VARIANTS = ("naive", "lds", "lds-padded")
 TILES = (16, 32, 64)
@@ -169,10 +171,10 @@ def build(v: dict) -> KernelWriter:
     if T >= 32:
         w.comment("   32 lanes write 32 consecutive words, one per bank: conflict-free")
     elif S == T:
-        w.comment(f"   a half-wave writes two whole rows, 32 consecutive words: conflict-free")
+        w.comment("   a half-wave writes two whole rows, 32 consecutive words: conflict-free")
     else:
         w.comment(f"   a half-wave writes two rows {S} words apart: lanes tx = 0, 1 and 14, 15 share banks, 2-way")
-    w.op("s_movk_i32", "s14", S, note=f"the LDS row stride in words (VOP3 takes no literal: an SGPR)")
+    w.op("s_movk_i32", "s14", S, note="the LDS row stride in words (VOP3 takes no literal: an SGPR)")
     w.op("v_mad_u32_u24", LDS_W, TY, "s14", TX, note=f"ty * {S} + tx")
     w.op("v_lshlrev_b32_e32", LDS_W, 2, LDS_W, note="... in bytes")
     for k in range(steps):
@@ -210,7 +212,7 @@ def build(v: dict) -> KernelWriter:
 
 register(Template(
     name="transpose",
-    summary="out = in.T for an f32 matrix: naive, through LDS, or through bank-conflict-free padded LDS",
+    summary="b = a.T for an f32 matrix: naive, through LDS, or through bank-conflict-free padded LDS",
     params=(
         Param("rows", "int", 256, "rows R of the input matrix (a multiple of --tile)"),
         Param("cols", "int", 256, "columns C of the input matrix (a multiple of --tile)"),

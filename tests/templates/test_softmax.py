@@ -35,7 +35,7 @@ def _write(tmp_path, **params):
 def test_assembles_with_llvm_mc(tmp_path, params):
     path = _write(tmp_path, **params)
     proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj",
-                           "-o", os.devnull, str(path)], capture_output=True, text=True)
+                           "-o", os.devnull, str(path)], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 
 
