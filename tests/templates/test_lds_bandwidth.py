@@ -1,15 +1,13 @@
 """The lds-bandwidth template family: waves reading LDS with ds_read_b32/b64/b128; the per-thread
 sums verify the data path and the bank-conflict counter follows the chosen stride."""
-import shutil
-import subprocess
 
 import pytest
 
 import gpusim
 from gpusim.templates.lds_bandwidth import clocks_per_read
 from gpusim.templates.registry import TemplateError, generate, templates
+from template_support import assembler_errors, needs_llvm_mc
 
-LLVM_MC = shutil.which("llvm-mc-19")
 
 # width, stride-words (None: side by side), waves-per-block, unroll, reads, workgroups
 VARIANTS = [
@@ -41,12 +39,11 @@ def test_registered():
     assert "lds-bandwidth" in templates()
 
 
-@pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-19 is not installed")
+@needs_llvm_mc
 @pytest.mark.parametrize("v", VARIANTS, ids=str)
 def test_assembles(tmp_path, v):
     path = _write(tmp_path, *v)
-    subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", str(path),
-                    "-o", str(tmp_path / "k.o")], check=True, capture_output=True)
+    assert assembler_errors(path) == ""
 
 
 @pytest.mark.parametrize("v", VARIANTS, ids=str)

@@ -3,14 +3,12 @@ states the registers and LDS the code uses, invalid combinations are refused wit
 on the timing model the wave shuffles beat the LDS tree without touching LDS inside a wave."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 
 import pytest
 
 import gpusim
 from gpusim.templates import TemplateError, generate
+from template_support import assembler_errors, needs_llvm_mc
 
 CASES = [
     dict(n=4096, block=256, items_per_thread=4, method="lds-tree"),
@@ -31,13 +29,11 @@ def _write(tmp_path, **params):
     return path
 
 
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is needed")
+@needs_llvm_mc
 @pytest.mark.parametrize("params", CASES, ids=IDS)
 def test_assembles_with_llvm_mc(tmp_path, params):
     path = _write(tmp_path, **params)
-    proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj",
-                           "-o", os.devnull, str(path)], capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr
+    assert assembler_errors(path) == ""
 
 
 @pytest.mark.parametrize("params", CASES, ids=IDS)

@@ -3,14 +3,12 @@ registers and LDS the code uses, invalid combinations are refused with the reaso
 timing model the padded LDS tile has no bank conflicts and beats the unpadded one."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 
 import pytest
 
 import gpusim
 from gpusim.templates import TemplateError, generate
+from template_support import assembler_errors, needs_llvm_mc
 
 CASES = [
     dict(rows=64, cols=96, variant="naive"),
@@ -30,13 +28,11 @@ def _write(tmp_path, **params):
     return path
 
 
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is needed")
+@needs_llvm_mc
 @pytest.mark.parametrize("params", CASES, ids=IDS)
 def test_assembles_with_llvm_mc(tmp_path, params):
     path = _write(tmp_path, **params)
-    proc = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj",
-                           "-o", os.devnull, str(path)], capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr
+    assert assembler_errors(path) == ""
 
 
 @pytest.mark.parametrize("params", CASES, ids=IDS)
