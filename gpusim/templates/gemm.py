@@ -230,15 +230,15 @@ def build(v: dict) -> KernelWriter:
     mfma = _MFMA[(p.dtype, v["mfma"])]
 
     w.comment("-- pointers and this workgroup's tiles: wg x -> columns of C (rows of Bt), wg y -> rows of C")
+    assert sB == sA + 2 and off_b == off_a + 8  # one s_load_dwordx4 fetches both pointers
     w.op("s_load_dwordx4", reg("s", sA, 4), "s[0:1]", hex(off_a), note="A, Bt")
     w.op("s_load_dwordx2", reg("s", sC, 2), "s[0:1]", hex(off_c), note="C")
-    assert off_b == off_a + 8
     w.op("v_and_b32_e32", f"v{v_lane}", 63, "v0", note="lane within the wave")
     w.op("v_readfirstlane_b32", f"s{s_wave}", "v0", note="work-item id of lane 0 ...")
     w.op("s_lshr_b32", f"s{s_wave}", f"s{s_wave}", 6, note="... / 64 = this wave's index")
     w.op("s_waitcnt", "lgkmcnt(0)")
     _add_product(w, sA, "s3", p.bm * p.k * p.es, s_t, "A += wg_y * BM rows")
-    _add_product(w, sA + 2, "s2", p.bn * p.k * p.es, s_t, "Bt += wg_x * BN rows")
+    _add_product(w, sB, "s2", p.bn * p.k * p.es, s_t, "Bt += wg_x * BN rows")
 
     w.blank()
     w.comment(f"-- global loads: {p.lanes_per_row} lanes per {p.bk}-element row, {p.rows_per_load} rows per load, "
@@ -283,7 +283,7 @@ def build(v: dict) -> KernelWriter:
 
     w.blank()
     w.comment("-- prologue: the first K tile into LDS")
-    _global_loads(w, p, sA, v_ga, v_gb, v_data_a, v_data_b)
+    _global_loads(w, p, sA, sB, v_ga, v_gb, v_data_a, v_data_b)
     w.op("s_waitcnt", "vmcnt(0)")
     _lds_writes(w, p, v_wa, v_wb, v_data_a, v_data_b, None, v_t, v_u)
     w.op("s_waitcnt", "lgkmcnt(0)")
@@ -297,15 +297,15 @@ def build(v: dict) -> KernelWriter:
         if p.prefetch:
             w.op("s_cmp_eq_u32", f"s{s_cnt}", 0, note="last tile: nothing to prefetch")
             w.op("s_cbranch_scc1", f".Lcompute_{u}")
-            _advance(w, p, sA)
-            _global_loads(w, p, sA, v_ga, v_gb, v_data_a, v_data_b)
+            _advance(w, p, sA, sB)
+            _global_loads(w, p, sA, sB, v_ga, v_gb, v_data_a, v_data_b)
             w.label(f".Lcompute_{u}")
         _compute(w, p, mfma, s_rd, v_ra, v_rb, v_t, v_u, v_fa, v_fb, acc)
         w.op("s_cmp_eq_u32", f"s{s_cnt}", 0)
         w.op("s_cbranch_scc1", ".Lepilogue")
         if not p.prefetch:
-            _advance(w, p, sA)
-            _global_loads(w, p, sA, v_ga, v_gb, v_data_a, v_data_b)
+            _advance(w, p, sA, sB)
+            _global_loads(w, p, sA, sB, v_ga, v_gb, v_data_a, v_data_b)
         w.op("s_waitcnt", "vmcnt(0)")
         if not p.double:
             w.op("s_barrier", note="every wave has read the buffer about to be overwritten")
@@ -338,25 +338,28 @@ def _log2(x: int) -> int:
     return x.bit_length() - 1
 
 
-def _add_product(w, s_ptr: int, s_factor: str, scale: int, s_t: int, note: str) -> None:
-    """_add_product adds s_factor * scale to the 64-bit pointer in s[s_ptr:s_ptr+1] (products below 4 GiB)."""
-    w.op("s_mul_i32", f"s{s_t}", s_factor, scale, note=note)
-    w.op("s_add_u32", f"s{s_ptr}", f"s{s_ptr}", f"s{s_t}")
+def _add_to_pointer(w, s_ptr: int, value, note: str = "") -> None:
+    """_add_to_pointer adds ``value`` (an SGPR or a constant) to the 64-bit pointer in s[s_ptr:s_ptr+1]."""
+    w.op("s_add_u32", f"s{s_ptr}", f"s{s_ptr}", value, note=note)
     w.op("s_addc_u32", f"s{s_ptr + 1}", f"s{s_ptr + 1}", 0)
 
 
-def _advance(w, p: Plan, sA: int) -> None:
-    w.op("s_add_u32", f"s{sA}", f"s{sA}", p.bk * p.es, note="A and Bt move one tile along K")
-    w.op("s_addc_u32", f"s{sA + 1}", f"s{sA + 1}", 0)
-    w.op("s_add_u32", f"s{sA + 2}", f"s{sA + 2}", p.bk * p.es)
-    w.op("s_addc_u32", f"s{sA + 3}", f"s{sA + 3}", 0)
+def _add_product(w, s_ptr: int, s_factor: str, scale: int, s_t: int, note: str) -> None:
+    """_add_product adds s_factor * scale to the 64-bit pointer in s[s_ptr:s_ptr+1] (products below 4 GiB)."""
+    w.op("s_mul_i32", f"s{s_t}", s_factor, scale, note=note)
+    _add_to_pointer(w, s_ptr, f"s{s_t}")
 
 
-def _global_loads(w, p: Plan, sA: int, v_ga, v_gb, v_data_a, v_data_b) -> None:
+def _advance(w, p: Plan, sA: int, sB: int) -> None:
+    _add_to_pointer(w, sA, p.bk * p.es, note="A and Bt move one tile along K")
+    _add_to_pointer(w, sB, p.bk * p.es)
+
+
+def _global_loads(w, p: Plan, sA: int, sB: int, v_ga, v_gb, v_data_a, v_data_b) -> None:
     for vg, vd in zip(v_ga, v_data_a):
         w.op(_LOAD[p.vec], reg("v", vd, p.vec // 4), f"v{vg}", reg("s", sA, 2))
     for vg, vd in zip(v_gb, v_data_b):
-        w.op(_LOAD[p.vec], reg("v", vd, p.vec // 4), f"v{vg}", reg("s", sA + 2, 2))
+        w.op(_LOAD[p.vec], reg("v", vd, p.vec // 4), f"v{vg}", reg("s", sB, 2))
 
 
 def _lds_writes(w, p: Plan, v_wa, v_wb, v_data_a, v_data_b, s_buf, v_t, v_u) -> None:
@@ -409,12 +412,10 @@ def _epilogue(w, p: Plan, sC, s_wave, s_t, v_lane, v_t, v_u, acc) -> None:
     w.op("s_lshr_b32", f"s{s_t}", f"s{s_wave}", _log2(p.wn))
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", p.bm // p.wm, note="wave row origin")
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", p.n * 4)
-    w.op("s_add_u32", f"s{sC}", f"s{sC}", f"s{s_t}")
-    w.op("s_addc_u32", f"s{sC + 1}", f"s{sC + 1}", 0)
+    _add_to_pointer(w, sC, f"s{s_t}")
     w.op("s_and_b32", f"s{s_t}", f"s{s_wave}", p.wn - 1)
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", (p.bn // p.wn) * 4, note="wave column origin, bytes")
-    w.op("s_add_u32", f"s{sC}", f"s{sC}", f"s{s_t}")
-    w.op("s_addc_u32", f"s{sC + 1}", f"s{sC + 1}", 0)
+    _add_to_pointer(w, sC, f"s{s_t}")
     _add_product(w, sC, "s3", p.bm * p.n * 4, s_t, "C += wg_y * BM rows")
     _add_product(w, sC, "s2", p.bn * 4, s_t, "C += wg_x * BN columns")
     w.op("v_lshrrev_b32_e32", f"v{v_t}", _log2(p.nn), f"v{v_lane}", note="l / N: the lane's group of 4 rows")
