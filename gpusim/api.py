@@ -131,8 +131,8 @@ class Result:
     ``NAME_sum`` (``TCC_HIT_sum``). ``instances`` holds the per-instance
     values of a timed run, ``instances["TCC_HIT"][i]`` being rocprof's
     ``TCC_HIT[i]`` (what an instance is: gpusim.memory.hierarchy.MemoryLevels.counters).
-    ``outputs`` holds every buffer's final contents; ``checks`` one
-    CheckResult per check line.
+    ``outputs`` holds every buffer's final contents (None for a timed run
+    made with ``outputs=False``); ``checks`` one CheckResult per check line.
     """
 
     kernel: str
@@ -141,7 +141,7 @@ class Result:
     grid: tuple
     block: tuple
     counters: dict
-    outputs: dict
+    outputs: Optional[dict]
     checks: list = field(default_factory=list)
     occupancy: Optional[Occupancy] = None
     cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
@@ -201,15 +201,18 @@ class Result:
 
 
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
-             timing: bool = False, max_instructions: int = DEFAULT_LIMIT) -> Result:
+             timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
     ``timing``, on the timing model (gpusim.engine), which executes the same
     instructions and adds ``cycles``, ``time_us`` and the cache/LDS/stall
     counters; with ``check`` the outputs are compared with the header's
-    ``gpusim-check`` expressions. Raises KernelFault if the kernel faults and
-    HeaderError if it has no launch line.
+    ``gpusim-check`` expressions. ``outputs=False`` (timed runs without
+    ``check``) skips the arithmetic and data movement that no address, branch
+    or EXEC mask depends on (gpusim.asm.value_slice): cycles, counters and
+    faults are the same, ``Result.outputs`` is None. Raises KernelFault if the
+    kernel faults and HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
     module = kernel.module
@@ -219,7 +222,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     timed = None
     if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
         from gpusim.engine.timing import time_kernel
-        timed = time_kernel(kernel, arch, max_instructions=max_instructions)
+        timed = time_kernel(kernel, arch, max_instructions=max_instructions, values=outputs or check)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)

@@ -16,6 +16,7 @@ import numpy as np
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
+from gpusim.asm.value_slice import value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
 from gpusim.engine.kernels.lds_banks import scratch_for
@@ -128,13 +129,16 @@ QUANTUM_CYCLES = 256
 
 
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
-                quantum: int = QUANTUM_CYCLES) -> TimedRun:
+                quantum: int = QUANTUM_CYCLES, values: bool = True) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
     across CUs; larger windows keep each CU's registers in the host's caches, and shift when requests of
-    different CUs reach memory by at most the window). Raises KernelFault (the same report as the
-    functional run) if the kernel faults.
+    different CUs reach memory by at most the window). ``values`` False computes only the instructions
+    whose values reach an address, a branch or EXEC (gpusim.asm.value_slice): the same cycles, counters
+    and faults, much less host time for MFMA and LDS-heavy kernels, but no output buffers
+    (``functional.final`` is None). Raises KernelFault (the same report as the functional run) if the
+    kernel faults.
     """
     module = kernel.module
     dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
@@ -163,6 +167,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
     kind, cat, busy = timing_tables(p, arch)
+    full = value_slice(p) if not values else np.ones(len(p), dtype=bool)
     sreg = np.zeros((slots, SREG_FILE), np.uint32)
     sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
     sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
@@ -184,7 +189,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         return np.zeros(n_wgs, np.int64)
 
     cycles = cuk.run_timed(
-        p.sem, p.ops, p.mods, p.pc_bytes, kind, cat, busy, dispatch.abi(), dispatch.user_sgprs(), params,
+        p.sem, p.ops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
         dispatch_order(arch),
         sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
         dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks),
@@ -215,4 +220,4 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     c["GPUSIM_WAVE_CYCLES"] = int(sum(counters[col] for col in STALL_COUNTERS.values()))
     c.update(memory.counters())
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
-                    functional=dispatch.outcome(mem, icount))
+                    functional=dispatch.outcome(mem, icount, values=values))

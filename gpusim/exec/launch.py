@@ -62,11 +62,12 @@ class Buffer:
 class FunctionalRun:
     """FunctionalRun is what a functional dispatch produced.
 
-    ``final`` maps each buffer name to its contents after the kernel;
+    ``final`` maps each buffer name to its contents after the kernel (None
+    when a timing-only run skipped the values, gpusim.asm.value_slice);
     ``counts[i]`` is how many waves executed instruction ``i``.
     """
 
-    final: dict
+    final: Optional[dict]
     initial: dict
     scalars: dict
     counts: np.ndarray
@@ -285,14 +286,15 @@ class Dispatch:
             raise self.fault_error(fault, limit)
         return self.outcome(mem, counts)
 
-    def outcome(self, mem: np.ndarray, counts: np.ndarray) -> FunctionalRun:
+    def outcome(self, mem: np.ndarray, counts: np.ndarray, *, values: bool = True) -> FunctionalRun:
         """outcome reads the final buffers out of the memory image ``mem`` after a complete dispatch.
 
         ``counts[i]`` is how many waves executed instruction ``i`` (the functional run and the timing
-        model both produce it).
+        model both produce it). ``values`` False: the run skipped the values outside the address and
+        control slice, so the buffers are not final and ``final`` is None.
         """
-        final = {}
-        for name, buf in self.buffers.items():
+        final = {} if values else None
+        for name, buf in self.buffers.items() if values else ():
             raw = mem[buf.offset:buf.offset + buf.initial.nbytes].copy()
             final[name] = raw.view(buf.initial.dtype).reshape(buf.initial.shape)
         g = self.launch.grid

@@ -32,14 +32,14 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.program import (
-    D0, D1, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
+    D0, D1, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_OFFSET1, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
 )
 from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.access import access_line
 from gpusim.memory.kernels.coalesce import coalesce
-from gpusim.engine.kernels.lds_banks import lds_access_cycles
+from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles
 from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
@@ -152,8 +152,37 @@ def _mark_dests(ops, i, w, vready, sready, t):
                 sready[w, r] = t
 
 
+@njit(_nrt=False)
+def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch):
+    """_lds_cycles is (cycles, bank-conflict cycles) of ds_* instruction i, whose lane addresses are in ``addrs``.
+
+    ds_read2/ds_write2 serve their two elements as two accesses; the lane
+    exchanges (ds_bpermute, ds_permute, ds_swizzle) use the LDS crossbar but
+    no bank, so they take a conflict-free b32 access. Mutates ``addrs``.
+    """
+    s = sem[i]
+    banks, bank_width = params[P_BANKS], params[P_BANK_WIDTH]
+    if s == S.DS_BPERMUTE or s == S.DS_PERMUTE or s == S.DS_SWIZZLE:
+        for l in range(64):
+            addrs[l] = np.uint64(4 * l)
+        return lds_access_cycles(addrs, mask, 4, banks, bank_width, scratch)
+    for l in range(64):
+        addrs[l] = addrs[l] & np.uint64(0xFFFFFFFF)
+    if s == S.DS_READ2 or s == S.DS_WRITE2:
+        sub = mods[i, M_SUB]
+        esize = sub & 0xFF
+        scale = esize * (64 if sub & 0x100 else 1)
+        return ds2_access_cycles(addrs, mask, mods[i, M_OFFSET] * scale, mods[i, M_OFFSET1] * scale, esize, banks,
+                                 bank_width, scratch)
+    off = np.uint64(mods[i, M_OFFSET])
+    for l in range(64):
+        addrs[l] += off
+    width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
+    return lds_access_cycles(addrs, mask, min(width, 16), banks, bank_width, scratch)
+
+
 @njit(_nrt=False, cache=True)
-def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, params, cu_order,
+def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, why, acct, hazard,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
@@ -161,7 +190,9 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
-    category and unit-busy cycles; ``params`` the machine (P_* columns);
+    category and unit-busy cycles; ``full[i]`` is False for an instruction
+    whose values are skipped (gpusim.asm.value_slice: it only computes its
+    addresses, which is all the timing needs); ``params`` the machine (P_* columns);
     ``cu_order`` the CU that the i-th workgroup of the first round goes to.
     The remaining arrays are work state: per wave slot (``pc`` ... ``hazard``),
     per workgroup slot (``wg_*``), per CU and SIMD (``unit_*``, ``simd_wake``,
@@ -319,8 +350,12 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                         ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
                         wake = min(wake, ready[w])
                         continue
-                    r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
-                                 env, lds[ws], fault)
+                    if full[i]:
+                        r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
+                                     env, lds[ws], fault)
+                    else:
+                        r = itp.step_addresses(w, sem, ops, mods, pc, sreg, vreg, T, regions, env, lds.shape[1],
+                                               fault)
                     if r == itp.FAULT:
                         fault[F_WORKGROUP] = wg_id[ws]
                         fault[F_WAVE] = (w - base) % wpw
@@ -364,13 +399,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, abi, user_sgprs, par
                                                    is_store, False))
                         _push(vmq, vmn, w, done, cycle)
                     elif kind == TK_LDS:
-                        addrs = T[7]
-                        off = mods[i, M_OFFSET]
-                        for l in range(64):
-                            addrs[l] = (addrs[l] & np.uint64(0xFFFFFFFF)) + np.uint64(off)
-                        width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
-                        cyc, conf = lds_access_cycles(addrs, exec_mask(sreg, w), min(width, 16),
-                                                      params[P_BANKS], params[P_BANK_WIDTH], lds_scratch)
+                        cyc, conf = _lds_cycles(i, sem, ops, mods, T[7], exec_mask(sreg, w), params, lds_scratch)
                         unit_lds[cu] = cycle + max(cyc, 1)
                         counters[C_LDS_BUSY] += cyc
                         counters[C_LDS_BANK_CONFLICT] += conf

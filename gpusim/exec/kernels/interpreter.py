@@ -14,7 +14,7 @@ from gpusim.asm.program import (
     D0, EXEC_HI, EXEC_LO, M_FAST, M_SUB, M_TARGET, S0, SCC, VAL, VCC_HI, VCC_LO,
 )
 from gpusim.exec.kernels.lanes import sget
-from gpusim.exec.kernels.lds import exec_lds
+from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
     F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
 )
@@ -22,7 +22,7 @@ from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
 from gpusim.exec.kernels.valu import exec_valu
 from gpusim.exec.kernels.valu_fast import exec_valu_fast
-from gpusim.exec.kernels.vmem import exec_smem, exec_vmem
+from gpusim.exec.kernels.vmem import exec_smem, exec_vmem, vmem_addresses
 
 U = np.uint64
 
@@ -120,6 +120,27 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
     if r < 0:
         if fault[F_CODE] == 0:
             record_fault(fault, FAULT_UNSUPPORTED, w, i, -1, 0, 0)
+        return FAULT
+    pc[w] = i + 1
+    return NEXT
+
+
+@njit(_nrt=False)
+def step_addresses(w, sem, ops, mods, pc, sreg, vreg, T, regions, env, lds_size, fault):
+    """step_addresses runs vector instruction ``pc[w]`` of wave ``w`` without its values and advances ``pc[w]``.
+
+    For an instruction outside the value slice (gpusim.asm.value_slice): a
+    VALU or MFMA does nothing; a memory or LDS instruction leaves its lane
+    addresses in ``T[7]`` and faults where :func:`step` would. Returns NEXT or FAULT.
+    """
+    i = pc[w]
+    s = sem[i]
+    r = 0
+    if S.SMEM_END <= s < S.VMEM_END:
+        r = vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, fault)
+    elif S.VMEM_END <= s < S.LDS_END:
+        r = lds_addresses(i, w, sem, ops, mods, sreg, vreg, T, lds_size, fault)
+    if r < 0:
         return FAULT
     pc[w] = i + 1
     return NEXT

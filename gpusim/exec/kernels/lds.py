@@ -190,3 +190,50 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
                     vreg[w, ops[i, D0, VAL] + 1, l] = np.uint32(old >> U(32))
         return 0
     return -1
+
+
+@njit(_nrt=False)
+def lds_addresses(i, w, sem, ops, mods, sreg, vreg, T, lds_size, fault):
+    """lds_addresses computes and checks the lane addresses of ds_* instruction ``i``, moving no data.
+
+    It is exec_lds for an instruction outside the value slice (gpusim.asm.value_slice):
+    ``T[7]`` gets the same addresses and an offset exec_lds would fault on
+    faults here, at the same lane; registers and LDS stay untouched. The lane
+    exchanges (ds_bpermute, ds_permute, ds_swizzle) have no memory address to check.
+    Returns 0, or -2 after recording the fault.
+    """
+    s = sem[i]
+    mask = exec_mask(sreg, w)
+    addr = T[7]
+    if ops[i, S0, KIND] != K_NONE:
+        fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], 1, addr)
+    if s == S.DS_SWIZZLE or s == S.DS_BPERMUTE or s == S.DS_PERMUTE:
+        return 0
+    off0 = mods[i, M_OFFSET]
+    sub = mods[i, M_SUB]
+    two = s == S.DS_READ2 or s == S.DS_WRITE2
+    if two:
+        size = sub & 0xFF
+        scale = size * (64 if sub & 0x100 else 1)
+        first = off0 * scale
+        second = mods[i, M_OFFSET1] * scale
+    else:
+        if s == S.DS_ATOMIC:
+            size = 4 * ops[i, S1, WIDTH]
+        elif s == S.DS_READ:
+            size = access_size(sub & 0xFF, ops[i, D0, WIDTH], False)
+        else:
+            size = access_size(sub & 0xFF, ops[i, S1, WIDTH], True)
+        first = off0
+        second = off0
+    for l in range(64):
+        if not lane_on(mask, l):
+            continue
+        base = np.int64(addr[l] & M32)
+        for o in (base + first, base + second):
+            if not _in_range(o, size, lds_size):
+                record_fault(fault, FAULT_LDS, w, i, l, o, size)
+                return -2
+            if not two:
+                break
+    return 0

@@ -110,6 +110,33 @@ def _resolve(a, size, env, regions, lds_size, is_flat):
 
 
 @njit(_nrt=False)
+def _span_inside_one_buffer(mask, addr, size, aligned, env, regions):
+    """_span_inside_one_buffer: the ``size`` bytes at every active lane's address lie inside one buffer.
+
+    The wave's lowest to highest address is checked once instead of lane by
+    lane; with ``aligned`` every address must also be a multiple of 4.
+    """
+    lo = np.int64(-1)
+    hi = np.int64(-1)
+    for l in range(64):
+        if lane_on(mask, l):
+            a = np.int64(addr[l])
+            if aligned and a & 3:
+                return False
+            if lo < 0 or a < lo:
+                lo = a
+            if a > hi:
+                hi = a
+    if lo < 0:
+        return True
+    base = env[ENV_ARENA_BASE]
+    for r in range(regions.shape[0]):
+        if regions[r, 0] <= lo - base and hi - base + size <= regions[r, 1]:
+            return True
+    return False
+
+
+@njit(_nrt=False)
 def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
     """_dwords_fast moves whole dwords when every active lane is 4-byte aligned inside one buffer.
 
@@ -120,26 +147,9 @@ def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
     slot = D0 if is_load else S3
     reg = ops[i, slot, VAL]
     dwords = ops[i, slot, WIDTH]
-    lo = np.int64(-1)
-    hi = np.int64(-1)
-    for l in range(64):
-        if lane_on(mask, l):
-            a = np.int64(addr[l])
-            if a & 3:
-                return False
-            if lo < 0 or a < lo:
-                lo = a
-            if a > hi:
-                hi = a
-    if lo < 0:
-        return True
-    base = env[ENV_ARENA_BASE]
-    # the whole span from the lowest to the highest lane must lie inside one buffer
-    for r in range(regions.shape[0]):
-        if regions[r, 0] <= lo - base and hi - base + 4 * dwords <= regions[r, 1]:
-            break
-    else:
+    if not _span_inside_one_buffer(mask, addr, 4 * dwords, True, env, regions):
         return False
+    base = env[ENV_ARENA_BASE]
     words = mem.view(np.uint32)
     for l in range(64):
         if lane_on(mask, l):
@@ -237,6 +247,44 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
                     vreg[w, r + 1, l] = np.uint32(old >> U(32))
         return 0
     return -1
+
+
+@njit(_nrt=False)
+def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, fault):
+    """vmem_addresses computes and checks the lane addresses of global/flat/buffer instruction ``i``, moving no data.
+
+    It is exec_vmem for an instruction outside the value slice (gpusim.asm.value_slice):
+    ``T[7]`` gets the same addresses and an address exec_vmem would fault on
+    faults here, at the same lane; registers, memory and LDS stay untouched.
+    Returns 0, or -2 after recording the fault.
+    """
+    s = sem[i]
+    mask = exec_mask(sreg, w)
+    addr = T[7]
+    num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
+    flags = mods[i, M_ADDR]
+    is_flat = (flags & ADDR_FLAT) != 0
+    sub = mods[i, M_SUB]
+    if s == S.MEM_ATOMIC:
+        dwords = ops[i, S3, WIDTH]
+        size = 4 * (dwords // 2 if (sub >> 8) == A_CMPSWAP else dwords)
+        clipped = False
+    else:
+        is_store = s == S.MEM_STORE
+        size = access_size(sub & 0xFF, ops[i, S3 if is_store else D0, WIDTH], is_store)
+        clipped = num_records >= 0  # lanes past a buffer resource's range are dropped, not faulted
+    if not clipped and not is_flat and _span_inside_one_buffer(mask, addr, size, False, env, regions):
+        return 0
+    for l in range(64):
+        if not lane_on(mask, l):
+            continue
+        if clipped and np.int64(T[3][l]) + size > num_records:
+            continue
+        space, o = _resolve(addr[l], size, env, regions, lds_size, is_flat)
+        if space < 0:
+            record_fault(fault, FAULT_MEMORY, w, i, l, addr[l], size)
+            return -2
+    return 0
 
 
 @njit(_nrt=False)

@@ -1,0 +1,289 @@
+"""Which instructions' values a timing-only run needs: the address/control slice of a program.
+
+Cycles depend on the values a kernel computes only through its control flow
+(branch conditions, EXEC masks, the scalar registers that steer them) and its
+memory addresses (coalescing, cache sets, channels, LDS banks, faults). A
+timing run whose outputs nobody reads can skip every vector instruction whose
+results feed none of those: in a GEMM, the MFMAs and the ds_read, ds_write and
+global-load data that only feed them. Its cycles, counters and faults are
+those of the full run; only the output buffers differ.
+
+:func:`value_slice` marks each instruction of a :class:`Program` as needed
+(``True``: compute its values) or not (``False``: a VALU or MFMA does
+nothing; a memory instruction computes and checks its lane addresses but moves
+no data). It is a backward liveness analysis over the control-flow graph,
+restricted to the uses that matter:
+
+* roots: every scalar, branch, message and scalar-memory instruction, every
+  vector instruction that writes a scalar register (compares, carries,
+  readlane, v_cmpx's EXEC), and the address operands of every vector-memory
+  and LDS access (not the data of a store; ds_bpermute / ds_permute /
+  ds_swizzle touch no LDS memory and have no address in this sense);
+* an instruction is needed when it writes a register that a needed use reads
+  later on some path, and then its own sources are needed;
+* a vector write ends a register's liveness only when it surely replaces the
+  whole register in every lane a later instruction can read: a plain 32-bit
+  write (no SDWA, DPP, 16-bit destination, op_sel high half or d16 load)
+  while EXEC still holds the lanes it had at launch (tracked through the
+  save/narrow/restore pattern of divergent branches, :func:`_entry_exec`);
+  otherwise the earlier writers stay needed too;
+* memory carries values: once a needed instruction loads from global memory
+  (a vector load or atomic whose result is needed, or a scalar load whose
+  base is not a launch-time pointer that nothing has overwritten), every
+  global store and atomic is needed; likewise for LDS. Flat accesses count
+  for both.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gpusim.asm import sems as S
+from gpusim.asm.fields import ADDR_FLAT, LD_DWORDS
+from gpusim.asm.program import (
+    D0, D1, EXEC_LO, K_IMM, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA, M_SUB, M_TARGET, NO_DPP, S0,
+    S1, S2, S3, SGPR_COUNT, SREG_FILE, VAL, WIDTH, Program,
+)
+
+ADDR_TO_LDS = 8  # M_ADDR bit: a buffer/global load that writes LDS instead of VGPRs
+_VMEM = range(S.SMEM_END, S.VMEM_END)
+_LDS = range(S.VMEM_END, S.LDS_END)
+_LANE_EXCHANGE = (S.DS_BPERMUTE, S.DS_PERMUTE, S.DS_SWIZZLE)
+_SPECIAL = sum(1 << r for r in range(SGPR_COUNT, SREG_FILE))  # VCC, M0, EXEC, SCC, ...: read implicitly
+_GLOBAL, _SHARED = 1, 2  # memory spaces, as bits
+
+
+def _mask(ops: np.ndarray, i: int, slots) -> int:
+    """_mask is the set of registers operand ``slots`` of instruction ``i`` name, as a bit set.
+
+    Scalar register r is bit r; vector register r (unified file) is bit SREG_FILE + r.
+    """
+    m = 0
+    for slot in slots:
+        k = int(ops[i, slot, KIND])
+        if k == K_SREG or k == K_VREG:
+            first = int(ops[i, slot, VAL]) + (SREG_FILE if k == K_VREG else 0)
+            m |= ((1 << max(int(ops[i, slot, WIDTH]), 1)) - 1) << first
+    return m
+
+
+def _is_vector(s: int) -> bool:
+    return S.FLOW_END <= s < S.MFMA_END or S.SMEM_END <= s < S.LDS_END
+
+
+def _successors(program: Program, i: int) -> tuple:
+    s = int(program.sem[i])
+    if s == S.S_ENDPGM:
+        return ()
+    if s == S.S_BRANCH:
+        return (int(program.mods[i, M_TARGET]),)
+    if s == S.S_CBRANCH:
+        return (int(program.mods[i, M_TARGET]), i + 1)
+    return (i + 1,) if i + 1 < len(program) else ()
+
+
+# EXEC lattice: exactly the launch lanes, some subset of them, or unknown (possibly more lanes)
+ENTRY, SUBSET, UNKNOWN = 0, 1, 2
+_MASK_OPS = {S.S_MOV: "mov", S.S_AND: "and", S.S_ANDN2: "andn2", S.S_OR: "or", S.S_XOR: "xor"}
+_SAVEEXEC_OPS = {S.S_AND_SAVEEXEC: "and", S.S_OR_SAVEEXEC: "or", S.S_ANDN2_SAVEEXEC: "andn2",
+                 S.S_XOR_SAVEEXEC: "xor"}
+
+
+def _combine(op: str, a: int, b: int) -> int:
+    """_combine is what a lane-mask operation makes of masks known to be ENTRY / SUBSET / UNKNOWN."""
+    if op == "mov":
+        return a
+    if op in ("and", "andn2"):  # the result is within a
+        if op == "and" and a == ENTRY and b == ENTRY:
+            return ENTRY
+        return SUBSET if a <= SUBSET or (op == "and" and b <= SUBSET) else UNKNOWN
+    if a > SUBSET or b > SUBSET:
+        return UNKNOWN
+    return ENTRY if op == "or" and ENTRY in (a, b) else SUBSET
+
+
+def _entry_exec(program: Program) -> np.ndarray:
+    """_entry_exec returns bool[n]: True where EXEC surely still holds exactly the lanes it had at launch.
+
+    Returns all False when EXEC may ever hold lanes outside the launch set
+    (``s_mov_b64 exec, -1``, an unrecognised EXEC write, a computed jump),
+    since then no vector write can be trusted to cover every lane read later.
+    """
+    n = len(program)
+    ops, sem = program.ops, program.sem
+    states: list = [None] * n   # per instruction: dict of lane-mask values known before it; key EXEC_LO = exec
+    states[0] = {EXEC_LO: ENTRY} if n else None
+    work = [0] if n else []
+
+    def value(st: dict, i: int, slot: int) -> int:
+        k = int(ops[i, slot, KIND])
+        if k == K_IMM:
+            return SUBSET if int(ops[i, slot, VAL]) == 0 else UNKNOWN
+        if k == K_SREG and int(ops[i, slot, WIDTH]) == 2:
+            return st.get(int(ops[i, slot, VAL]), UNKNOWN)
+        return UNKNOWN
+
+    while work:
+        i = work.pop()
+        st = dict(states[i])
+        s = int(sem[i])
+        if s in (S.S_SETPC_B64, S.S_SWAPPC_B64):
+            return np.zeros(n, dtype=bool)
+        written = _mask(ops, i, (D0, D1))
+        dst = int(ops[i, D0, VAL]) if int(ops[i, D0, KIND]) == K_SREG and int(ops[i, D0, WIDTH]) == 2 else -1
+        new = {}
+        if s in _MASK_OPS and dst >= 0:
+            new[dst] = _combine(_MASK_OPS[s], value(st, i, S0), value(st, i, S1) if s != S.S_MOV else ENTRY)
+        elif s in _SAVEEXEC_OPS:
+            new[dst] = st.get(EXEC_LO, UNKNOWN)
+            new[EXEC_LO] = _combine(_SAVEEXEC_OPS[s], value(st, i, S0), st.get(EXEC_LO, UNKNOWN))
+        elif S.V_CMP_FIRST <= s <= S.V_CMP_LAST:  # a compare sets only lanes that are on
+            inside = SUBSET if st.get(EXEC_LO, UNKNOWN) <= SUBSET else UNKNOWN
+            if dst >= 0:
+                new[dst] = inside
+            if int(program.mods[i, M_SUB]) & 0x100:  # v_cmpx
+                new[EXEC_LO] = inside
+        elif written >> EXEC_LO & 3:
+            new[EXEC_LO] = UNKNOWN
+        for r in list(st):  # anything else written loses what was known of it
+            if written >> r & 3 and r not in new:
+                del st[r]
+        st.update(new)
+        if st.get(EXEC_LO, UNKNOWN) == UNKNOWN:
+            return np.zeros(n, dtype=bool)
+        for j in _successors(program, i):
+            old = states[j]
+            if old is None:
+                merged = st
+            else:  # keep what both paths know, at the weaker of the two values
+                merged = {r: max(v, st[r]) for r, v in old.items() if r in st}
+            if merged != old:
+                states[j] = merged
+                work.append(j)
+    return np.array([st is not None and st.get(EXEC_LO) == ENTRY for st in states], dtype=bool)
+
+
+def _replaces_whole_registers(program: Program, i: int) -> bool:
+    """_replaces_whole_registers: instruction i writes every bit of its vector destinations in every active lane."""
+    s = int(program.sem[i])
+    mods = program.mods
+    if S.FLOW_END <= s < S.VALU_END:
+        d = program.defs[i]
+        return (mods[i, M_SDWA] == 0 and mods[i, M_DPP] == NO_DPP and not (mods[i, M_OPSEL] >> 3) & 1
+                and d.dst not in ("f16", "i16", "u16", "b16") and s not in (S.V_WRITELANE_B32,
+                                                                            S.V_FMA_MIXLO_F16, S.V_FMA_MIXHI_F16))
+    if s == S.V_MFMA or s == S.DS_READ2:
+        return True
+    if s in (S.MEM_LOAD, S.DS_READ):
+        return (int(mods[i, M_SUB]) & 0xFF) == LD_DWORDS
+    return False
+
+
+def _memory(s: int, flags: int) -> tuple[int, int]:
+    """_memory returns (spaces loaded, spaces stored) of a vector memory or LDS instruction, as bits."""
+    spaces = _GLOBAL | _SHARED if flags & ADDR_FLAT else _GLOBAL
+    if s == S.MEM_LOAD:
+        return spaces, (_SHARED if flags & ADDR_TO_LDS else 0)
+    if s == S.MEM_STORE:
+        return 0, spaces
+    if s == S.MEM_ATOMIC:
+        return spaces, spaces
+    return {S.DS_READ: (_SHARED, 0), S.DS_READ2: (_SHARED, 0), S.DS_WRITE: (0, _SHARED),
+            S.DS_WRITE2: (0, _SHARED), S.DS_ATOMIC: (_SHARED, _SHARED)}.get(s, (0, 0))
+
+
+def _launch_pointer_loads(program: Program) -> set:
+    """_launch_pointer_loads are the scalar loads whose base still holds its launch-time value.
+
+    Those read the kernarg segment or another runtime structure that the
+    kernel does not write: no instruction before them in program order writes
+    the base, and no backward branch jumps over them.
+    """
+    ops, sem, mods = program.ops, program.sem, program.mods
+    n = len(program)
+    in_loop = [False] * n
+    for j in range(n):
+        if sem[j] in (S.S_BRANCH, S.S_CBRANCH) and int(mods[j, M_TARGET]) <= j:
+            for i in range(int(mods[j, M_TARGET]), j + 1):
+                in_loop[i] = True
+    written = 0
+    out = set()
+    for i in range(n):
+        if sem[i] in (S.S_LOAD, S.S_BUFFER_LOAD) and not in_loop[i] and not (_mask(ops, i, (S0,)) & written):
+            out.add(i)
+        written |= _mask(ops, i, (D0, D1))
+    return out
+
+
+def value_slice(program: Program) -> np.ndarray:
+    """value_slice returns bool[n]: True where instruction i's values are needed for control and addresses.
+
+    False marks a vector instruction whose results feed no address, branch
+    or EXEC mask (through registers or memory, on any path): a timing-only
+    run may skip its arithmetic and data movement; memory instructions still
+    compute and check their addresses.
+    """
+    n = len(program)
+    ops, sem, mods = program.ops, program.sem, program.mods
+    reads = [_mask(ops, i, (S0, S1, S2, S3)) for i in range(n)]
+    writes = [_mask(ops, i, (D0, D1)) for i in range(n)]
+    entry = _entry_exec(program)
+    kills = [0] * n
+    address = [0] * n
+    loads = [0] * n
+    stores = [0] * n
+    root = [False] * n
+    pointer_loads = _launch_pointer_loads(program)
+    for i in range(n):
+        s = int(sem[i])
+        vector = _is_vector(s)
+        root[i] = not vector or bool(writes[i] & ((1 << SREG_FILE) - 1))
+        if not vector:
+            kills[i] = writes[i]
+        elif entry[i] and _replaces_whole_registers(program, i):
+            kills[i] = writes[i]
+        else:
+            kills[i] = writes[i] & ((1 << SREG_FILE) - 1)  # scalar results are whole 32/64-bit values
+        if s in _VMEM:
+            address[i] = _mask(ops, i, (S0, S1, S2))
+        elif s in _LDS and s not in _LANE_EXCHANGE:
+            address[i] = _mask(ops, i, (S0,))
+        if s in _VMEM or s in _LDS:
+            loads[i], stores[i] = _memory(s, int(mods[i, M_ADDR]))
+        elif s in (S.S_LOAD, S.S_BUFFER_LOAD) and i not in pointer_loads:
+            loads[i] = _GLOBAL
+    preds: list = [[] for _ in range(n)]
+    for i in range(n):
+        for j in _successors(program, i):
+            preds[j].append(i)
+
+    needed = np.array(root, dtype=bool)
+    live_in = [0] * n
+    memory = 0  # spaces that some needed instruction loads from
+    while True:
+        work = list(range(n))
+        queued = [True] * n
+        while work:
+            i = work.pop()
+            queued[i] = False
+            out = _SPECIAL
+            for j in _successors(program, i):
+                out |= live_in[j]
+            if not needed[i] and (writes[i] & out or stores[i] & memory):
+                needed[i] = True
+            if needed[i]:
+                new = (out & ~kills[i]) | reads[i] | address[i]
+            else:
+                new = out | address[i]
+            if new != live_in[i]:
+                live_in[i] = new
+                for p in preds[i]:
+                    if not queued[p]:
+                        queued[p] = True
+                        work.append(p)
+        wanted = 0
+        for i in range(n):
+            if needed[i]:
+                wanted |= loads[i]
+        if wanted == memory:
+            return needed
+        memory = wanted

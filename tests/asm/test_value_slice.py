@@ -1,0 +1,185 @@
+"""The value slice: which instructions a timing-only run must compute (gpusim.asm.value_slice).
+
+Each case is a small gfx942 program; the test names the instructions whose
+values feed an address, a branch or EXEC (needed) and those that may be skipped.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gpusim.asm.encoder import encode_module
+from gpusim.asm.parser import parse_file
+from gpusim.asm.value_slice import value_slice
+
+HEAD = """.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+.text
+.globl k
+.p2align 8
+.type k,@function
+k:
+"""
+
+
+def slice_of(tmp_path, body: str) -> dict:
+    """slice_of maps each instruction's source text (comments dropped) to whether it is needed.
+
+    A text that occurs twice maps to None, so a test cannot ask about it by mistake.
+    """
+    path = tmp_path / "k.s"
+    path.write_text(HEAD + body + "  s_endpgm\n")
+    program = encode_module(parse_file(str(path)), "gfx942", 64)
+    needed = value_slice(program)
+    out = {}
+    for i in range(len(program)):
+        text = program.describe(i).split(";")[0].strip()
+        out[text] = None if text in out else bool(needed[i])
+    return out
+
+
+def test_gemm_data_path_is_skipped_and_its_addresses_kept(tmp_path):
+    s = slice_of(tmp_path, """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_lshlrev_b32_e32 v1, 4, v0
+  s_waitcnt lgkmcnt(0)
+  global_load_dwordx4 v[4:7], v1, s[4:5]
+  v_lshlrev_b32_e32 v2, 3, v0
+  s_waitcnt vmcnt(0)
+  ds_write_b128 v2, v[4:7]
+  s_barrier
+  ds_read_b64 v[8:9], v2 offset:64
+  ds_read_b64 v[10:11], v2 offset:128
+  s_waitcnt lgkmcnt(0)
+  v_mfma_f32_32x32x8_f16 a[0:15], v[8:9], v[10:11], a[0:15]
+  s_nop 15
+  v_accvgpr_read_b32 v12, a0
+  global_store_dword v1, v12, s[6:7]
+""")
+    for text in ("s_load_dwordx4 s[4:7], s[0:1], 0x0", "v_lshlrev_b32_e32 v1, 4, v0", "v_lshlrev_b32_e32 v2, 3, v0"):
+        assert s[text] is True, text
+    for text in ("global_load_dwordx4 v[4:7], v1, s[4:5]", "ds_write_b128 v2, v[4:7]",
+                 "ds_read_b64 v[8:9], v2 offset:64", "v_mfma_f32_32x32x8_f16 a[0:15], v[8:9], v[10:11], a[0:15]",
+                 "v_accvgpr_read_b32 v12, a0", "global_store_dword v1, v12, s[6:7]"):
+        assert s[text] is False, text
+
+
+def test_a_loaded_pointer_keeps_its_load(tmp_path):
+    s = slice_of(tmp_path, """
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  v_mov_b32_e32 v2, 0
+  s_mov_b32 s8, 0
+  s_waitcnt lgkmcnt(0)
+.Lloop:
+  global_load_dword v1, v2, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_lshlrev_b32_e32 v2, 2, v1
+  s_add_u32 s8, s8, 1
+  s_cmp_lt_u32 s8, 64
+  s_cbranch_scc1 .Lloop
+""")
+    assert s["global_load_dword v1, v2, s[4:5]"] is True and s["v_lshlrev_b32_e32 v2, 2, v1"] is True
+
+
+def test_a_register_reused_for_data_after_its_last_address_use_is_skipped_there(tmp_path):
+    s = slice_of(tmp_path, """
+  v_lshlrev_b32_e32 v5, 2, v0
+  ds_read_b32 v6, v5
+  ds_read_b32 v5, v5 offset:256
+  s_waitcnt lgkmcnt(0)
+  v_add_f32_e32 v7, v5, v6
+""")
+    assert s["v_lshlrev_b32_e32 v5, 2, v0"] is True
+    assert s["ds_read_b32 v5, v5 offset:256"] is False and s["v_add_f32_e32 v7, v5, v6"] is False
+
+
+def test_a_write_under_a_narrowed_exec_keeps_the_earlier_writer(tmp_path):
+    # v5 is an address after the if-block; inside it only some lanes are rewritten, so both writers count
+    s = slice_of(tmp_path, """
+  v_lshlrev_b32_e32 v5, 2, v0
+  v_cmp_gt_u32_e32 vcc, 32, v0
+  s_and_saveexec_b64 s[2:3], vcc
+  s_cbranch_execz .Ldone
+  v_add_u32_e32 v5, 64, v5
+.Ldone:
+  s_or_b64 exec, exec, s[2:3]
+  ds_read_b32 v6, v5
+""")
+    assert s["v_lshlrev_b32_e32 v5, 2, v0"] is True and s["v_add_u32_e32 v5, 64, v5"] is True
+
+
+def test_a_write_after_exec_is_restored_ends_the_earlier_value(tmp_path):
+    s = slice_of(tmp_path, """
+  v_cmp_gt_u32_e32 vcc, 32, v0
+  s_and_saveexec_b64 s[2:3], vcc
+  v_mul_f32_e32 v5, v0, v0
+  s_or_b64 exec, exec, s[2:3]
+  v_lshlrev_b32_e32 v5, 2, v0
+  ds_read_b32 v6, v5
+""")
+    assert s["v_lshlrev_b32_e32 v5, 2, v0"] is True and s["v_mul_f32_e32 v5, v0, v0"] is False
+
+
+def test_a_half_register_write_keeps_the_writer_of_the_other_half(tmp_path):
+    s = slice_of(tmp_path, """
+  v_lshlrev_b32_e32 v5, 2, v0
+  v_cvt_f16_f32_e32 v6, v0
+  v_mov_b32_sdwa v5, v6 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0
+  ds_read_b32 v7, v5
+""")
+    assert s["v_lshlrev_b32_e32 v5, 2, v0"] is True
+    assert s["v_mov_b32_sdwa v5, v6 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0"] is True
+
+
+def test_values_stored_and_loaded_back_as_addresses_are_kept(tmp_path):
+    s = slice_of(tmp_path, """
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  v_lshlrev_b32_e32 v1, 2, v0
+  v_mul_u32_u24_e32 v2, 3, v0
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v2, s[4:5]
+  s_waitcnt vmcnt(0)
+  global_load_dword v3, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  global_load_dword v4, v3, s[4:5]
+""")
+    assert s["global_load_dword v3, v1, s[4:5]"] is True and s["global_store_dword v1, v2, s[4:5]"] is True
+    assert s["v_mul_u32_u24_e32 v2, 3, v0"] is True
+    assert s["global_load_dword v4, v3, s[4:5]"] is False
+
+
+@pytest.mark.parametrize("base_written", [False, True])
+def test_scalar_loads_through_a_loaded_pointer_read_what_the_kernel_stores(tmp_path, base_written):
+    # s_load from the kernarg pointer reads launch-time memory; through a loaded pointer it may read a store
+    load = "s_load_dword s9, s[4:5], 0x0" if base_written else "s_load_dword s9, s[0:1], 0x8"
+    s = slice_of(tmp_path, f"""
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  v_mul_u32_u24_e32 v2, 3, v0
+  v_mov_b32_e32 v1, 0
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v2, s[4:5]
+  s_waitcnt vmcnt(0)
+  {load}
+""")
+    assert s["global_store_dword v1, v2, s[4:5]"] == base_written
+    assert s["v_mul_u32_u24_e32 v2, 3, v0"] == base_written
+
+
+def test_lane_exchanges_feeding_only_data_are_skipped(tmp_path):
+    s = slice_of(tmp_path, """
+  v_lshlrev_b32_e32 v1, 2, v0
+  v_mov_b32_e32 v2, 1.0
+  ds_bpermute_b32 v3, v1, v2
+  s_waitcnt lgkmcnt(0)
+  v_add_f32_e32 v4, v3, v2
+  ds_read_b32 v5, v1
+""")
+    assert s["v_lshlrev_b32_e32 v1, 2, v0"] is True
+    assert s["ds_bpermute_b32 v3, v1, v2"] is False and s["v_mov_b32_e32 v2, 1.0"] is False
+
+
+def test_compares_and_readlanes_are_always_computed(tmp_path):
+    s = slice_of(tmp_path, """
+  v_mul_f32_e32 v1, v0, v0
+  v_readfirstlane_b32 s4, v1
+  v_cmp_gt_f32_e32 vcc, 0, v0
+""")
+    assert set(s.values()) == {True}
