@@ -6,3 +6,4 @@ from gpusim.templates import reduce  # noqa: F401
 from gpusim.templates import chase  # noqa: F401
 from gpusim.templates import lds_bandwidth  # noqa: F401
 from gpusim.templates import softmax  # noqa: F401
+from gpusim.templates import attention  # noqa: F401
