@@ -195,8 +195,8 @@ def problems(v: dict, arch) -> list:
         return out
     p = plan_of(v)
     if p.threads > arch.cu.max_workitems_per_workgroup:
-        out.append(f"--waves {p.waves} makes {p.threads} work-items per workgroup, over the "
-                   f"{arch.cu.max_workitems_per_workgroup} allowed")
+        return [f"--waves {p.waves} makes {p.threads} work-items per workgroup, over the "
+                f"{arch.cu.max_workitems_per_workgroup} allowed"]
     if p.sq % p.br:
         out.append(f"--seq-q {p.sq} is not a multiple of --br {p.br} (each workgroup takes whole query blocks)")
     if p.sk % p.bc:
@@ -205,12 +205,12 @@ def problems(v: dict, arch) -> list:
         out.append(f"--br {p.br} does not divide into {p.waves} waves of whole {p.mm}-query MFMA blocks")
     if p.bc % p.mm or p.bc & (p.bc - 1):
         out.append(f"--bc {p.bc} must be a power of two and a multiple of the {p.mm}-key MFMA block")
-    elif p.lanes_per_row_v > p.threads or p.d % p.rows_per_load_v:
-        out.append(f"a {p.bc}-key row of Vt does not split into 16-byte loads over {p.threads} work-items "
-                   "(try fewer keys per block or more waves)")
-    if p.threads % p.lanes_per_row_k == 0 and p.bc % p.rows_per_load_k:
-        out.append(f"{p.threads} work-items load {p.rows_per_load_k} rows of K at a time, which does not divide "
-                   f"--bc {p.bc} (use fewer waves or more keys per block)")
+    else:
+        # each global load moves 16 bytes per work-item: whole rows of the tile, the same rows count each time
+        for what, lanes, rows, tile_rows in (("K", p.lanes_per_row_k, p.bc, "--bc"), ("Vt", p.lanes_per_row_v, p.d, "D")):
+            if p.threads % lanes or rows % (p.threads // lanes):
+                out.append(f"{p.threads} work-items load {p.threads / lanes:g} rows of {what} at a time (16 bytes "
+                           f"each), which does not divide its {rows} rows ({tile_rows}): use fewer waves or a larger --bc")
     if p.lds_bytes > arch.cu.lds.size_bytes:
         out.append(f"the K and Vt tiles need {p.lds_bytes} bytes of LDS, over {arch.name}'s "
                    f"{arch.cu.lds.size_bytes} per CU (use a smaller --bc)")
@@ -223,8 +223,8 @@ def problems(v: dict, arch) -> list:
         w = build(v)
         if w.vgprs > _MAX_VGPRS or w.unified_vgprs > 2 * _MAX_VGPRS:
             out.append(f"the kernel needs {w.vgprs} VGPRs per lane, over the {_MAX_VGPRS} architectural VGPRs "
-                       f"(of 512 with the AGPRs, which this template leaves unused): S, P and O of "
-                       f"{p.rows_per_wave} queries per wave do not fit; use more waves or a smaller --bc")
+                       f"(the scores, O and Q of {p.rows_per_wave} queries per wave live in VGPRs; the AGPRs, the "
+                       "other 256 of 512, stay unused): use more waves or a smaller --bc")
     return out
 
 
