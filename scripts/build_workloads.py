@@ -25,6 +25,8 @@ WORKLOADS = {
     "gemm_32x32.s": ("gemm", dict(tile="32x32x32", waves="1x1", vec=4)),
     "gemm_128x128_bf16.s": ("gemm", dict(dtype="bf16")),
     "gemm_128x128_f32.s": ("gemm", dict(dtype="f32", mfma="32x32x2", tile="128x128x16", vec=16)),
+    # flash-attention forward: 32 heads (batch x heads) of 2048 queries x 2048 keys, D = 64; 512 workgroups
+    "attention_fwd_d64.s": ("attention", dict(seq_q=2048, seq_k=2048, head_dim=64, heads=32)),
 }
 
 
