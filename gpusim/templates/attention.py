@@ -27,9 +27,16 @@ S_q x S_k score matrix never exists in memory. Per key block:
 and at the end O = O / l (``v_rcp_f32``), stored with one ``global_store_dwordx4`` per 4 consecutive d.
 
 S, P and O live in VGPRs (gfx90a+ MFMAs write VGPRs; no AGPRs are used): the softmax and the rescale
-are plain VALU work on them. Hardware wait states that gfx942 needs and llvm-mc does not insert are
-written out as s_nop: an MFMA result read by a VALU (passes + 3 wait states: 11 for 32x32x8, 7 for
-16x16x16), a VALU result read by an MFMA (2), a transcendental's result read by a VALU (1).
+are plain VALU work on them. LDS rows are padded by ``--lds-pad`` elements (default 4, 8 bytes) so the
+fragment reads of 16 or 32 consecutive rows hit distinct banks; like the gemm template's, the rows are
+then 8-byte (not 16-byte) aligned for their ``ds_write_b128``.
+
+The check compares O with an f32 numpy reference computed from the f16 inputs, ``rtol=2e-3 atol=1e-3``:
+P rounded to f16 (toward zero, relative error below 2^-10) bounds |O - reference| by 2^-10 max|V|.
+
+Hardware wait states that gfx942 needs and llvm-mc does not insert are written out as s_nop: an MFMA
+result read by a VALU (passes + 3 wait states: 11 for 32x32x8, 7 for 16x16x16), a VALU result read by
+an MFMA (2), a transcendental's result read by a VALU (1).
 """
 from __future__ import annotations
 
@@ -156,11 +163,6 @@ class Plan:
     def kv_blocks(self) -> int:
         return self.sk // self.bc
 
-    @property
-    def flops(self) -> int:
-        """flops is the two matrix products' multiply-adds, x2 (the softmax is not counted)."""
-        return 4 * self.heads * self.sq * self.sk * self.d
-
 
 def plan_of(v: dict) -> Plan:
     """plan_of turns parsed parameter values into a Plan (no validity checks beyond parsing)."""
@@ -195,8 +197,8 @@ def problems(v: dict, arch) -> list:
         return out
     p = plan_of(v)
     if p.threads > arch.cu.max_workitems_per_workgroup:
-        return [f"--waves {p.waves} makes {p.threads} work-items per workgroup, over the "
-                f"{arch.cu.max_workitems_per_workgroup} allowed"]
+        return [(f"--waves {p.waves} makes {p.threads} work-items per workgroup, over the "
+                 f"{arch.cu.max_workitems_per_workgroup} allowed")]
     if p.sq % p.br:
         out.append(f"--seq-q {p.sq} is not a multiple of --br {p.br} (each workgroup takes whole query blocks)")
     if p.sk % p.bc:
@@ -234,7 +236,9 @@ class _FragmentStream:
     Fragment i goes to ring slot i % R. ``start`` issues the first R reads; ``use(i)`` waits until
     fragment i has landed (LDS returns in order: lgkmcnt = the reads issued after it) and returns its
     registers; ``done(i)`` (after the MFMAs that read fragment i are issued) reuses the slot for
-    fragment i + R. Each read is one ``ds_read_b64``: 4 f16 per lane.
+    fragment i + R. Each read is one ``ds_read_b64``: 4 f16 per lane. Refilling a slot right behind the
+    MFMAs that read it relies on an MFMA reading its A and B operands as it issues: gfx942's wait-state
+    table (and LLVM's hazard recognizer) has a write-after-read rule only for an MFMA's C operand.
     """
 
     def __init__(self, w: KernelWriter, ring: int, addr: str, offsets: list, what: str):
@@ -286,8 +290,9 @@ def build(v: dict) -> KernelWriter:
     off_o = w.buffer("O", "f32", (H, p.sq, p.d), out=True)
     off_scale = w.scalar("scale", "f32", repr(p.scale))
     assert (off_q, off_k, off_v, off_o, off_scale) == (0, 8, 16, 24, 32)
-    # f32 reference from the f16 inputs; the kernel rounds P to f16 (toward zero) before P V, a relative
-    # error of up to 2^-10 per term, so outputs (weighted means of V, |O| < 1) agree to about 1e-3
+    # f32 reference from the f16 inputs. The kernel rounds P to f16 toward zero before P V, a relative error
+    # below 2^-10 per term; O is a weighted mean of V (|V| <= 1), so |O - reference| < 2^-10 < atol = 1e-3
+    # (about 1e-4 in practice). A wrong max, rescale or sum is off by a sizeable part of |O| itself.
     w.check("O ~= (P := np.exp((S := scale * (Q.astype(f32) @ K.astype(f32).transpose(0, 2, 1)))"
             " - S.max(axis=2, keepdims=True))) / P.sum(axis=2, keepdims=True) @ Vt.astype(f32).transpose(0, 2, 1)"
             " rtol=2e-3 atol=1e-3")
@@ -567,7 +572,8 @@ def _epilogue(w, p: Plan, passes: int, sO: int, v_lane, v_t, v_u, v_xt, v_x32, v
     """_epilogue adds l over the lane groups, divides O by it and stores O^T's registers as rows of O.
 
     Register r of an O^T block holds d = 4 * G * (r / 4) + 4 * (l / N) + r % 4 of query l % N: four
-    consecutive registers are four consecutive d, one global_store_dwordx4 each.
+    consecutive registers are four consecutive d, one global_store_dwordx4 each. Such a store writes 16
+    bytes into each of N rows of O, not one contiguous run; it runs once per wave, after the key loop.
     """
     w.comment("-- epilogue: l over all lane groups of a query; O = O / l; stores of 4 consecutive d per lane")
     _exchange(w, p, "add", v_l, v_xt, v_x32, v_x16)
