@@ -522,14 +522,20 @@ def _one_edit_apart(a: str, b: str) -> bool:
 def _fast_path_eligible(d: isa.InstrDef, ins: Instruction, ops: np.ndarray, mods: np.ndarray) -> bool:
     """_fast_path_eligible tells whether the executor's 32-bit fast path can run this instruction.
 
-    It needs a FAST_SEMS operation with 32-bit operands, a VGPR destination
-    and no source or output modifier of any kind.
+    It needs a FAST_SEMS operation with 32-bit operands and a VGPR destination,
+    or a FAST_SEMS_64 one with a VGPR-pair destination, and no source or
+    output modifier of any kind.
     """
-    if d.sem not in sems.FAST_SEMS or d.fmt not in ("VOP1", "VOP2", "VOP3", "VOP3P"):
+    wide = d.sem in sems.FAST_SEMS_64
+    if (d.sem not in sems.FAST_SEMS and not wide) or d.fmt not in ("VOP1", "VOP2", "VOP3", "VOP3P"):
         return False
     if mods[M_DPP] != NO_DPP or mods[M_SDWA] or mods[M_NEG] or mods[M_ABS] or mods[M_NEG_HI]:
         return False
-    if mods[M_OPSEL] or mods[M_CLAMP] or mods[M_OMOD] or _dst_kind(d.dst) in (2, 4):
+    if mods[M_OPSEL] or mods[M_CLAMP] or mods[M_OMOD]:
+        return False
+    if wide:
+        return ops[D0, KIND] == K_VREG and ops[D0, WIDTH] == 2 and ops[D1, KIND] == K_NONE
+    if _dst_kind(d.dst) in (2, 4):
         return False
     carry = sems.V_CARRY_FIRST <= d.sem <= sems.V_CARRY_LAST
     if ops[D0, KIND] != K_VREG or ops[D0, WIDTH] != 1 or ops[D1, KIND] not in ((K_SREG, K_NONE) if carry else (K_NONE,)):

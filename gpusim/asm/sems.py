@@ -700,3 +700,5 @@ FAST_SEMS = frozenset((
     V_LSHL_ADD_U32, V_ADD_LSHL_U32, V_ADD3_U32, V_LSHL_OR_B32, V_AND_OR_B32, V_OR3_B32, V_BFE_U32, V_BFE_I32,
     V_BFI_B32, V_MIN_I32, V_MAX_I32, V_MIN_U32, V_MAX_U32, V_PERM_B32, V_ALIGNBIT_B32, V_CNDMASK_B32,
 ))
+# 64-bit address arithmetic the fast path also runs (VGPR-pair destination, any plain sources).
+FAST_SEMS_64 = frozenset((V_LSHL_ADD_U64, V_LSHLREV_B64))
