@@ -195,7 +195,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks),
         per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
         per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-        per_slot(nv), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(),  # vready, sready, why, acct, hazard
+        per_slot(nv), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(), per_slot(),
+        # vready, sready, deps_at, why, acct, hazard
         per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
         per_cu(), per_cu(),   # cu_wake, cu_live

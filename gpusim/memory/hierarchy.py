@@ -116,7 +116,7 @@ class MemoryLevels:
         self.seq = np.zeros(1, np.int64)
 
     def kernel_args(self) -> tuple:
-        """kernel_args returns the arrays ``access_line`` takes before ``cu``, in its order."""
+        """kernel_args returns the tuple of arrays ``access_line`` takes as its first argument ``M``."""
         return (self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
@@ -127,9 +127,9 @@ class MemoryLevels:
                scalar: bool = False) -> int:
         """access sends one line request through ``access_line`` and returns its completion cycle.
 
-        Mutates this object's arrays. For engine hot loops call ``access_line(*kernel_args(), ...)`` from numba.
+        Mutates this object's arrays. For engine hot loops call ``access_line(kernel_args(), ...)`` from numba.
         """
-        return int(access_line(*self.kernel_args(), cu, addr, nbytes, now, write, scalar))
+        return int(access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar))
 
     def counters(self) -> dict:
         """counters returns every counter per hardware instance and summed over its instances.

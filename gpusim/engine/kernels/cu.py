@@ -76,13 +76,6 @@ NEVER = np.int64(1) << 62
 
 
 @njit(_nrt=False)
-def _line(M, cu, addr, nbytes, now, is_write, is_scalar):
-    """_line sends one line request through the memory hierarchy ``M`` (MemoryLevels.kernel_args())."""
-    return access_line(M[0], M[1], M[2], M[3], M[4], M[5], M[6], M[7], M[8], M[9], M[10], M[11], M[12], M[13], M[14], M[15], M[16], M[17], M[18], M[19], M[20], M[21], M[22], M[23], M[24], M[25], M[26],
-                       cu, addr, nbytes, now, is_write, is_scalar)
-
-
-@njit(_nrt=False)
 def _pending(q, w, n, now):
     """_pending counts the operations in wave w's queue that complete after ``now``."""
     k = 0
@@ -184,7 +177,7 @@ def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch):
 @njit(_nrt=False, cache=True)
 def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
-              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, why, acct, hazard,
+              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, deps_at, why, acct, hazard,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
               counters, icount, wgv, lines, pick, pkey, M):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
@@ -194,7 +187,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
     whose values are skipped (gpusim.asm.value_slice: it only computes its
     addresses, which is all the timing needs); ``params`` the machine (P_* columns);
     ``cu_order`` the CU that the i-th workgroup of the first round goes to.
-    The remaining arrays are work state: per wave slot (``pc`` ... ``hazard``),
+    The remaining arrays are work state: per wave slot (``pc`` ... ``hazard``; ``deps_at`` caches the
+    cycle the wave's next instruction has its register sources, -1 until worked out),
     per workgroup slot (``wg_*``), per CU and SIMD (``unit_*``, ``simd_wake``,
     ``last_k``: the SIMD's last issuing slot), per CU (``cu_*``). Counters
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
@@ -219,7 +213,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
             if next_wg < n_wg:
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
                                           sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, vready, sready,
-                                          acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
+                                          deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
                 next_wg += 1
     live_waves = 0
     for cu in range(n_cu):
@@ -271,7 +265,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                     hazard[w] &= ~REFILLING
                     i = pc[w]
                     kind = tkind[i]
-                    deps = _deps_ready(ops, i, w, vready, sready)
+                    deps = deps_at[w]
+                    if deps < 0:  # its registers change only when it issues: once per instruction is enough
+                        deps = _deps_ready(ops, i, w, vready, sready)
+                        deps_at[w] = deps
                     t_ok = deps
                     if kind == TK_WAITCNT:
                         vm = mods[i, M_VMCNT]
@@ -302,7 +299,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                         # times and a busy unit only gets busier, so it is not looked at again before t_ok
                         ready[w] = t_ok
                         wake = min(wake, t_ok)
-                        if kind == TK_MFMA:  # warm its operands in the host cache meanwhile
+                        if kind == TK_MFMA and full[i]:  # warm its operands in the host cache meanwhile
                             for slot in (S0, S1, S2):
                                 if ops[i, slot, KIND] == K_VREG:
                                     prefetch_rows(vreg, w, ops[i, slot, VAL], ops[i, slot, WIDTH])
@@ -334,6 +331,7 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                     i = pc[w]
                     kind = tkind[i]
                     why[w] = WHY_ISSUE
+                    deps_at[w] = -1
                     issued += 1
                     issued_total += 1
                     icount[i] += 1
@@ -379,25 +377,32 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                             # taken: the instruction buffer refills from the target before the wave issues again
                             ready[w] = cycle + 1 + params[P_REFILL]
                             hazard[w] |= REFILLING
-                    elif kind == TK_SMEM:
-                        done = cycle + 1
-                        if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
-                            a = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2) + np.uint64(mods[i, M_OFFSET])
-                            if ops[i, S1, KIND] == K_SREG:
-                                a += sget(sreg, w, K_SREG, ops[i, S1, VAL], 1)
-                            for d in range(0, 4 * ops[i, D0, WIDTH], params[P_LINE_BYTES]):
-                                done = max(done, _line(M, cu, np.int64(a) + d, 0, cycle, False, True))
-                        _push(lgq, lgn, w, done, cycle)
-                    elif kind == TK_VMEM:
-                        is_store = sem[i] != S.MEM_LOAD
-                        dw = ops[i, S3 if is_store else D0, WIDTH]
-                        size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), is_store)
-                        n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
+                    elif kind == TK_SMEM or kind == TK_VMEM:
+                        # the cache lines the access touches, each walked through the memory hierarchy
+                        n = 0
+                        scalar = kind == TK_SMEM
+                        store = False
+                        if scalar:
+                            if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
+                                a = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2) + np.uint64(mods[i, M_OFFSET])
+                                if ops[i, S1, KIND] == K_SREG:
+                                    a += sget(sreg, w, K_SREG, ops[i, S1, VAL], 1)
+                                for d in range(0, 4 * ops[i, D0, WIDTH], params[P_LINE_BYTES]):
+                                    lines[n] = np.int64(a) + d
+                                    n += 1
+                        else:
+                            store = sem[i] != S.MEM_LOAD
+                            dw = ops[i, S3 if store else D0, WIDTH]
+                            size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), store)
+                            n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
                         done = cycle + 1
                         for j in range(n):
-                            done = max(done, _line(M, cu, lines[j], params[P_LINE_BYTES] if is_store else 0, cycle,
-                                                   is_store, False))
-                        _push(vmq, vmn, w, done, cycle)
+                            done = max(done, access_line(M, cu, lines[j], params[P_LINE_BYTES] if store else 0, cycle,
+                                                         store, scalar))
+                        if scalar:
+                            _push(lgq, lgn, w, done, cycle)
+                        else:
+                            _push(vmq, vmn, w, done, cycle)
                     elif kind == TK_LDS:
                         cyc, conf = _lds_cycles(i, sem, ops, mods, T[7], exec_mask(sreg, w), params, lds_scratch)
                         unit_lds[cu] = cycle + max(cyc, 1)
@@ -427,8 +432,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                         if wg_live[ws] == 0 and next_wg < n_wg:
                             stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
                                                       user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
-                                                      vready, sready, acct, hazard, wg_live, wg_arrived, wg_id, lds,
-                                                      wgv)
+                                                      vready, sready, deps_at, acct, hazard, wg_live, wg_arrived,
+                                                      wg_id, lds, wgv)
                             next_wg += 1
                             live_waves += wpw
                             cu_live[cu] += wpw
@@ -485,7 +490,7 @@ def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
 
 @njit(_nrt=False)
 def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, sreg, vreg, pc, state, ready, age,
-                      wg_of, vmn, lgn, vready, sready, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv):
+                      wg_of, vmn, lgn, vready, sready, deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv):
     """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
 
     It sets the ABI state of its waves, clears their scoreboards and queues
@@ -512,6 +517,7 @@ def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, s
         lgn[w] = 0
         acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
         hazard[w] = 0
+        deps_at[w] = -1
         for r in range(vready.shape[1]):
             vready[w, r] = 0
         for r in range(sready.shape[1]):

@@ -9,6 +9,10 @@ A miss allocates its line at once with a ``ready`` cycle, so a later request for
 and waits for that cycle (MSHR merging); see ``cache.line_hit`` for one that reaches the line before, in
 simulated time, the fill was requested.
 
+Every function takes the hierarchy's arrays as one tuple ``M`` (``MemoryLevels.kernel_args()``, unpacked by
+``_levels``) and ``access_line`` and what it calls are inlined where they are used: a call that passed the
+27 arrays one by one cost hundreds of pushed words per cache line.
+
 Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes allocate without a fetch (byte
 masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
 them; atomics are the caller's (issue them as an L2 write plus an L2 read).
@@ -118,9 +122,10 @@ def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
     return done
 
 
-@njit(_nrt=False)
-def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr, seq,
-               addr, t):
+@njit(_nrt=False, inline="always")
+def _mall_read(M, addr, t):
+    p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr = M[0], M[18], M[19], M[20], M[21], M[22]
+    hbm_free, hbm_queue, hbm_ctr, seq = M[23], M[24], M[25], M[26]
     line_b = p[P_MALL_LINE]
     line = addr - rem(addr, line_b)
     if p[P_MALL_CHANNELS] == 0:
@@ -149,10 +154,11 @@ def _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_f
     return done
 
 
-@njit(_nrt=False)
-def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
-               mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr, seq,
-               xcd, addr, nbytes, t, is_write):
+@njit(_nrt=False, inline="always")
+def _l2_access(M, xcd, addr, nbytes, t, is_write):
+    p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc = M[0], M[11], M[12], M[13], M[14], M[15], \
+        M[16], M[17]
+    hbm_free, hbm_queue, hbm_ctr, seq = M[23], M[24], M[25], M[26]
     line_b = p[P_L2_LINE]
     line = addr - rem(addr, line_b)
     nch = p[P_L2_CHANNELS]
@@ -203,37 +209,34 @@ def _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
     # An L2 line is fetched in EA requests of one MALL line each (64 B on CDNA3, as rocprof counts them).
     for off in range(0, line_b, ea):
         tcc[xcd, ch, TCC_EA_RDREQ] += 1
-        d = _mall_read(p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue,
-                       hbm_ctr, seq, line + off, t)
-        done = max(done, d)
+        done = max(done, _mall_read(M, line + off, t))
     slot_hold(mshr, i, t, done)
     line_fill(l2_ready[xcd, ch, s, w], since, done)
     return done
 
 
-@njit(_nrt=False)
-def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
-                sq_tags, sq_stamps, sq_ready, sqc,
-                l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
-                mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr,
-                hbm_free, hbm_queue, hbm_ctr, seq,
-                cu, addr, nbytes, now, is_write, is_scalar):
+@njit(_nrt=False, inline="always")
+def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
     """access_line walks one line request of CU ``cu`` issued at cycle ``now`` down the hierarchy and returns
     the cycle its data is visible (a read) or the L2 has accepted it (a write).
 
-    ``addr`` is any byte address in the line; ``nbytes`` is the bytes a write moves (a read always moves whole
-    lines). A vector request starts at the CU's L1 (write-through; write-allocate only if the L1 policy says
-    so); a scalar one (``is_scalar``, reads only) at the scalar cache of CU ``cu``. Misses go to the L2 of the
-    CU's XCD, then the MALL, then HBM. Mutates every state and counter array passed in (see
-    ``gpusim.memory.hierarchy.MemoryLevels`` for shapes); ``seq[0]`` is the replacement stamp clock.
+    ``M`` is ``gpusim.memory.hierarchy.MemoryLevels.kernel_args()`` (shapes there). ``addr`` is any byte
+    address in the line; ``nbytes`` is the bytes a write moves (a read always moves whole lines). A vector
+    request starts at the CU's L1 (write-through; write-allocate only if the L1 policy says so); a scalar one
+    (``is_scalar``, reads only) at the scalar cache of CU ``cu``. Misses go to the L2 of the CU's XCD, then
+    the MALL, then HBM. Mutates every state and counter array of ``M``; ``seq[0]`` is the replacement stamp
+    clock.
     """
+    p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp = M[0], M[1], M[2], M[3], M[4], M[5], M[6]
+    sq_tags, sq_stamps, sq_ready, sqc, seq = M[7], M[8], M[9], M[10], M[26]
     xcd = quot(cu, p[P_CUS_PER_XCD])
+    seq[0] += 1
+    mshr_slot = -1
     if is_scalar:
         inst = quot(cu, p[P_SQ_SHARED])
         line_b = p[P_SQ_LINE]
         line = addr - rem(addr, line_b)
         sqc[inst, SQC_DCACHE_REQ] += 1
-        seq[0] += 1
         t = now + p[P_SQ_LAT]
         tags = sq_tags[inst]
         stamps = sq_stamps[inst]
@@ -248,57 +251,56 @@ def access_line(p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp,
         w = cache_victim(tags, stamps, s)
         tags[s, w] = quot(line, line_b)
         stamps[s, w] = seq[0]
-        done = t
-        for sub in range(line - rem(line, p[P_L2_LINE]), line + line_b, p[P_L2_LINE]):
-            d = _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
-                           mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
-                           seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
-            done = max(done, d)
-        line_fill(sq_ready[inst, s, w], t, done)
-        return done
-
-    line_b = p[P_L1_LINE]
-    line = addr - rem(addr, line_b)
-    tcp[cu, TCP_TOTAL_CACHE_ACCESSES] += 1
-    seq[0] += 1
-    t = channel_request(l1_free, cu, now, nbytes if is_write else line_b, p[P_L1_BPC], p[P_L1_LAT])
-    tags = l1_tags[cu]
-    stamps = l1_stamps[cu]
-    s = rem(quot(line, line_b), tags.shape[0])
-    w = cache_find(tags, line, line_b)
-    if w >= 0:
-        tcp[cu, GPUSIM_TCP_HIT] += 1
-        if p[P_POLICY] == LRU:
-            stamps[s, w] = seq[0]
+        entry = sq_ready[inst, s, w]  # filled when the L2 answers
     else:
-        tcp[cu, GPUSIM_TCP_MISS] += 1
-    if is_write:
-        if w < 0 and p[P_L1_WRITE_ALLOCATE]:
+        line_b = p[P_L1_LINE]
+        line = addr - rem(addr, line_b)
+        tcp[cu, TCP_TOTAL_CACHE_ACCESSES] += 1
+        t = channel_request(l1_free, cu, now, nbytes if is_write else line_b, p[P_L1_BPC], p[P_L1_LAT])
+        tags = l1_tags[cu]
+        stamps = l1_stamps[cu]
+        s = rem(quot(line, line_b), tags.shape[0])
+        w = cache_find(tags, line, line_b)
+        if w >= 0:
+            tcp[cu, GPUSIM_TCP_HIT] += 1
+            if p[P_POLICY] == LRU:
+                stamps[s, w] = seq[0]
+            if not is_write:
+                return line_hit(l1_ready[cu, s, w], t)
+        else:
+            tcp[cu, GPUSIM_TCP_MISS] += 1
+        if is_write:
+            if w < 0 and p[P_L1_WRITE_ALLOCATE]:
+                w = cache_victim(tags, stamps, s)
+                tags[s, w] = quot(line, line_b)
+                stamps[s, w] = seq[0]
+                line_fill(l1_ready[cu, s, w], t, t)
+            tcp[cu, TCP_TCC_WRITE_REQ] += 1
+            entry = l1_ready[cu, s, 0]  # not used: a write fills nothing on its way back
+        else:
+            mshr_slot, start = slot_wait(l1_mshr[cu], t)
+            tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += start - t
+            since = t
+            t = start
             w = cache_victim(tags, stamps, s)
             tags[s, w] = quot(line, line_b)
             stamps[s, w] = seq[0]
-            line_fill(l1_ready[cu, s, w], t, t)
-        tcp[cu, TCP_TCC_WRITE_REQ] += 1
-        return _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
-                          mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
-                          seq, xcd, addr, nbytes, t, True)
-    if w >= 0:
-        return line_hit(l1_ready[cu, s, w], t)
-    since = t
-    mshr = l1_mshr[cu]
-    i, start = slot_wait(mshr, t)
-    tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += start - t
-    t = start
-    w = cache_victim(tags, stamps, s)
-    tags[s, w] = quot(line, line_b)
-    stamps[s, w] = seq[0]
+            entry = l1_ready[cu, s, w]  # filled when the L2 answers
+    if is_scalar:
+        since = t
+    # the L2 sees a write as it is, a read miss as the L2 lines the cache line covers
+    l2_line = p[P_L2_LINE]
+    first = addr if is_write else line - rem(line, l2_line)
+    stop = addr + 1 if is_write else line + line_b
     done = t
-    for sub in range(line - rem(line, p[P_L2_LINE]), line + line_b, p[P_L2_LINE]):
-        tcp[cu, TCP_TCC_READ_REQ] += 1
-        d = _l2_access(p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc,
-                       mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr, hbm_free, hbm_queue, hbm_ctr,
-                       seq, xcd, max(sub, line), min(line_b, p[P_L2_LINE]), t, False)
-        done = max(done, d)
-    slot_hold(mshr, i, t, done)
-    line_fill(l1_ready[cu, s, w], since, done)
+    for sub in range(first, stop, l2_line):
+        if not (is_write or is_scalar):
+            tcp[cu, TCP_TCC_READ_REQ] += 1
+        done = max(done, _l2_access(M, xcd, max(sub, line), nbytes if is_write else min(line_b, l2_line), t,
+                                    is_write))
+    if is_write:
+        return done
+    if not is_scalar:
+        slot_hold(l1_mshr[cu], mshr_slot, t, done)
+    line_fill(entry, since, done)
     return done
