@@ -106,7 +106,7 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
         # s_waitcnt, s_nop, s_setprio, s_sendmsg ...: no functional effect
     elif s < S.VALU_END:
         if mods[i, M_FAST]:
-            r = exec_valu_fast(i, w, sem, ops, mods, sreg, vreg)
+            r = exec_valu_fast(i, w, sem, ops, mods, sreg, vreg, T)
         else:
             r = exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid)
     elif s < S.MFMA_END:

@@ -1,10 +1,10 @@
 """The VALU fast path: plain 32-bit vector ops computed straight on the register file.
 
 Most instructions a compiler emits are 32-bit ops with VGPR, SGPR or
-constant sources and no source or output modifiers (plus gfx942's 64-bit
-address arithmetic, v_lshl_add_u64 and v_lshlrev_b64, computed lane by lane
-from register pairs). For those this kernel
-makes one vectorised pass over the 64 lanes: VGPR sources are read in
+constant sources and no source or output modifiers. For those this kernel
+makes one vectorised pass over the 64 lanes (gfx942's 64-bit address
+arithmetic, v_lshl_add_u64 and v_lshlrev_b64, takes a pass per source
+through the executor's 64-bit scratch rows instead): VGPR sources are read in
 place, scalar sources are broadcast into scratch rows past the kernel's
 registers, and the result is written in place when EXEC is full. (numba
 vectorises index arithmetic on one array; array views chosen at run time
@@ -16,9 +16,9 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import D0, D1, K_NONE, K_SREG, K_VREG, KIND, S0, S2, VAL, VCC_LO, WIDTH
+from gpusim.asm.program import D0, D1, K_NONE, K_SREG, K_VREG, KIND, S0, S1, S2, VAL, VCC_LO, WIDTH
 from gpusim.exec.kernels import valu_ops as op
-from gpusim.exec.kernels.lanes import ALL_LANES, exec_mask, lane_on, sget, sset
+from gpusim.exec.kernels.lanes import ALL_LANES, exec_mask, fetch_raw, lane_on, sget, sset, write_vgpr
 
 U = np.uint64
 
@@ -70,50 +70,36 @@ def _carry_op(s, i, w, ops, sreg, vreg, a, b, d, mask):
         sset(sreg, w, ops[i, D1, VAL], 2, carry & mask)
 
 
-@njit(_nrt=False)
-def _lane_u64(vreg, w, row, width, scalar, l):
-    """_lane_u64 is lane l of a source held in VGPR ``row`` (``width`` 1 or 2), or ``scalar`` when row < 0."""
-    if row < 0:
-        return scalar
-    x = U(vreg[w, row, l])
-    if width >= 2:
-        x |= U(vreg[w, row + 1, l]) << U(32)
-    return x
-
-
 @njit(_nrt=False, error_model="numpy")
-def _shift_add_u64(s, i, w, ops, sreg, vreg, mask):
-    """_shift_add_u64 computes v_lshl_add_u64 (S0 << S1) + S2 or v_lshlrev_b64 S1 << S0 into a VGPR pair."""
-    row0 = ops[i, S0, VAL] if ops[i, S0, KIND] == K_VREG else -1
-    row1 = ops[i, S0 + 1, VAL] if ops[i, S0 + 1, KIND] == K_VREG else -1
-    row2 = ops[i, S2, VAL] if ops[i, S2, KIND] == K_VREG else -1
-    x0 = sget(sreg, w, ops[i, S0, KIND], ops[i, S0, VAL], ops[i, S0, WIDTH]) if row0 < 0 else U(0)
-    x1 = sget(sreg, w, ops[i, S0 + 1, KIND], ops[i, S0 + 1, VAL], ops[i, S0 + 1, WIDTH]) if row1 < 0 else U(0)
-    x2 = U(0)
-    if row2 < 0 and ops[i, S2, KIND] != K_NONE:
-        x2 = sget(sreg, w, ops[i, S2, KIND], ops[i, S2, VAL], ops[i, S2, WIDTH])
-    w0, w1, w2 = ops[i, S0, WIDTH], ops[i, S0 + 1, WIDTH], ops[i, S2, WIDTH]
-    reg = ops[i, D0, VAL]
-    for l in range(64):
-        if not lane_on(mask, l):
-            continue
-        a = _lane_u64(vreg, w, row0, w0, x0, l)
-        b = _lane_u64(vreg, w, row1, w1, x1, l)
-        if s == S.V_LSHL_ADD_U64:
-            r = op.lshl_add_u64(a, b, _lane_u64(vreg, w, row2, w2, x2, l))
-        else:
-            r = op.lshlrev_b64(a, b)
-        vreg[w, reg, l] = np.uint32(r & U(0xFFFFFFFF))
-        vreg[w, reg + 1, l] = np.uint32(r >> U(32))
+def _shift_add_u64(s, i, w, ops, sreg, vreg, T, mask):
+    """_shift_add_u64 computes v_lshl_add_u64 (S0 << S1) + S2 or v_lshlrev_b64 S1 << S0 into a VGPR pair.
+
+    Sources go through the executor's scratch rows ``T`` (64-bit lanes): a pass per source, a pass to compute.
+    """
+    A, B, R = T[0], T[1], T[4]
+    fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], ops[i, S0, WIDTH], A)
+    fetch_raw(sreg, vreg, w, ops[i, S1, KIND], ops[i, S1, VAL], ops[i, S1, WIDTH], B)
+    if s == S.V_LSHL_ADD_U64:
+        C = T[2]
+        fetch_raw(sreg, vreg, w, ops[i, S2, KIND], ops[i, S2, VAL], ops[i, S2, WIDTH], C)
+        for l in range(64):
+            R[l] = op.lshl_add_u64(A[l], B[l], C[l])
+    else:
+        for l in range(64):
+            R[l] = op.lshlrev_b64(A[l], B[l])
+    write_vgpr(vreg, w, ops[i, D0, VAL], 2, R, mask)
     return 0
 
 
 @njit(_nrt=False, error_model="numpy", inline="always")
-def exec_valu_fast(i, w, sem, ops, mods, sreg, vreg):
-    """exec_valu_fast runs a plain VALU instruction (M_FAST) for wave ``w``; returns 0, or -1 if not handled."""
+def exec_valu_fast(i, w, sem, ops, mods, sreg, vreg, T):
+    """exec_valu_fast runs a plain VALU instruction (M_FAST) for wave ``w``; returns 0, or -1 if not handled.
+
+    ``T`` is the executor's scratch (gpusim.exec.kernels.mfma.SCRATCH_ROWS_NEEDED rows of 64 uint64 lanes).
+    """
     s = sem[i]
     if s == S.V_LSHL_ADD_U64 or s == S.V_LSHLREV_B64:
-        return _shift_add_u64(s, i, w, ops, sreg, vreg, exec_mask(sreg, w))
+        return _shift_add_u64(s, i, w, ops, sreg, vreg, T, exec_mask(sreg, w))
     base = vreg.shape[1] - SCRATCH_ROWS
     a = _source_row(sreg, vreg, w, ops, i, 0, base)
     b = _source_row(sreg, vreg, w, ops, i, 1, base)
