@@ -1,7 +1,10 @@
 """Speed of the timing model, in simulated wave-instructions per host second.
 
 Runs real clang-19 kernels from the corpus, scaled up to fill the GPU, with
-``gpusim.simulate(kernel, "cdna3", timing=True)`` (no numpy check) and prints,
+``gpusim.simulate(kernel, "cdna3", timing=True, outputs=False)`` -- what
+``gpusim run`` does without --check: only the values an address, branch or EXEC
+depends on are computed (gpusim.asm.value_slice), cycles and counters are those
+of the full run -- and prints,
 per case, the simulated wave-instructions and cycles, the host seconds of the
 simulate() call, the rate and the process's peak resident memory. Each case
 runs in a fresh 'spawn' subprocess so that its peak RSS is its own. A first
@@ -20,6 +23,7 @@ Cases:
 Usage:
 
     python benchmarks/timed_rate.py            # saxpy 8M, GEMM 4096x4096x512
+    python benchmarks/timed_rate.py --outputs  # every value computed, as with --check
     python benchmarks/timed_rate.py --quick    # smaller sizes (saxpy 1M, GEMM 2560x2432x128)
     python benchmarks/timed_rate.py --full     # also the 4096^3 GEMM against its target
 """
@@ -102,7 +106,7 @@ def warm_up(kernel_names: list) -> float:
     return time.perf_counter() - t0
 
 
-def run_case(kernel_name: str, path: str) -> dict:
+def run_case(kernel_name: str, path: str, outputs: bool) -> dict:
     """run_case (in a fresh subprocess) warms up on the corpus-size kernel, then times the big one."""
     import resource
 
@@ -113,7 +117,7 @@ def run_case(kernel_name: str, path: str) -> dict:
     kernel = gpusim.load_kernel(path)
     load = time.perf_counter() - t
     t = time.perf_counter()
-    result = gpusim.simulate(kernel, ARCH, timing=True, check=False)
+    result = gpusim.simulate(kernel, ARCH, timing=True, check=False, outputs=outputs)
     seconds = time.perf_counter() - t
     return {"warm": warm, "load": load, "seconds": seconds, "insts": result.counters["GPUSIM_INSTS_TOTAL"],
             "cycles": result.cycles, "waves": result.counters["SQ_WAVES"], "rss_warm_mib": rss_warm,
@@ -146,6 +150,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes")
     ap.add_argument("--full", action="store_true", help="also the 4096x4096x4096 GEMM against its target")
+    ap.add_argument("--outputs", action="store_true",
+                    help="compute every value (output buffers, as with --check) instead of the timing slice only")
     args = ap.parse_args()
 
     ctx = multiprocessing.get_context("spawn")
@@ -158,6 +164,8 @@ def main() -> None:
         with ctx.Pool(1) as pool:
             compile_s = pool.apply(warm_up, (sorted({c.kernel for c in todo}),))
         print(f"numba compile (or cache load) + corpus-size runs, fresh process: {compile_s:.1f} s", flush=True)
+        print("values: " + ("every value computed (outputs=True)" if args.outputs else
+                            "address/control slice only (outputs=False, as gpusim run without --check)"), flush=True)
         print(f"timing model on {ARCH}. seconds: one simulate(timing=True, check=False) call; peak MiB: the "
               "case process's ru_maxrss; warm MiB / warm s: its ru_maxrss and seconds after import, "
               "cache load and a corpus-size warm-up run (a peak equal to warm MiB is the warm-up's)", flush=True)
@@ -165,7 +173,7 @@ def main() -> None:
         for case in todo:
             path = scaled(case.kernel, case.subs, folder)
             with ctx.Pool(1) as pool:   # a fresh process per case: its own ru_maxrss
-                r = pool.apply(run_case, (case.kernel, str(path)))
+                r = pool.apply(run_case, (case.kernel, str(path), args.outputs))
             line = row(case.label, r, verdict(case, r))
             rows.append(line)
             print(line, flush=True)
