@@ -43,9 +43,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpusim.templates.gemm import _add_to_pointer, _Bump, _log2, _mad
 from gpusim.templates.registry import Param, Template, parse_dims, register
-from gpusim.templates.writer import KernelWriter, reg
+from gpusim.templates.writer import KernelWriter, RegisterBump, log2_exact, reg
 
 # f16 MFMA shape -> (instruction, passes on CDNA3; 1 pass = 4 cycles)
 _MFMA = {
@@ -308,7 +307,7 @@ def build(v: dict) -> KernelWriter:
     # -- registers
     sQ, sK, sV, sO = 4, 6, 8, 10               # s_load_dwordx8 fills s[4:11] with the four pointers
     s_scale, s_wave, s_cnt, s_t = 12, 13, 14, 15
-    vr = _Bump(1)
+    vr = RegisterBump(1)
     v_lane, v_t, v_u, v_c = vr.take(), vr.take(), vr.take(), vr.take()
     v_x32 = vr.take()                                          # LDS-free lane exchange addresses
     v_x16 = vr.take() if p.groups == 4 else None
@@ -357,17 +356,17 @@ def build(v: dict) -> KernelWriter:
     w.op("v_mov_b32_e32", f"v{v_gk[0]}", f"v{v_t}", note="K offset of load j: (tid + j * threads) * 16")
     for j, vg in enumerate(v_gk[1:], 1):
         w.op("v_add_u32_e32", f"v{vg}", j * p.threads * 16, f"v{v_t}")
-    w.op("v_lshrrev_b32_e32", f"v{v_t}", _log2(p.lanes_per_row_k), "v0", note="K row = tid / lanes per row")
+    w.op("v_lshrrev_b32_e32", f"v{v_t}", log2_exact(p.lanes_per_row_k), "v0", note="K row = tid / lanes per row")
     w.op("v_and_b32_e32", f"v{v_u}", p.lanes_per_row_k - 1, "v0")
     w.op("v_lshlrev_b32_e32", f"v{v_u}", 4, f"v{v_u}", note="byte column = tid % lanes per row * 16")
-    _mad(w, f"v{v_wk}", f"v{v_t}", p.pitch_k, f"v{v_u}", note="LDS write address in the K tile")
-    w.op("v_lshrrev_b32_e32", f"v{v_t}", _log2(p.lanes_per_row_v), "v0", note="Vt row (a d) = tid / lanes per row")
+    w.mad_u32_u24(f"v{v_wk}", f"v{v_t}", p.pitch_k, f"v{v_u}", note="LDS write address in the K tile")
+    w.op("v_lshrrev_b32_e32", f"v{v_t}", log2_exact(p.lanes_per_row_v), "v0", note="Vt row (a d) = tid / lanes per row")
     w.op("v_and_b32_e32", f"v{v_u}", p.lanes_per_row_v - 1, "v0")
     w.op("v_lshlrev_b32_e32", f"v{v_u}", 4, f"v{v_u}")
-    _mad(w, f"v{v_wv}", f"v{v_t}", p.pitch_v, f"v{v_u}", note="LDS write address in the Vt tile ...")
+    w.mad_u32_u24(f"v{v_wv}", f"v{v_t}", p.pitch_v, f"v{v_u}", note="LDS write address in the Vt tile ...")
     w.op("v_add_u32_e32", f"v{v_wv}", p.k_tile_bytes, f"v{v_wv}", note="... which follows the K tile")
     for j, vg in enumerate(v_gv):
-        _mad(w, f"v{vg}", f"v{v_t}", p.sk * 2, f"v{v_u}", note="Vt offset of load j: row * S_k * 2 + column" if not j else "")
+        w.mad_u32_u24(f"v{vg}", f"v{v_t}", p.sk * 2, f"v{v_u}", note="Vt offset of load j: row * S_k * 2 + column" if not j else "")
         if j:
             w.op("v_add_u32_e32", f"v{vg}", j * p.rows_per_load_v * p.sk * 2, f"v{vg}")
 
@@ -375,12 +374,12 @@ def build(v: dict) -> KernelWriter:
     w.comment(f"-- MFMA operand lanes: lane l holds row (l % {p.mm}) of its block and 4 elements of K-depth from "
               f"4 * (l / {p.mm}) on: byte offset (l % {p.mm}) * pitch + (l / {p.mm}) * 8")
     w.op("v_and_b32_e32", f"v{v_t}", p.mm - 1, f"v{v_lane}", note="l % MFMA rows")
-    w.op("v_lshrrev_b32_e32", f"v{v_u}", _log2(p.mm), f"v{v_lane}", note="l / MFMA rows")
+    w.op("v_lshrrev_b32_e32", f"v{v_u}", log2_exact(p.mm), f"v{v_lane}", note="l / MFMA rows")
     w.op("v_lshlrev_b32_e32", f"v{v_u}", 3, f"v{v_u}", note="... * 8 bytes")
-    _mad(w, f"v{v_kfrag}", f"v{v_t}", p.pitch_k, f"v{v_u}", note="K fragments (A of S^T = K Q^T), in LDS")
-    _mad(w, f"v{v_vfrag}", f"v{v_t}", p.pitch_v, f"v{v_u}", note="Vt fragments (A of O^T = Vt P^T) ...")
+    w.mad_u32_u24(f"v{v_kfrag}", f"v{v_t}", p.pitch_k, f"v{v_u}", note="K fragments (A of S^T = K Q^T), in LDS")
+    w.mad_u32_u24(f"v{v_vfrag}", f"v{v_t}", p.pitch_v, f"v{v_u}", note="Vt fragments (A of O^T = Vt P^T) ...")
     w.op("v_add_u32_e32", f"v{v_vfrag}", p.k_tile_bytes, f"v{v_vfrag}", note="... after the K tile")
-    _mad(w, f"v{v_t}", f"v{v_t}", p.d * 2, f"v{v_u}", note="Q fragments (B of S^T), in global memory")
+    w.mad_u32_u24(f"v{v_t}", f"v{v_t}", p.d * 2, f"v{v_u}", note="Q fragments (B of S^T), in global memory")
 
     w.blank()
     w.comment("-- the first key block into VGPRs, and this wave's Q once for all: "
@@ -527,12 +526,12 @@ def build(v: dict) -> KernelWriter:
 def _add_product(w, s_ptr: int, s_factor: str, scale: int, s_t: int, note: str = "") -> None:
     """_add_product adds s_factor * scale to the 64-bit pointer in s[s_ptr:s_ptr+1] (products below 4 GiB)."""
     w.op("s_mul_i32", f"s{s_t}", s_factor, scale, note=note)
-    _add_to_pointer(w, s_ptr, f"s{s_t}")
+    w.add_to_pointer(s_ptr, f"s{s_t}")
 
 
 def _advance(w, p: Plan, sK: int, sV: int) -> None:
-    _add_to_pointer(w, sK, p.bc * p.d * 2, note="K moves Bc rows on")
-    _add_to_pointer(w, sV, p.bc * 2, note="Vt moves Bc columns on")
+    w.add_to_pointer(sK, p.bc * p.d * 2, note="K moves Bc rows on")
+    w.add_to_pointer(sV, p.bc * 2, note="Vt moves Bc columns on")
 
 
 def _global_loads(w, p: Plan, sK: int, sV: int, v_gk, v_gv, v_data_k, v_data_v) -> None:
@@ -581,9 +580,9 @@ def _epilogue(w, p: Plan, passes: int, sO: int, v_lane, v_t, v_u, v_xt, v_x32, v
         w.op("v_rcp_f32_e32", f"v{v_l[qb]}", f"v{v_l[qb]}", note="1 / l")
     _nops(w, passes + 3, f"a VALU reads an MFMA's result {passes} + 3 wait states after it (gfx940)")
     w.op("v_and_b32_e32", f"v{v_t}", p.mm - 1, f"v{v_lane}", note="query within the block")
-    w.op("v_lshrrev_b32_e32", f"v{v_u}", _log2(p.mm), f"v{v_lane}", note="lane group g: d from 4 g")
+    w.op("v_lshrrev_b32_e32", f"v{v_u}", log2_exact(p.mm), f"v{v_lane}", note="lane group g: d from 4 g")
     w.op("v_lshlrev_b32_e32", f"v{v_u}", 4, f"v{v_u}")
-    _mad(w, f"v{v_t}", f"v{v_t}", p.d * 4, f"v{v_u}", note="lane's byte offset in O")
+    w.mad_u32_u24(f"v{v_t}", f"v{v_t}", p.d * 4, f"v{v_u}", note="lane's byte offset in O")
     for qb in range(p.qblocks):
         w.op("v_mov_b32_e32", f"v{v_alpha}", f"v{v_l[qb]}")
         w.op("v_mov_b32_e32", f"v{v_alpha + 1}", f"v{v_l[qb]}", note="1 / l, twice")

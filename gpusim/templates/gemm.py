@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpusim.templates.registry import Param, Template, parse_dims, register
-from gpusim.templates.writer import KernelWriter, dtype_bytes, reg
+from gpusim.templates.writer import KernelWriter, RegisterBump, dtype_bytes, log2_exact, reg
 
 # MFMA instructions by (dtype, shape) on gfx942
 _MFMA = {
@@ -176,19 +176,6 @@ def problems(v: dict, arch) -> list:
     return out
 
 
-class _Bump:
-    """_Bump hands out consecutive registers of one kind; tuples are aligned as gfx90a+ requires."""
-
-    def __init__(self, first: int):
-        self.next = first
-
-    def take(self, count: int = 1, align: int = 1) -> int:
-        self.next = -(-self.next // align) * align
-        first = self.next
-        self.next += count
-        return first
-
-
 def build(v: dict) -> KernelWriter:
     """build writes the GEMM for parameter values ``v`` (assumed valid: see problems)."""
     p = plan_of(v)
@@ -211,10 +198,10 @@ def build(v: dict) -> KernelWriter:
     w.describe(f"LDS {p.lds_bytes} B ({'two buffers' if p.double else 'one buffer'} of A and Bt rows of "
                f"{p.bk}+{p.pad} elements); global prefetch depth {p.prefetch}; K loop unrolled {p.unroll}x")
 
-    s = _Bump(4)
+    s = RegisterBump(4)
     sA, sB, sC = s.take(2, 2), s.take(2, 2), s.take(2, 2)
     s_wave, s_cnt, s_rd, s_wr, s_t = s.take(), s.take(), s.take(), s.take(), s.take()
-    vr = _Bump(1)
+    vr = RegisterBump(1)
     v_lane = vr.take()
     v_ga = [vr.take() for _ in range(p.loads_a)]
     v_gb = [vr.take() for _ in range(p.loads_b)]
@@ -243,34 +230,34 @@ def build(v: dict) -> KernelWriter:
     w.blank()
     w.comment(f"-- global loads: {p.lanes_per_row} lanes per {p.bk}-element row, {p.rows_per_load} rows per load, "
               f"{p.loads_a} loads of A and {p.loads_b} of Bt per lane")
-    w.op("v_lshrrev_b32_e32", f"v{v_t}", _log2(p.lanes_per_row), "v0", note="row = tid / lanes_per_row")
+    w.op("v_lshrrev_b32_e32", f"v{v_t}", log2_exact(p.lanes_per_row), "v0", note="row = tid / lanes_per_row")
     w.op("v_and_b32_e32", f"v{v_u}", p.lanes_per_row - 1, "v0", note="tid % lanes_per_row ...")
-    w.op("v_lshlrev_b32_e32", f"v{v_u}", _log2(p.vec), f"v{v_u}", note="... * vec = byte column")
+    w.op("v_lshlrev_b32_e32", f"v{v_u}", log2_exact(p.vec), f"v{v_u}", note="... * vec = byte column")
     for j, vg in enumerate(v_ga):
-        _mad(w, f"v{vg}", f"v{v_t}", p.k * p.es, f"v{v_u}", note=f"A offset of load {j}: row * K * es + col")
+        w.mad_u32_u24(f"v{vg}", f"v{v_t}", p.k * p.es, f"v{v_u}", note=f"A offset of load {j}: row * K * es + col")
         if j:
             w.op("v_add_u32_e32", f"v{vg}", j * p.rows_per_load * p.k * p.es, f"v{vg}")
     for j, vg in enumerate(v_gb):
-        _mad(w, f"v{vg}", f"v{v_t}", p.k * p.es, f"v{v_u}", note=f"Bt offset of load {j}")
+        w.mad_u32_u24(f"v{vg}", f"v{v_t}", p.k * p.es, f"v{v_u}", note=f"Bt offset of load {j}")
         if j:
             w.op("v_add_u32_e32", f"v{vg}", j * p.rows_per_load * p.k * p.es, f"v{vg}")
-    _mad(w, f"v{v_wa}", f"v{v_t}", p.row_bytes, f"v{v_u}", note="LDS write address in A's rows")
+    w.mad_u32_u24(f"v{v_wa}", f"v{v_t}", p.row_bytes, f"v{v_u}", note="LDS write address in A's rows")
     w.op("v_add_u32_e32", f"v{v_wb}", p.bm * p.row_bytes, f"v{v_wa}", note="and in Bt's, after A's BM rows")
 
     w.blank()
     w.comment(f"-- LDS fragment addresses: lane l reads row (l % {p.mm}) of its block, K elements "
               f"{p.kpl} * (l / {p.mm}) on")
-    w.op("s_lshr_b32", f"s{s_t}", f"s{s_wave}", _log2(p.wn), note="wave row = wave / WN")
+    w.op("s_lshr_b32", f"s{s_t}", f"s{s_wave}", log2_exact(p.wn), note="wave row = wave / WN")
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", (p.bm // p.wm) * p.row_bytes, note="... * wave-tile rows * row bytes")
     w.op("v_and_b32_e32", f"v{v_t}", p.mm - 1, f"v{v_lane}", note="l % MFMA rows")
-    w.op("v_lshrrev_b32_e32", f"v{v_u}", _log2(p.mm), f"v{v_lane}", note="l / MFMA rows")
+    w.op("v_lshrrev_b32_e32", f"v{v_u}", log2_exact(p.mm), f"v{v_lane}", note="l / MFMA rows")
     w.op("v_mul_u32_u24_e32", f"v{v_u}", p.kpl * p.es, f"v{v_u}", note="... * bytes per lane of K")
-    _mad(w, f"v{v_ra}", f"v{v_t}", p.row_bytes, f"v{v_u}")
+    w.mad_u32_u24(f"v{v_ra}", f"v{v_t}", p.row_bytes, f"v{v_u}")
     w.op("v_add_u32_e32", f"v{v_ra}", f"s{s_t}", f"v{v_ra}", note="A fragment base")
     w.op("s_and_b32", f"s{s_t}", f"s{s_wave}", p.wn - 1, note="wave column = wave % WN")
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", (p.bn // p.wn) * p.row_bytes)
     w.op("s_add_u32", f"s{s_t}", f"s{s_t}", p.bm * p.row_bytes, note="Bt's rows follow A's")
-    _mad(w, f"v{v_rb}", f"v{v_t}", p.row_bytes, f"v{v_u}")
+    w.mad_u32_u24(f"v{v_rb}", f"v{v_t}", p.row_bytes, f"v{v_u}")
     w.op("v_add_u32_e32", f"v{v_rb}", f"s{s_t}", f"v{v_rb}", note="Bt fragment base")
 
     w.blank()
@@ -324,35 +311,15 @@ def build(v: dict) -> KernelWriter:
     return w
 
 
-def _mad(w, dst: str, a: str, const: int, b: str, note: str = "") -> None:
-    """_mad sets dst = a * const + b. gfx9's VOP3 takes no literal constant, so the VOP2 forms do it in two."""
-    if 0 <= const <= 64:
-        w.op("v_mad_u32_u24", dst, a, const, b, note=note)
-    else:
-        w.op("v_mul_u32_u24_e32", dst, const, a, note=note)
-        w.op("v_add_u32_e32", dst, b, dst)
-
-
-def _log2(x: int) -> int:
-    assert x > 0 and x & (x - 1) == 0, x
-    return x.bit_length() - 1
-
-
-def _add_to_pointer(w, s_ptr: int, value, note: str = "") -> None:
-    """_add_to_pointer adds ``value`` (an SGPR or a constant) to the 64-bit pointer in s[s_ptr:s_ptr+1]."""
-    w.op("s_add_u32", f"s{s_ptr}", f"s{s_ptr}", value, note=note)
-    w.op("s_addc_u32", f"s{s_ptr + 1}", f"s{s_ptr + 1}", 0)
-
-
 def _add_product(w, s_ptr: int, s_factor: str, scale: int, s_t: int, note: str) -> None:
     """_add_product adds s_factor * scale to the 64-bit pointer in s[s_ptr:s_ptr+1] (products below 4 GiB)."""
     w.op("s_mul_i32", f"s{s_t}", s_factor, scale, note=note)
-    _add_to_pointer(w, s_ptr, f"s{s_t}")
+    w.add_to_pointer(s_ptr, f"s{s_t}")
 
 
 def _advance(w, p: Plan, sA: int, sB: int) -> None:
-    _add_to_pointer(w, sA, p.bk * p.es, note="A and Bt move one tile along K")
-    _add_to_pointer(w, sB, p.bk * p.es)
+    w.add_to_pointer(sA, p.bk * p.es, note="A and Bt move one tile along K")
+    w.add_to_pointer(sB, p.bk * p.es)
 
 
 def _global_loads(w, p: Plan, sA: int, sB: int, v_ga, v_gb, v_data_a, v_data_b) -> None:
@@ -409,16 +376,16 @@ def _epilogue(w, p: Plan, sC, s_wave, s_t, v_lane, v_t, v_u, acc) -> None:
     """_epilogue stores the accumulators: register r of a block holds row 4*G*(r/4) + 4*(l/N) + r%4, column l%N."""
     groups = 64 // p.nn
     w.comment("-- epilogue: C += this wave's tile origin; lane offset = (4 * (l / N) * n + l % N) * 4")
-    w.op("s_lshr_b32", f"s{s_t}", f"s{s_wave}", _log2(p.wn))
+    w.op("s_lshr_b32", f"s{s_t}", f"s{s_wave}", log2_exact(p.wn))
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", p.bm // p.wm, note="wave row origin")
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", p.n * 4)
-    _add_to_pointer(w, sC, f"s{s_t}")
+    w.add_to_pointer(sC, f"s{s_t}")
     w.op("s_and_b32", f"s{s_t}", f"s{s_wave}", p.wn - 1)
     w.op("s_mul_i32", f"s{s_t}", f"s{s_t}", (p.bn // p.wn) * 4, note="wave column origin, bytes")
-    _add_to_pointer(w, sC, f"s{s_t}")
+    w.add_to_pointer(sC, f"s{s_t}")
     _add_product(w, sC, "s3", p.bm * p.n * 4, s_t, "C += wg_y * BM rows")
     _add_product(w, sC, "s2", p.bn * 4, s_t, "C += wg_x * BN columns")
-    w.op("v_lshrrev_b32_e32", f"v{v_t}", _log2(p.nn), f"v{v_lane}", note="l / N: the lane's group of 4 rows")
+    w.op("v_lshrrev_b32_e32", f"v{v_t}", log2_exact(p.nn), f"v{v_lane}", note="l / N: the lane's group of 4 rows")
     w.op("v_mul_u32_u24_e32", f"v{v_t}", 4 * p.n * 4, f"v{v_t}")
     w.op("v_and_b32_e32", f"v{v_u}", p.nn - 1, f"v{v_lane}", note="l % N: the lane's column")
     w.op("v_lshl_add_u32", f"v{v_lane}", f"v{v_u}", 2, f"v{v_t}", note="lane's byte offset in the block")

@@ -119,10 +119,8 @@ def build(v: dict) -> KernelWriter:
     w.op("s_lshl_b32", "s9", "s2", 2, note="g * 4 bytes: out[g]")
     w.op("v_lshlrev_b32_e32", OFF, 2, "v0", note="tid * 4: this thread's byte offset (and LDS slot)")
     w.op("s_waitcnt", "lgkmcnt(0)", note="the pointers have arrived")
-    w.op("s_add_u32", "s4", "s4", "s8", note="x += slice offset (64-bit add: low word ...")
-    w.op("s_addc_u32", "s5", "s5", 0, note="... plus the carry)")
-    w.op("s_add_u32", "s6", "s6", "s9", note="out += g * 4")
-    w.op("s_addc_u32", "s7", "s7", 0)
+    w.add_to_pointer(4, "s8", note="x += slice offset (64-bit add: low word ...", carry_note="... plus the carry)")
+    w.add_to_pointer(6, "s9", note="out += g * 4")
     w.blank()
     w.comment(f"-- {I} load{'s' if I > 1 else ''} per thread, all in flight before the first wait")
     for k in range(I):

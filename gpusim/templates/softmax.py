@@ -115,10 +115,8 @@ def build(v: dict) -> KernelWriter:
         w.op("v_lshrrev_b32_e32", WAVE_ADDR, 6, "v0", note="wave = tid / 64")
         w.op("v_lshlrev_b32_e32", WAVE_ADDR, 2, WAVE_ADDR, note="wave * 4: LDS address of word 'wave'")
     w.op("s_waitcnt", "lgkmcnt(0)", note="the pointers have arrived")
-    w.op("s_add_u32", "s4", "s4", "s8", note="x += row offset (64-bit: low word ...")
-    w.op("s_addc_u32", "s5", "s5", 0, note="... plus the carry)")
-    w.op("s_add_u32", "s6", "s6", "s8", note="y += row offset")
-    w.op("s_addc_u32", "s7", "s7", 0)
+    w.add_to_pointer(4, "s8", note="x += row offset (64-bit: low word ...", carry_note="... plus the carry)")
+    w.add_to_pointer(6, "s8", note="y += row offset")
     w.blank()
     w.comment(f"-- load the row: {K} element{'s' if K > 1 else ''} per thread, all in flight")
     for k in range(K):

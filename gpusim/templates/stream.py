@@ -177,9 +177,9 @@ def build(v: dict) -> KernelWriter:
     w.op("s_waitcnt", "lgkmcnt(0)", note="the pointers have arrived")
     for arr in ("a", "b", "c"):
         if arr in ptr:
-            lo, hi = sreg[arr][2:-1].split(":")
-            w.op("s_add_u32", f"s{lo}", f"s{lo}", CHUNK_OFF, note=f"{arr} += chunk offset (low word ...")
-            w.op("s_addc_u32", f"s{hi}", f"s{hi}", 0, note="... and the carry)")
+            lo = sreg[arr][2:-1].split(":")[0]
+            w.add_to_pointer(int(lo), CHUNK_OFF, note=f"{arr} += chunk offset (low word ...",
+                             carry_note="... and the carry)")
     if grid_stride:
         w.op("s_mov_b32", CHUNK_ID, "s2", note="chunk = workgroup id")
         w.label(".Lchunk")
@@ -220,9 +220,8 @@ def build(v: dict) -> KernelWriter:
         w.comment(f"-- next chunk of this workgroup: {wgs} chunks on ({step} bytes)")
         for arr in ("a", "b", "c"):
             if arr in ptr:
-                lo, hi = sreg[arr][2:-1].split(":")
-                w.op("s_add_u32", f"s{lo}", f"s{lo}", step, note=f"{arr} += workgroups * chunk bytes")
-                w.op("s_addc_u32", f"s{hi}", f"s{hi}", 0)
+                lo = sreg[arr][2:-1].split(":")[0]
+                w.add_to_pointer(int(lo), step, note=f"{arr} += workgroups * chunk bytes")
         w.op("s_add_u32", CHUNK_ID, CHUNK_ID, wgs, note="chunk += workgroups")
         w.op("s_cmp_lt_u32", CHUNK_ID, chunks, note=f"chunk < {chunks}?")
         w.op("s_cbranch_scc1", ".Lchunk", note="the loop is uniform: scalar registers, no exec mask")

@@ -147,10 +147,8 @@ def build(v: dict) -> KernelWriter:
         w.op("v_mad_u32_u24", DST, TY, "s13", TX, note="ty * R + tx: b[ty][tx], a row of b (coalesced)")
     w.op("v_lshlrev_b32_e32", DST, 2, DST, note="... in bytes")
     w.op("s_waitcnt", "lgkmcnt(0)", note="the pointers have arrived")
-    w.op("s_add_u32", "s4", "s4", "s8", note="a += tile offset (64-bit: low word ...")
-    w.op("s_addc_u32", "s5", "s5", 0, note="... plus the carry)")
-    w.op("s_add_u32", "s6", "s6", "s10", note="b += tile offset")
-    w.op("s_addc_u32", "s7", "s7", 0)
+    w.add_to_pointer(4, "s8", note="a += tile offset (64-bit: low word ...", carry_note="... plus the carry)")
+    w.add_to_pointer(6, "s10", note="b += tile offset")
 
     w.blank()
     w.comment(f"-- read the tile: {steps} coalesced loads per thread, all in flight before the first wait")

@@ -40,6 +40,26 @@ class _Arg:
     header: str
 
 
+def log2_exact(x: int) -> int:
+    """log2_exact is log2 of a power of two (a shift amount); anything else is a template bug."""
+    assert x > 0 and x & (x - 1) == 0, x
+    return x.bit_length() - 1
+
+
+class RegisterBump:
+    """RegisterBump hands out consecutive registers of one kind; tuples are aligned as gfx90a+ requires."""
+
+    def __init__(self, first: int):
+        self.next = first
+
+    def take(self, count: int = 1, align: int = 1) -> int:
+        """take returns the first of ``count`` fresh registers, starting at a multiple of ``align``."""
+        self.next = -(-self.next // align) * align
+        first = self.next
+        self.next += count
+        return first
+
+
 @dataclass
 class KernelWriter:
     """KernelWriter collects one kernel's instructions, arguments, launch and checks; ``text()`` renders it.
@@ -113,6 +133,23 @@ class KernelWriter:
             line = f"{line:<48} ; {note}"
         self.lines.append(line)
         self._note_registers(body)
+
+    def add_to_pointer(self, s_ptr: int, value, note: str = "", carry_note: str = "") -> None:
+        """add_to_pointer adds ``value`` (an SGPR name or a constant) to the 64-bit pointer in s[s_ptr:s_ptr+1].
+
+        Scalar ALU adds are 32-bit: the low word with s_add_u32, then its carry (SCC) into the high word.
+        """
+        self.op("s_add_u32", f"s{s_ptr}", f"s{s_ptr}", value, note=note)
+        self.op("s_addc_u32", f"s{s_ptr + 1}", f"s{s_ptr + 1}", 0, note=carry_note)
+
+    def mad_u32_u24(self, dst: str, a: str, const: int, b: str, note: str = "") -> None:
+        """mad_u32_u24 sets dst = a * const + b (24-bit a and const). gfx9's VOP3 takes no literal, so a
+        constant above 64 (the largest inline one) takes the two VOP2 forms instead."""
+        if 0 <= const <= 64:
+            self.op("v_mad_u32_u24", dst, a, const, b, note=note)
+        else:
+            self.op("v_mul_u32_u24_e32", dst, const, a, note=note)
+            self.op("v_add_u32_e32", dst, b, dst)
 
     def _note_registers(self, text: str) -> None:
         for kind, lo, hi in _REG_RANGE.findall(text):
