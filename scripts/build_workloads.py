@@ -27,6 +27,27 @@ WORKLOADS = {
     "gemm_128x128_f32.s": ("gemm", dict(dtype="f32", mfma="32x32x2", tile="128x128x16", vec=16)),
     # flash-attention forward: 32 heads (batch x heads) of 2048 queries x 2048 keys, D = 64; 512 workgroups
     "attention_fwd_d64.s": ("attention", dict(seq_q=2048, seq_k=2048, head_dim=64, heads=32)),
+    # streaming over 64 MiB arrays (16M f32): vectorised and scalar loads, one element chunk per workgroup
+    "stream_copy.s": ("stream", dict(op="copy", n=1 << 24)),
+    "stream_triad.s": ("stream", dict(op="triad", n=1 << 24)),
+    "stream_triad_scalar.s": ("stream", dict(op="triad", n=1 << 24, vec=1)),
+    "stream_triad_grid_stride.s": ("stream", dict(op="triad", n=1 << 24, grid_stride=True, unroll=2)),
+    # 4096 x 4096 f32 transpose: straight from registers, through an LDS tile, through a padded tile
+    "transpose_naive.s": ("transpose", dict(rows=4096, cols=4096, variant="naive")),
+    "transpose_lds_tile.s": ("transpose", dict(rows=4096, cols=4096, variant="lds")),
+    "transpose_lds_padded.s": ("transpose", dict(rows=4096, cols=4096, variant="lds-padded")),
+    # sum of 16M f32: DPP wave reduction, LDS halving tree
+    "reduce_wave_shuffle.s": ("reduce", dict(n=1 << 24, items_per_thread=16, method="wave-shuffle")),
+    "reduce_lds_tree.s": ("reduce", dict(n=1 << 24, items_per_thread=16, method="lds-tree")),
+    # row softmax of a 1024 x 4096 f32 matrix
+    "softmax_row_reduce.s": ("softmax", dict(rows=1024, cols=4096)),
+    # microbenchmarks: a single-lane pointer chase whose steps revisit a footprint inside the L1 (64 passes
+    # over 64 lines) or the L2 (8 passes over 8192 lines), and the LDS read bandwidth without and with
+    # 32-way bank conflicts. Per-step latency: see the chase template (two step counts, difference).
+    "chase_l1.s": ("chase", dict(footprint_bytes=8192, steps=4096)),
+    "chase_l2.s": ("chase", dict(footprint_bytes=1 << 20, steps=65536)),
+    "lds_bandwidth_b128.s": ("lds-bandwidth", dict(width=16, waves_per_block=8, workgroups=304)),
+    "lds_bandwidth_conflicts.s": ("lds-bandwidth", dict(width=4, stride_words=32, workgroups=304)),
 }
 
 
