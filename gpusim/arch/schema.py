@@ -260,6 +260,8 @@ class L2:
     channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel",
                                            minimum=1, pow2=True)
     write_policy: str = _param("what a store does to the L2", choices=L2_WRITE_POLICIES)
+    write_back_at_kernel_end: bool = _param("the end-of-kernel release writes every dirty L2 line back to "
+                                            "memory, and the kernel ends when that is done", default=False)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,

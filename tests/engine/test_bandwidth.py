@@ -30,9 +30,25 @@ def test_streaming_saxpy_reaches_70_to_100_percent_of_hbm_peak(tmp_path, arch_na
     seconds = run.cycles / (arch.clocks.shader_mhz * 1e6)
     achieved = (c["GPUSIM_HBM_READ_BYTES_sum"] + c["GPUSIM_HBM_WRITE_BYTES_sum"]) / seconds
     assert 0.70 * arch.hbm_bytes_per_s <= achieved <= arch.hbm_bytes_per_s
-    # every line of x and y came from HBM once; y's dirty lines mostly stay in the 8 x 4 MiB of L2
+    # every line of x and y came from HBM once, and every line of y went back: evicted from the L2 on
+    # the way, or written back by the end-of-kernel release (cdna3: l2.write_back_at_kernel_end)
     assert c["GPUSIM_HBM_READ_BYTES_sum"] >= 8 * n
-    assert c["GPUSIM_HBM_WRITE_BYTES_sum"] < 4 * n
+    assert c["GPUSIM_HBM_WRITE_BYTES_sum"] == 4 * n
+
+
+def test_the_end_of_kernel_release_writes_the_l2_back_on_cdna3_only(tmp_path):
+    # 64K floats of y fit the L2 many times over: without the release they would never reach HBM
+    kernel = saxpy(tmp_path, 1 << 16)
+    cdna3, cdna2 = load_arch("cdna3"), load_arch("cdna2")
+    flushed = time_kernel(kernel, cdna3)
+    kept = time_kernel(kernel, cdna2)
+    assert flushed.counters["GPUSIM_HBM_WRITE_BYTES_sum"] == 4 << 16
+    assert flushed.counters["TCC_EA_WRREQ_sum"] == (4 << 16) // cdna3.mall.line_bytes
+    assert kept.counters["GPUSIM_HBM_WRITE_BYTES_sum"] == 0
+    # the same kernel without the release finishes earlier: the write-back is part of the kernel's time
+    no_release = time_kernel(kernel, arch_overrides(cdna3, {"l2.write_back_at_kernel_end": False}))
+    assert no_release.counters["GPUSIM_HBM_WRITE_BYTES_sum"] == 0
+    assert no_release.cycles < flushed.cycles
 
 
 # ---------------------------------------------------------------- L2-resident read stream

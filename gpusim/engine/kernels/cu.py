@@ -37,7 +37,7 @@ from gpusim.asm.program import (
 from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.memory import access_size
-from gpusim.memory.kernels.access import access_line
+from gpusim.memory.kernels.access import access_line, end_of_kernel_write_back
 from gpusim.memory.kernels.coalesce import coalesce
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles
 from gpusim.engine.kernels.prefetch import prefetch_rows
@@ -467,6 +467,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                     break
             return cycle
         cycle = next_cycle
+    # the end-of-kernel release: the dispatch completes when dirty L2 lines are back in memory (cdna3)
+    last_end = end_of_kernel_write_back(M, last_end)
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
     return last_end

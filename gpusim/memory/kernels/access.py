@@ -15,7 +15,9 @@ Every function takes the hierarchy's arrays as one tuple ``M`` (``MemoryLevels.k
 
 Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes allocate without a fetch (byte
 masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
-them; atomics are the caller's (issue them as an L2 write plus an L2 read).
+them, except
+the end-of-kernel write-back (``end_of_kernel_write_back``); atomics are the caller's (issue them as an L2
+write plus an L2 read).
 """
 from numba import njit
 
@@ -50,7 +52,8 @@ P_HBM_BYTES_PER_MEM_CLK = 21
 P_HBM_LAT = 22
 P_SHADER_MHZ = 23
 P_MEMORY_MHZ = 24
-N_PARAMS = 25
+P_L2_FLUSH_AT_END = 25
+N_PARAMS = 26
 
 # Per-CU vector L1 counters (tcp[cu, :]).
 TCP_TOTAL_CACHE_ACCESSES = 0
@@ -122,6 +125,20 @@ def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
     return done
 
 
+@njit(_nrt=False)
+def _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t):
+    """_write_back_line sends dirty L2 line ``tag`` of channel ``ch`` to HBM from cycle ``t``, in EA requests of
+    one MALL line (TCC_EA_WRREQ); returns when the last has been written."""
+    line_b = p[P_L2_LINE]
+    ea = min(line_b, p[P_MALL_LINE])
+    line = channel_global(tag * line_b, ch, p[P_L2_INTERLEAVE], p[P_L2_CHANNELS])
+    done = t
+    for off in range(0, line_b, ea):
+        tcc[xcd, ch, TCC_EA_WRREQ] += 1
+        done = max(done, _hbm(p, hbm_free, hbm_queue, hbm_ctr, line + off, ea, t, True))
+    return done
+
+
 @njit(_nrt=False, inline="always")
 def _mall_read(M, addr, t):
     p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr = M[0], M[18], M[19], M[20], M[21], M[22]
@@ -183,10 +200,7 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
         tcc[xcd, ch, TCC_MISS] += 1
         w = cache_victim(tags, stamps, s)
         if tags[s, w] >= 0 and l2_dirty[xcd, ch, s, w]:
-            victim = channel_global(tags[s, w] * line_b, ch, il, nch)
-            for off in range(0, line_b, ea):
-                tcc[xcd, ch, TCC_EA_WRREQ] += 1
-                _hbm(p, hbm_free, hbm_queue, hbm_ctr, victim + off, ea, t, True)
+            _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tags[s, w], t)
         tags[s, w] = quot(local, line_b)
         stamps[s, w] = seq[0]
         l2_dirty[xcd, ch, s, w] = 0
@@ -303,4 +317,28 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
     if not is_scalar:
         slot_hold(l1_mshr[cu], mshr_slot, t, done)
     line_fill(entry, since, done)
+    return done
+
+
+@njit(_nrt=False)
+def end_of_kernel_write_back(M, t):
+    """end_of_kernel_write_back is the end-of-kernel release at cycle ``t``; returns the cycle it completes.
+
+    On an architecture whose ``l2.write_back_at_kernel_end`` is set, every dirty L2 line is written back
+    to memory, queueing at its HBM channel behind the others, and left clean; otherwise, or with nothing
+    dirty, it returns ``t``. Mutates the L2 and HBM arrays of ``M``.
+    """
+    p, l2_tags, l2_dirty, tcc = M[0], M[11], M[14], M[17]
+    hbm_free, hbm_queue, hbm_ctr = M[23], M[24], M[25]
+    done = t
+    if not p[P_L2_FLUSH_AT_END]:
+        return done
+    for xcd in range(l2_tags.shape[0]):
+        for ch in range(l2_tags.shape[1]):
+            for s in range(l2_tags.shape[2]):
+                for w in range(l2_tags.shape[3]):
+                    if l2_dirty[xcd, ch, s, w] and l2_tags[xcd, ch, s, w] >= 0:
+                        done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch,
+                                                          l2_tags[xcd, ch, s, w], t))
+                        l2_dirty[xcd, ch, s, w] = 0
     return done
