@@ -191,6 +191,15 @@ def _memory(s: int, flags: int) -> tuple[int, int]:
             S.DS_WRITE2: (0, _SHARED), S.DS_ATOMIC: (_SHARED, _SHARED)}.get(s, (0, 0))
 
 
+def _address_slots(s: int) -> tuple:
+    """_address_slots names the operand slots that hold a memory instruction's address (none for the rest)."""
+    if s in _VMEM:
+        return (S0, S1, S2)   # vaddr, saddr or buffer resource, soffset; a store's data is S3
+    if s in _LDS and s not in _LANE_EXCHANGE:
+        return (S0,)          # the LDS address; data are S1, S2
+    return ()
+
+
 def _launch_pointer_loads(program: Program) -> set:
     """_launch_pointer_loads are the scalar loads whose base still holds its launch-time value.
 
@@ -243,10 +252,7 @@ def value_slice(program: Program) -> np.ndarray:
             kills[i] = writes[i]
         else:
             kills[i] = writes[i] & ((1 << SREG_FILE) - 1)  # scalar results are whole 32/64-bit values
-        if s in _VMEM:
-            address[i] = _mask(ops, i, (S0, S1, S2))
-        elif s in _LDS and s not in _LANE_EXCHANGE:
-            address[i] = _mask(ops, i, (S0,))
+        address[i] = _mask(ops, i, _address_slots(s))
         if s in _VMEM or s in _LDS:
             loads[i], stores[i] = _memory(s, int(mods[i, M_ADDR]))
         elif s in (S.S_LOAD, S.S_BUFFER_LOAD) and i not in pointer_loads:
@@ -287,3 +293,30 @@ def value_slice(program: Program) -> np.ndarray:
         if wanted == memory:
             return needed
         memory = wanted
+
+
+def compact_vgprs(program: Program, needed: np.ndarray) -> tuple[np.ndarray, int]:
+    """compact_vgprs renumbers the vector registers a sliced run touches into a dense file.
+
+    A run that skips the instructions ``needed`` marks False (``value_slice``) reads and writes only the
+    operands of needed instructions and the address operands of skipped memory instructions; v0 (the
+    work-item ids the launch writes) stays v0. Returns (a copy of ``program.ops`` whose vector operands
+    are renumbered into that file, the file's size): a GEMM's accumulators and staging registers take no
+    host memory then. Operands that are never touched keep their number, which the run never uses.
+    """
+    ops = program.ops
+    used = {0}
+    for i in range(len(program)):
+        slots = (S0, S1, S2, S3, D0, D1) if needed[i] else _address_slots(int(program.sem[i]))
+        for slot in slots:
+            if int(ops[i, slot, KIND]) == K_VREG:
+                first = int(ops[i, slot, VAL])
+                used.update(range(first, first + max(int(ops[i, slot, WIDTH]), 1)))
+    index = {r: k for k, r in enumerate(sorted(used))}
+    renumbered = ops.copy()
+    for i in range(len(program)):
+        slots = (S0, S1, S2, S3, D0, D1) if needed[i] else _address_slots(int(program.sem[i]))
+        for slot in slots:
+            if int(ops[i, slot, KIND]) == K_VREG:
+                renumbered[i, slot, VAL] = index[int(ops[i, slot, VAL])]
+    return renumbered, len(index)

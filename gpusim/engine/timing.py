@@ -16,10 +16,10 @@ import numpy as np
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
-from gpusim.asm.value_slice import value_slice
+from gpusim.asm.value_slice import compact_vgprs, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
-from gpusim.engine.kernels.lds_banks import scratch_for
+from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
@@ -150,7 +150,6 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     n_cu = arch.cus
     slots = n_cu * spc
     n_wgs = n_cu * wpc
-    nv = dispatch.vgprs_needed() + SCRATCH_ROWS
     params = np.zeros(cuk.P_N, np.int64)
     params[cuk.P_CUS] = n_cu
     params[cuk.P_SLOTS_PER_CU] = spc
@@ -167,7 +166,12 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
     kind, cat, busy = timing_tables(p, arch)
-    full = value_slice(p) if not values else np.ones(len(p), dtype=bool)
+    if values:
+        full, xops, vgprs = np.ones(len(p), dtype=bool), p.ops, dispatch.vgprs_needed()
+    else:  # only the address/control slice runs, on the few registers it touches
+        full = value_slice(p)
+        xops, vgprs = compact_vgprs(p, full)
+    nv = vgprs + SCRATCH_ROWS
     sreg = np.zeros((slots, SREG_FILE), np.uint32)
     sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
     sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
@@ -189,13 +193,13 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         return np.zeros(n_wgs, np.int64)
 
     cycles = cuk.run_timed(
-        p.sem, p.ops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
+        p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
         dispatch_order(arch),
         sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
-        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks),
+        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(len(p)),
         per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
         per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-        per_slot(nv), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(), per_slot(),
+        per_slot(dispatch.vgprs_needed()), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(), per_slot(),
         # vready, sready, deps_at, why, acct, hazard
         per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k

@@ -194,3 +194,24 @@ def test_model_runs_with_numba_jit_disabled():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(REPO))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[0] == "[(64, 62), (2, 0), (128, 124)]"
+
+
+# ---------------------------------------------------------------- the per-instruction memo
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 1023), min_size=64, max_size=64), st.integers(0, (1 << 64) - 1),
+       st.sampled_from([4, 8, 16]), st.integers(-4096, 4096))
+def test_the_memo_reuses_only_accesses_moved_by_whole_bank_words(words_, mask, width, shift_bytes):
+    first = np.array(words_, dtype=np.uint64) * BANK_WIDTH + 4096 * 8
+    row = lds_banks.memo_for(1)[0]
+    cycles, conflicts = access(first, width, mask)
+    lds_banks.memo_store(row, first, np.uint64(mask), cycles, conflicts)
+    moved = first + np.uint64(8192) + np.array(shift_bytes, dtype=np.int64).astype(np.uint64)
+    remembered = lds_banks.memo_cycles(row, moved, np.uint64(mask), BANK_WIDTH)
+    if shift_bytes % BANK_WIDTH or mask == 0:
+        assert remembered == (-1, 0) or mask == 0
+    else:
+        assert remembered == (cycles, conflicts) == access(moved, width, mask) == reference(moved, mask, width)
+    other_lane = first.copy()
+    other_lane[63] += np.uint64(BANK_WIDTH)
+    if mask >> 63 & 1 and mask & ((1 << 63) - 1):
+        assert lds_banks.memo_cycles(row, other_lane, np.uint64(mask), BANK_WIDTH) == (-1, 0)

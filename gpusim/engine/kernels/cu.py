@@ -39,7 +39,7 @@ from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.access import access_line, end_of_kernel_write_back
 from gpusim.memory.kernels.coalesce import coalesce
-from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles
+from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
@@ -146,12 +146,13 @@ def _mark_dests(ops, i, w, vready, sready, t):
 
 
 @njit(_nrt=False)
-def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch):
+def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch, memo):
     """_lds_cycles is (cycles, bank-conflict cycles) of ds_* instruction i, whose lane addresses are in ``addrs``.
 
     ds_read2/ds_write2 serve their two elements as two accesses; the lane
     exchanges (ds_bpermute, ds_permute, ds_swizzle) use the LDS crossbar but
-    no bank, so they take a conflict-free b32 access. Mutates ``addrs``.
+    no bank, so they take a conflict-free b32 access. ``memo`` (lds_banks.memo_for) remembers each
+    instruction's last access, which most accesses repeat at another base. Mutates ``addrs`` and ``memo``.
     """
     s = sem[i]
     banks, bank_width = params[P_BANKS], params[P_BANK_WIDTH]
@@ -161,27 +162,33 @@ def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch):
         return lds_access_cycles(addrs, mask, 4, banks, bank_width, scratch)
     for l in range(64):
         addrs[l] = addrs[l] & np.uint64(0xFFFFFFFF)
+    cyc, conf = memo_cycles(memo[i], addrs, mask, bank_width)
+    if cyc >= 0:
+        return cyc, conf
     if s == S.DS_READ2 or s == S.DS_WRITE2:
         sub = mods[i, M_SUB]
         esize = sub & 0xFF
         scale = esize * (64 if sub & 0x100 else 1)
-        return ds2_access_cycles(addrs, mask, mods[i, M_OFFSET] * scale, mods[i, M_OFFSET1] * scale, esize, banks,
-                                 bank_width, scratch)
-    off = np.uint64(mods[i, M_OFFSET])
-    for l in range(64):
-        addrs[l] += off
-    width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
-    return lds_access_cycles(addrs, mask, min(width, 16), banks, bank_width, scratch)
+        cyc, conf = ds2_access_cycles(addrs, mask, mods[i, M_OFFSET] * scale, mods[i, M_OFFSET1] * scale, esize,
+                                      banks, bank_width, scratch)
+    else:
+        width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
+        cyc, conf = lds_access_cycles(addrs, mask, min(width, 16), banks, bank_width, scratch, mods[i, M_OFFSET])
+    memo_store(memo[i], addrs, mask, cyc, conf)
+    return cyc, conf
 
 
 @njit(_nrt=False, cache=True)
-def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
-              sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch,
+def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
+              sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch, lds_memo,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, deps_at, why, acct, hazard,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
               counters, icount, wgv, lines, pick, pkey, M):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
+    ``ops`` numbers registers as the program does (the dependency scoreboard uses it); ``xops`` is the
+    same with the vector registers renumbered as ``vreg`` holds them (gpusim.asm.value_slice.compact_vgprs
+    for a run that skips values, ``ops`` itself otherwise) and is what executes.
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
     category and unit-busy cycles; ``full[i]`` is False for an instruction
     whose values are skipped (gpusim.asm.value_slice: it only computes its
@@ -301,8 +308,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                         wake = min(wake, t_ok)
                         if kind == TK_MFMA and full[i]:  # warm its operands in the host cache meanwhile
                             for slot in (S0, S1, S2):
-                                if ops[i, slot, KIND] == K_VREG:
-                                    prefetch_rows(vreg, w, ops[i, slot, VAL], ops[i, slot, WIDTH])
+                                if xops[i, slot, KIND] == K_VREG:
+                                    prefetch_rows(vreg, w, xops[i, slot, VAL], xops[i, slot, WIDTH])
                         continue
                     why[w] = WHY_ARBITER
                     wake = min(wake, cycle + 1)
@@ -349,10 +356,10 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                         wake = min(wake, ready[w])
                         continue
                     if full[i]:
-                        r = itp.step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
+                        r = itp.step(w, sem, xops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
                                      env, lds[ws], fault)
                     else:
-                        r = itp.step_addresses(w, sem, ops, mods, pc, sreg, vreg, T, regions, env, lds.shape[1],
+                        r = itp.step_addresses(w, sem, xops, mods, pc, sreg, vreg, T, regions, env, lds.shape[1],
                                                fault)
                     if r == itp.FAULT:
                         fault[F_WORKGROUP] = wg_id[ws]
@@ -404,7 +411,8 @@ def run_timed(sem, ops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgpr
                         else:
                             _push(vmq, vmn, w, done, cycle)
                     elif kind == TK_LDS:
-                        cyc, conf = _lds_cycles(i, sem, ops, mods, T[7], exec_mask(sreg, w), params, lds_scratch)
+                        cyc, conf = _lds_cycles(i, sem, ops, mods, T[7], exec_mask(sreg, w), params, lds_scratch,
+                                                lds_memo)
                         unit_lds[cu] = cycle + max(cyc, 1)
                         counters[C_LDS_BUSY] += cyc
                         counters[C_LDS_BANK_CONFLICT] += conf

@@ -132,14 +132,14 @@ def _access_cycles(addrs, offset, mask, width_bytes, banks, bank_width_bytes, sc
 
 
 @njit(_nrt=False)
-def lds_access_cycles(addrs, mask, width_bytes, banks, bank_width_bytes, scratch):
+def lds_access_cycles(addrs, mask, width_bytes, banks, bank_width_bytes, scratch, offset_bytes=0):
     """lds_access_cycles is (cycles, conflict cycles) for a wave64 ds_read/ds_write of ``width_bytes`` per lane.
 
-    ``addrs`` is uint64[64] byte addresses (instruction offset included),
+    ``addrs`` is uint64[64] byte addresses, to which the instruction's ``offset_bytes`` is added,
     ``mask`` the uint64 exec mask, ``scratch`` from ``scratch_for(banks)``
     (mutated). An access with no active lane takes (0, 0).
     """
-    return _access_cycles(addrs, 0, mask, width_bytes, banks, bank_width_bytes, scratch)
+    return _access_cycles(addrs, offset_bytes, mask, width_bytes, banks, bank_width_bytes, scratch)
 
 
 @njit(_nrt=False)
@@ -154,3 +154,48 @@ def ds2_access_cycles(addrs, mask, offset0_bytes, offset1_bytes, width_bytes, ba
     c0, k0 = _access_cycles(addrs, offset0_bytes, mask, width_bytes, banks, bank_width_bytes, scratch)
     c1, k1 = _access_cycles(addrs, offset1_bytes, mask, width_bytes, banks, bank_width_bytes, scratch)
     return c0 + c1, k0 + k1
+
+
+# The memo: one row per instruction, the last access it timed. Its 64 lane addresses, exec mask, cycles,
+# conflict cycles and a valid flag. An access whose active lanes sit at the same addresses moved by a whole
+# number of bank words (the same tile pattern at another wave's or iteration's base) maps every lane's words
+# to banks shifted by one constant: the same distinct words per bank, so the same cycles.
+MEMO_MASK, MEMO_CYCLES, MEMO_CONFLICTS, MEMO_VALID = 64, 65, 66, 67
+MEMO_COLUMNS = 68
+
+
+def memo_for(instructions: int) -> np.ndarray:
+    """memo_for returns an empty memo for a program of ``instructions`` instructions."""
+    return np.zeros((max(instructions, 1), MEMO_COLUMNS), dtype=np.int64)
+
+
+@njit(_nrt=False)
+def memo_cycles(row, addrs, mask, bank_width_bytes):
+    """memo_cycles returns the (cycles, conflict cycles) remembered in ``row`` when ``addrs`` under ``mask``
+    is the remembered access moved by a whole number of bank words, else (-1, 0). Reads only."""
+    if row[MEMO_VALID] == 0 or row[MEMO_MASK] != np.int64(mask):
+        return -1, 0
+    first = -1
+    delta = np.int64(0)
+    for l in range(64):
+        if (mask >> U(l)) & U(1):
+            d = np.int64(addrs[l]) - row[l]
+            if first < 0:
+                first = l
+                delta = d
+                if rem(delta, bank_width_bytes) != 0:
+                    return -1, 0
+            elif d != delta:
+                return -1, 0
+    return row[MEMO_CYCLES], row[MEMO_CONFLICTS]
+
+
+@njit(_nrt=False)
+def memo_store(row, addrs, mask, cycles, conflicts):
+    """memo_store remembers an access (``addrs`` under ``mask``) and its cycles in ``row``."""
+    for l in range(64):
+        row[l] = np.int64(addrs[l])
+    row[MEMO_MASK] = np.int64(mask)
+    row[MEMO_CYCLES] = cycles
+    row[MEMO_CONFLICTS] = conflicts
+    row[MEMO_VALID] = 1
