@@ -168,17 +168,12 @@ def plan_of(v: dict) -> Plan:
     mm, _, kd = parse_dims(v["mfma"], 3)
     scale = _scale_of(v)
     return Plan(v["seq-q"], v["seq-k"], v["head-dim"], v["heads"], v["br"], v["bc"], v["waves"], mm, kd,
-                v["lds-pad"], v["prefetch"], scale if scale is not None else 1.0)
+                v["lds-pad"], v["prefetch"], scale)
 
 
-def _scale_of(v: dict):
-    """_scale_of is --scale as a float (1/sqrt(D) when not given), or None when it is not a number."""
-    if v["scale"] is None:
-        return 1.0 / math.sqrt(v["head-dim"])
-    try:
-        return float(v["scale"])
-    except ValueError:
-        return None
+def _scale_of(v: dict) -> float:
+    """_scale_of is --scale (1/sqrt(D) when not given)."""
+    return 1.0 / math.sqrt(v["head-dim"]) if v["scale"] is None else v["scale"]
 
 
 def problems(v: dict, arch) -> list:
@@ -190,7 +185,7 @@ def problems(v: dict, arch) -> list:
     if v["lds-pad"] < 0 or v["lds-pad"] % 4:
         out.append(f"--lds-pad {v['lds-pad']} must be a non-negative multiple of 4 elements (rows stay 8-byte aligned)")
     scale = _scale_of(v)
-    if scale is None or not math.isfinite(scale) or scale <= 0:
+    if not math.isfinite(scale) or scale <= 0:
         out.append(f"--scale {v['scale']!r} must be a positive number")
     if out:
         return out
@@ -621,7 +616,7 @@ ATTENTION = register(Template(
         Param("bc", "int", 64, "keys per inner-loop trip (Bc): one K and one Vt tile in LDS"),
         Param("waves", "int", 4, "waves per workgroup"),
         Param("mfma", "dims:3", "32x32x8", "f16 MFMA block MxNxK", choices=tuple(_MFMA)),
-        Param("scale", "str", None, "the score scale, a positive number (default: 1/sqrt(head-dim))"),
+        Param("scale", "float", None, "the score scale, a positive number (default: 1/sqrt(head-dim))"),
         Param("prefetch", "int", 1, "1 issues the next key block's global loads before computing this one, "
               "0 loads after", choices=(0, 1)),
         Param("lds-pad", "int", 4, "elements added to each LDS row so MFMA fragment reads hit distinct banks "

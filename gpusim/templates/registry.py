@@ -36,7 +36,7 @@ def parse_dims(text: str, count: int) -> tuple:
 class Param:
     """Param is one template parameter: its name (``--name`` on the command line), kind and help.
 
-    ``kind`` is ``int``, ``bool`` (a flag), ``str`` (one of ``choices``) or ``dims:N`` (N integers
+    ``kind`` is ``int``, ``float``, ``bool`` (a flag), ``str`` (one of ``choices``) or ``dims:N`` (N integers
     joined by x, such as a tile 128x128x32). ``choices`` lists the valid values where they are few.
     """
 
@@ -57,6 +57,11 @@ class Param:
                 v = int(value)
             except (TypeError, ValueError):
                 raise TemplateError(f"--{self.name}: {value!r} is not an integer") from None
+        elif self.kind == "float":
+            try:
+                v = float(value)
+            except (TypeError, ValueError):
+                raise TemplateError(f"--{self.name}: {value!r} is not a number") from None
         elif self.kind.startswith("dims:"):
             v = parse_dims(value, int(self.kind[5:])) if not isinstance(value, tuple) else value
             v = "x".join(str(d) for d in v)

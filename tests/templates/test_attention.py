@@ -189,7 +189,8 @@ def test_the_wait_state_checker_catches_a_missing_nop():
     (dict(head_dim=128, waves=2), "needs 372 VGPRs per lane, over the 256 architectural VGPRs"),
     (dict(waves=32, br=1024), "2048 work-items per workgroup, over the 1024 allowed"),
     (dict(mfma="16x16x16", waves=16, br=256, bc=16), "1024 work-items load 128 rows of K at a time"),
-    (dict(scale="-0.5"), "--scale '-0.5' must be a positive number"),
+    (dict(scale="-0.5"), "--scale -0.5 must be a positive number"),
+    (dict(scale="half"), "--scale: 'half' is not a number"),
     (dict(mfma="4x4x4"), "not one of 32x32x8, 16x16x16"),
     (dict(heads=1024, seq_q=8192, seq_k=8192), "over 2 GiB"),
 ])
