@@ -44,7 +44,6 @@ from gpusim.asm.program import (
     S1, S2, S3, SGPR_COUNT, SREG_FILE, VAL, WIDTH, Program,
 )
 
-ADDR_TO_LDS = 8  # M_ADDR bit: a buffer/global load that writes LDS instead of VGPRs
 _VMEM = range(S.SMEM_END, S.VMEM_END)
 _LDS = range(S.VMEM_END, S.LDS_END)
 _LANE_EXCHANGE = (S.DS_BPERMUTE, S.DS_PERMUTE, S.DS_SWIZZLE)
@@ -181,8 +180,8 @@ def _replaces_whole_registers(program: Program, i: int) -> bool:
 def _memory(s: int, flags: int) -> tuple[int, int]:
     """_memory returns (spaces loaded, spaces stored) of a vector memory or LDS instruction, as bits."""
     spaces = _GLOBAL | _SHARED if flags & ADDR_FLAT else _GLOBAL
-    if s == S.MEM_LOAD:
-        return spaces, (_SHARED if flags & ADDR_TO_LDS else 0)
+    if s == S.MEM_LOAD:  # (the encoder refuses the buffer_load ... lds form, which would store to LDS)
+        return spaces, 0
     if s == S.MEM_STORE:
         return 0, spaces
     if s == S.MEM_ATOMIC:
