@@ -232,6 +232,8 @@ def value_slice(program: Program) -> np.ndarray:
     """
     n = len(program)
     ops, sem, mods = program.ops, program.sem, program.mods
+    if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
+        return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
     reads = [_mask(ops, i, (S0, S1, S2, S3)) for i in range(n)]
     writes = [_mask(ops, i, (D0, D1)) for i in range(n)]
     entry = _entry_exec(program)

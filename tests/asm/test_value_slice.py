@@ -183,3 +183,12 @@ def test_compares_and_readlanes_are_always_computed(tmp_path):
   v_cmp_gt_f32_e32 vcc, 0, v0
 """)
     assert set(s.values()) == {True}
+
+
+def test_a_computed_jump_keeps_every_value(tmp_path):
+    s = slice_of(tmp_path, """
+  v_mul_f32_e32 v1, v0, v0
+  s_getpc_b64 s[4:5]
+  s_setpc_b64 s[4:5]
+""")
+    assert s["v_mul_f32_e32 v1, v0, v0"] is True
