@@ -116,10 +116,13 @@ def run_case(kernel_name: str, path: str, outputs: bool) -> dict:
     t = time.perf_counter()
     kernel = gpusim.load_kernel(path)
     load = time.perf_counter() - t
+    before = resource.getrusage(resource.RUSAGE_SELF)
     t = time.perf_counter()
     result = gpusim.simulate(kernel, ARCH, timing=True, check=False, outputs=outputs)
     seconds = time.perf_counter() - t
-    return {"warm": warm, "load": load, "seconds": seconds, "insts": result.counters["GPUSIM_INSTS_TOTAL"],
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return {"warm": warm, "load": load, "seconds": seconds, "user": after.ru_utime - before.ru_utime,
+            "sys": after.ru_stime - before.ru_stime, "insts": result.counters["GPUSIM_INSTS_TOTAL"],
             "cycles": result.cycles, "waves": result.counters["SQ_WAVES"], "rss_warm_mib": rss_warm,
             "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
@@ -138,12 +141,12 @@ def verdict(case: Case, r: dict) -> str:
 
 def row(label: str, r: dict, target: str) -> str:
     rate = r["insts"] / r["seconds"] / 1e6
-    return (f"{label:34s} {r['insts']:12,d} {r['cycles']:12,d} {r['seconds']:8.2f} {rate:8.2f} "
-            f"{r['rss_mib']:8.0f} {r['rss_warm_mib']:8.0f} {r['warm']:6.1f}  {target}")
+    return (f"{label:34s} {r['insts']:12,d} {r['cycles']:12,d} {r['seconds']:8.2f} {r['user']:6.2f} "
+            f"{r['sys']:6.2f} {rate:8.2f} {r['rss_mib']:8.0f} {r['rss_warm_mib']:8.0f} {r['warm']:6.1f}  {target}")
 
 
-HEADER = (f"{'case':34s} {'wave-instr':>12s} {'cycles':>12s} {'seconds':>8s} {'Minstr/s':>8s} "
-          f"{'peak MiB':>8s} {'warm MiB':>8s} {'warm s':>6s}  target")
+HEADER = (f"{'case':34s} {'wave-instr':>12s} {'cycles':>12s} {'seconds':>8s} {'user':>6s} {'sys':>6s} "
+          f"{'Minstr/s':>8s} {'peak MiB':>8s} {'warm MiB':>8s} {'warm s':>6s}  target")
 
 
 def main() -> None:
@@ -166,7 +169,8 @@ def main() -> None:
         print(f"numba compile (or cache load) + corpus-size runs, fresh process: {compile_s:.1f} s", flush=True)
         print("values: " + ("every value computed (outputs=True)" if args.outputs else
                             "address/control slice only (outputs=False, as gpusim run without --check)"), flush=True)
-        print(f"timing model on {ARCH}. seconds: one simulate(timing=True, check=False) call; peak MiB: the "
+        print(f"timing model on {ARCH}. seconds: one simulate(timing=True, check=False) call (user, sys: its CPU "
+              "seconds; sys is mostly the kernel zeroing fresh pages of the model's state); peak MiB: the "
               "case process's ru_maxrss; warm MiB / warm s: its ru_maxrss and seconds after import, "
               "cache load and a corpus-size warm-up run (a peak equal to warm MiB is the warm-up's)", flush=True)
         print(HEADER, flush=True)
