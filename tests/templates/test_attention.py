@@ -211,18 +211,6 @@ def test_cli_refuses_before_writing_and_exits_2(tmp_path, capsys):
     assert out.read_text().startswith("; gpusim-launch: grid=2,2,1 block=256,1,1")
 
 
-def test_gen_list_and_help_explain_every_parameter(capsys):
-    assert main(["gen", "--list"]) == 0
-    assert "attention" in capsys.readouterr().out
-    with pytest.raises(SystemExit):
-        main(["gen", "attention", "--help"])
-    text = capsys.readouterr().out
-    for flag in ("--seq-q", "--seq-k", "--head-dim", "--heads", "--br", "--bc", "--waves", "--mfma", "--scale",
-                 "--prefetch", "--lds-pad"):
-        assert flag in text
-    assert "Vt" in text and "online softmax" in text
-
-
 def test_timed_lds_padding_removes_the_fragment_bank_conflicts(tmp_path):
     shape = dict(seq_q=256, seq_k=256, heads=2)
     padded = gpusim.simulate(gpusim.load_kernel(_write(tmp_path, **shape)), "cdna3", timing=True)
