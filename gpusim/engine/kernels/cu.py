@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.program import (
-    D0, D1, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_OFFSET1, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
+    D0, D1, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
 )
 from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
@@ -43,6 +43,7 @@ from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles
 from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
+from gpusim.exec.kernels.lds import ds2_offsets
 from gpusim.exec.kernels.memory import F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_LIMIT, record_fault
 
 # issue categories
@@ -166,11 +167,8 @@ def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch, memo):
     if cyc >= 0:
         return cyc, conf
     if s == S.DS_READ2 or s == S.DS_WRITE2:
-        sub = mods[i, M_SUB]
-        esize = sub & 0xFF
-        scale = esize * (64 if sub & 0x100 else 1)
-        cyc, conf = ds2_access_cycles(addrs, mask, mods[i, M_OFFSET] * scale, mods[i, M_OFFSET1] * scale, esize,
-                                      banks, bank_width, scratch)
+        esize, first, second = ds2_offsets(i, mods)
+        cyc, conf = ds2_access_cycles(addrs, mask, first, second, esize, banks, bank_width, scratch)
     else:
         width = 4 * max(ops[i, D0, WIDTH], ops[i, S1, WIDTH], 1)
         cyc, conf = lds_access_cycles(addrs, mask, min(width, 16), banks, bank_width, scratch, mods[i, M_OFFSET])

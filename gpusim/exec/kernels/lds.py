@@ -52,6 +52,19 @@ def swizzle_source_lane(pattern, l):
 
 
 @njit(_nrt=False)
+def ds2_offsets(i, mods):
+    """ds2_offsets is (element bytes, offset0 bytes, offset1 bytes) of ds_read2/ds_write2 instruction ``i``.
+
+    The two offsets count elements (4 or 8 bytes, M_SUB's low byte), or strides of 64 elements for the
+    st64 forms (M_SUB bit 0x100).
+    """
+    sub = mods[i, M_SUB]
+    esize = sub & 0xFF
+    scale = esize * (64 if sub & 0x100 else 1)
+    return esize, mods[i, M_OFFSET] * scale, mods[i, M_OFFSET1] * scale
+
+
+@njit(_nrt=False)
 def _in_range(o, size, lds_size):
     return 0 <= o and o + size <= lds_size
 
@@ -131,17 +144,14 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
         return 0
 
     if s == S.DS_READ2 or s == S.DS_WRITE2:
-        # sub: element size in bytes (4 or 8) | 0x100 for the st64 forms
-        esize = sub & 0xFF
-        scale = esize * (64 if sub & 0x100 else 1)
+        esize, first, second = ds2_offsets(i, mods)
         ew = esize // 4
-        off1 = mods[i, M_OFFSET1]
         for l in range(64):
             if not lane_on(mask, l):
                 continue
             base = np.int64(addr[l] & M32)
             for k in range(2):
-                o = base + (off0 if k == 0 else off1) * scale
+                o = base + (first if k == 0 else second)
                 if not _in_range(o, esize, lds_size):
                     record_fault(fault, FAULT_LDS, w, i, l, o, esize)
                     return -2
@@ -213,10 +223,7 @@ def lds_addresses(i, w, sem, ops, mods, sreg, vreg, T, lds_size, fault):
     sub = mods[i, M_SUB]
     two = s == S.DS_READ2 or s == S.DS_WRITE2
     if two:
-        size = sub & 0xFF
-        scale = size * (64 if sub & 0x100 else 1)
-        first = off0 * scale
-        second = mods[i, M_OFFSET1] * scale
+        size, first, second = ds2_offsets(i, mods)
     else:
         if s == S.DS_ATOMIC:
             size = 4 * ops[i, S1, WIDTH]
