@@ -104,8 +104,9 @@ def _entry_exec(program: Program) -> np.ndarray:
     """_entry_exec returns bool[n]: True where EXEC surely still holds exactly the lanes it had at launch.
 
     Returns all False when EXEC may ever hold lanes outside the launch set
-    (``s_mov_b64 exec, -1``, an unrecognised EXEC write, a computed jump),
-    since then no vector write can be trusted to cover every lane read later.
+    (``s_mov_b64 exec, -1``, an unrecognised EXEC write), since then no
+    vector write can be trusted to cover every lane read later. The program
+    has no computed jump (``value_slice`` keeps everything for those).
     """
     n = len(program)
     ops, sem = program.ops, program.sem
@@ -125,8 +126,6 @@ def _entry_exec(program: Program) -> np.ndarray:
         i = work.pop()
         st = dict(states[i])
         s = int(sem[i])
-        if s in (S.S_SETPC_B64, S.S_SWAPPC_B64):
-            return np.zeros(n, dtype=bool)
         written = _mask(ops, i, (D0, D1))
         dst = int(ops[i, D0, VAL]) if int(ops[i, D0, KIND]) == K_SREG and int(ops[i, D0, WIDTH]) == 2 else -1
         new = {}

@@ -166,8 +166,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
     kind, cat, busy = timing_tables(p, arch)
+    scoreboard_vgprs = dispatch.vgprs_needed()   # the dependency scoreboard numbers registers as the program does
     if values:
-        full, xops, vgprs = np.ones(len(p), dtype=bool), p.ops, dispatch.vgprs_needed()
+        full, xops, vgprs = np.ones(len(p), dtype=bool), p.ops, scoreboard_vgprs
     else:  # only the address/control slice runs, on the few registers it touches
         full = value_slice(p)
         xops, vgprs = compact_vgprs(p, full)
@@ -199,7 +200,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(len(p)),
         per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
         per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-        per_slot(dispatch.vgprs_needed()), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(), per_slot(),
+        per_slot(scoreboard_vgprs), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(), per_slot(),
         # vready, sready, deps_at, why, acct, hazard
         per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
