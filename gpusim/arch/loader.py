@@ -13,44 +13,20 @@ import math
 import os
 import types
 import typing
-from dataclasses import MISSING, dataclass, is_dataclass
+from dataclasses import MISSING, is_dataclass
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 import yaml
-from yaml.constructor import SafeConstructor
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpusim.errors import ArchError, SourceLoc, did_you_mean
+from gpusim.located_yaml import Located as _Src, one_line as _one_line, quote as _q, read_located
 from gpusim.resources import data_dir
 
 from .schema import Arch, yaml_fields
 
 _SUFFIXES = (".yaml", ".yml")
-_MERGE_TAG = "tag:yaml.org,2002:merge"
 OVERRIDE_SOURCE = "<override>"
-
-
-@dataclass
-class _Src:
-    """_Src is one YAML value with where it was written.
-
-    ``value`` is a dict of name -> _Src for a mapping, a list of _Src for a
-    sequence, or a plain Python scalar. ``loc`` is where the value starts and
-    ``key_loc`` where the key naming it was written (None for the document).
-    """
-
-    value: Any
-    loc: Optional[SourceLoc]
-    key_loc: Optional[SourceLoc] = None
-
-    @property
-    def is_mapping(self) -> bool:
-        return isinstance(self.value, dict)
-
-    @property
-    def where(self) -> Optional[SourceLoc]:
-        return self.key_loc or self.loc
 
 
 def builtin_arch_names() -> list:
@@ -103,66 +79,13 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-class _FileReader:
-    """_FileReader turns one YAML text into a located _Src tree."""
-
-    def __init__(self, text: str, display: str):
-        self.display = display
-        self.lines = text.splitlines()
-        self.text = text
-        self.constructor = SafeConstructor()
-
-    def loc(self, mark) -> SourceLoc:
-        line = mark.line
-        text = self.lines[line] if 0 <= line < len(self.lines) else ""
-        return SourceLoc(self.display, line + 1, mark.column + 1, text)
-
-    def read(self) -> _Src:
-        try:
-            node = yaml.compose(self.text, Loader=yaml.SafeLoader)
-        except yaml.MarkedYAMLError as err:
-            mark = err.problem_mark or err.context_mark
-            problem = err.problem or err.context or "malformed YAML"
-            if err.problem and err.context and err.context_mark is not None:
-                problem += f" ({err.context} started at line {err.context_mark.line + 1})"
-            raise ArchError(f"invalid YAML: {_one_line(problem)}",
-                            self.loc(mark) if mark else None) from None
-        except yaml.YAMLError as err:
-            raise ArchError(f"invalid YAML: {_one_line(err)}", SourceLoc(self.display, 1)) from None
-        if node is None:
-            raise ArchError("the architecture file is empty", SourceLoc(self.display, 1))
-        tree = self.convert(node)
-        if not tree.is_mapping:
-            raise ArchError("an architecture file must be a mapping of sections "
-                            "(name: ..., gpu: ..., cu: ...)", tree.loc)
-        return tree
-
-    def convert(self, node, key_loc: Optional[SourceLoc] = None) -> _Src:
-        loc = self.loc(node.start_mark)
-        if isinstance(node, MappingNode):
-            out: dict = {}
-            for key_node, value_node in node.value:
-                kloc = self.loc(key_node.start_mark)
-                if key_node.tag == _MERGE_TAG:
-                    raise ArchError("YAML merge keys ('<<') are not supported; use 'extends'",
-                                    kloc)
-                if not isinstance(key_node, ScalarNode):
-                    raise ArchError("a key must be a plain name", kloc)
-                key = key_node.value
-                if key in out:
-                    first = out[key].key_loc
-                    raise ArchError(f"duplicate key {_q(key)} (first written at line {first.line})",
-                                    kloc)
-                out[key] = self.convert(value_node, kloc)
-            return _Src(out, loc, key_loc)
-        if isinstance(node, SequenceNode):
-            return _Src([self.convert(item) for item in node.value], loc, key_loc)
-        try:
-            value = self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError as err:
-            problem = getattr(err, "problem", None) or str(err)
-            raise ArchError(f"cannot read value: {_one_line(problem)}", loc) from None
-        return _Src(value, loc, key_loc)
+def _read_tree(text: str, display: str) -> _Src:
+    """_read_tree reads one architecture file's YAML into a located tree whose root is a mapping."""
+    tree = read_located(text, display, ArchError, "architecture file")
+    if not tree.is_mapping:
+        raise ArchError("an architecture file must be a mapping of sections "
+                        "(name: ..., gpu: ..., cu: ...)", tree.loc)
+    return tree
 
 
 def _read_file(path: Path) -> _Src:
@@ -173,7 +96,7 @@ def _read_file(path: Path) -> _Src:
                         SourceLoc(_display(path), 1)) from None
     except OSError as err:
         raise ArchError(f"cannot read {_display(path)}: {err.strerror or err}") from None
-    return _FileReader(text, _display(path)).read()
+    return _read_tree(text, _display(path))
 
 
 def _merge(parent: _Src, child: _Src) -> _Src:
@@ -244,16 +167,6 @@ def _type_name(value: Any) -> str:
     if isinstance(value, str):
         return f"{_q(value)} (text)"
     return f"{value!r} ({type(value).__name__})"
-
-
-def _q(text: str) -> str:
-    """_q quotes user text for a one-line message, escaping what is not printable."""
-    return f"'{text}'" if text.isprintable() and "'" not in text else repr(text)
-
-
-def _one_line(text: Any) -> str:
-    """_one_line collapses a (YAML library) message onto one line."""
-    return " ".join(str(text).split())
 
 
 def _fail(path: str, message: str, where: Optional[SourceLoc], hint: str = "") -> ArchError:
@@ -408,7 +321,7 @@ def load_arch_text(text: str, filename: str = "<text>",
     ``filename`` is what error locations name; a relative ``extends`` path is
     resolved against ``base_dir`` (default: the working directory).
     """
-    tree = _FileReader(text, filename).read()
+    tree = _read_tree(text, filename)
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     tree, files = _resolve_tree(tree, None, base, ())
     return _finish(tree, (filename,) + files)
