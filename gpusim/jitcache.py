@@ -2,10 +2,12 @@
 
 numba invalidates a cached function when its own file changes, but not when
 a function it calls, or a constant it reads from another module, changes.
-``ensure_fresh`` hashes every source file of the gpusim package and, when the
-hash differs from the one recorded beside the caches, drops the cache files
-of every ``kernels`` package, so an edited or upgraded kernel never runs
-stale machine code.
+``ensure_fresh`` hashes every source file the compiled code can depend on (the
+``kernels`` packages and ``gpusim/asm``, whose tables and constants they read)
+and, when the hash differs from the one recorded beside the caches, drops the
+cache files of every ``kernels`` package, so an edited or upgraded kernel never
+runs stale machine code, while edits elsewhere (CLI, reports, sweeps) do not
+cost a recompile. tests/test_jitcache.py checks that kernels import nothing else.
 """
 from __future__ import annotations
 
@@ -14,12 +16,14 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 _KERNEL_DIRS = ("exec/kernels", "engine/kernels", "memory/kernels")
+HASHED_DIRS = _KERNEL_DIRS + ("asm",)   # what compiled code reads; see the module docstring
 _checked = False
 
 
 def _source_hash() -> str:
+    """_source_hash digests the names and contents of the sources under HASHED_DIRS."""
     digest = hashlib.sha256()
-    for src in sorted(_PACKAGE.rglob("*.py")):
+    for src in sorted(f for d in HASHED_DIRS for f in (_PACKAGE / d).rglob("*.py")):
         digest.update(str(src.relative_to(_PACKAGE)).encode())
         digest.update(src.read_bytes())
     return digest.hexdigest()

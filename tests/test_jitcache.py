@@ -1,0 +1,47 @@
+"""The numba cache stamp covers every gpusim module that compiled code can read."""
+import ast
+from pathlib import Path
+
+from gpusim import jitcache
+
+PACKAGE = Path(jitcache.__file__).parent
+
+
+def _gpusim_imports(path: Path) -> set:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gpusim"):
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("gpusim"))
+    return names
+
+
+def _covered(module: str) -> bool:
+    rel = module.split(".")[1:]
+    if rel[:1] == ["jitcache"]:
+        return True
+    return any("/".join(rel).startswith(d) for d in jitcache.HASHED_DIRS)
+
+
+def test_kernels_import_only_hashed_modules():
+    kernel_files = [f for d in jitcache._KERNEL_DIRS for f in (PACKAGE / d).glob("*.py")]
+    assert len(kernel_files) > 10
+    outside = {(f.name, m) for f in kernel_files for m in _gpusim_imports(f) if not _covered(m)}
+    assert outside == set(), "a kernel reads a module whose edits would not refresh the numba caches"
+
+
+def test_the_hash_changes_with_kernel_and_asm_sources_only(tmp_path, monkeypatch):
+    for d in jitcache.HASHED_DIRS + ("sweep",):
+        (tmp_path / d).mkdir(parents=True)
+        (tmp_path / d / "a.py").write_text("X = 1\n")
+    monkeypatch.setattr(jitcache, "_PACKAGE", tmp_path)
+    first = jitcache._source_hash()
+    (tmp_path / "sweep" / "a.py").write_text("X = 2\n")
+    assert jitcache._source_hash() == first
+    (tmp_path / "asm" / "a.py").write_text("X = 2\n")
+    second = jitcache._source_hash()
+    assert second != first
+    (tmp_path / "memory/kernels" / "a.py").write_text("X = 2\n")
+    assert jitcache._source_hash() != second
