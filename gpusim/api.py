@@ -20,13 +20,13 @@ from gpusim.asm import flops, isa, sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
 from gpusim.asm.ir import AsmModule, KernelSource
-from gpusim.asm.parser import parse_file
+from gpusim.asm.parser import parse_file, parse_text
 from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH, Program
 from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
 from gpusim.exec.check import CheckResult, run_checks
 from gpusim.exec.launch import DEFAULT_LIMIT, Dispatch
 
-__all__ = ["Kernel", "Result", "load_arch", "load_kernel", "simulate", "kernel_occupancy"]
+__all__ = ["Kernel", "Result", "load_arch", "load_kernel", "kernel_from_text", "simulate", "kernel_occupancy"]
 
 TARGETS = {"gfx942": "gfx942", "gfx940": "gfx942", "gfx941": "gfx942", "gfx90a": "gfx90a"}
 
@@ -72,7 +72,16 @@ def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: U
     ``block`` and ``args`` override the launch header. Raises a GpusimError
     subclass naming file:line for any problem in the input.
     """
-    module = parse_file(str(path))
+    return _kernel_of(parse_file(str(path)), str(path), kernel, grid, block, args)
+
+
+def kernel_from_text(text: str, name: str = "<text>", *, kernel: Optional[str] = None) -> Kernel:
+    """kernel_from_text is load_kernel for assembly held in a string (``gpusim.templates.generate``'s output);
+    ``name`` is what error locations call it."""
+    return _kernel_of(parse_text(text, name), name, kernel, None, None, None)
+
+
+def _kernel_of(module: AsmModule, path: str, kernel: Optional[str], grid, block, args) -> Kernel:
     if grid is not None or block is not None or args:
         module = apply_overrides(module, grid=grid, block=block, args=dict(args or {}))
     if not module.kernels:

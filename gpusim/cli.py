@@ -126,7 +126,91 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--docs", action="store_true", help="add a comment describing each key")
     arch_sub.add_parser("list", help="list the shipped architectures")
     _add_gen(sub)
+    _add_sweep(sub)
+    _add_plot(sub)
     return p
+
+
+EPILOG_SWEEP = """\
+a study file (YAML):
+  name: lds-and-tiles
+  arch: cdna3                          # base architecture: shipped name or YAML file
+  vary:                                # every combination is one point
+    arch.cu.lds.size_bytes: [65536, 131072]      # arch.<key path> ('gpusim arch show cdna3')
+    arch.hbm.channels: [96, 128, 192]
+    gen.gemm.tile: [64x64x32, 128x128x32]         # gen.<template>.<parameter> ('gpusim gen gemm --help')
+  workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
+  # or: workload: k.s   or: workloads: [a.s, b.s]   (paths relative to the study file)
+  metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
+metrics: any derived metric of 'gpusim run --json' (case-insensitive), a counter (TCC_HIT_sum),
+or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs. Every key, value, combination of
+architecture values and metric is checked before anything runs.
+
+results (-o FOLDER), written as points complete:
+  points.jsonl            one row per finished point (what --resume reads)
+  results.parquet | .csv  the table: point, varied keys, status, metrics, waves_per_simd,
+                          limiter, arch_hash, host_s, error
+  archs/HASH.yaml         the resolved architecture of each arch_hash
+status: ok; invalid (the template refused the combination, e.g. LDS too small); fault (the
+kernel faulted); error (anything else; --resume runs these again).
+
+examples:
+  gpusim sweep study.yaml -o results/                  # local processes, one per core
+  gpusim sweep study.yaml -o results/ --resume         # finish an interrupted study
+  gpusim sweep study.yaml -o results/ --scheduler tcp://host:8786   # a Dask cluster
+  gpusim sweep study.yaml --list                       # check it and list its points
+  gpusim plot results/ --x arch.hbm.channels --y tflops --hue gen.gemm.tile
+"""
+
+EPILOG_PLOT = """\
+kinds:
+  line      --y METRIC against --x KEY, one line per value of --hue KEY (default without --z)
+  heatmap   --z METRIC in cells of --x KEY by --y KEY (default with --z)
+Keys are the study's varied keys (arch.hbm.channels, gen.gemm.tile, workload); metrics
+its metric columns. Other varied keys must take one value among the rows plotted: pick it
+with --where KEY=VALUE (repeatable). Only rows with status ok are drawn.
+
+examples:
+  gpusim plot results/ --x arch.hbm.channels --y tflops --hue gen.gemm.tile -o tflops.png
+  gpusim plot results/ --x arch.hbm.channels --y gen.gemm.tile --z time_us -o heat.png
+  gpusim plot results/ --x gen.gemm.tile --y time_us --where arch.cu.lds.size_bytes=65536
+"""
+
+
+def _add_sweep(sub) -> None:
+    sw = sub.add_parser("sweep", help="run a what-if study: a grid of architecture and template parameters",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG_SWEEP,
+                        description="Simulate every point of a study (architecture keys x template "
+                        "parameters x workloads) in parallel, on local processes or a Dask cluster, and "
+                        "write one row per point as it completes.")
+    sw.add_argument("study", metavar="STUDY.yaml", help="the study file")
+    sw.add_argument("-o", "--output", metavar="FOLDER", help="results folder (default: results/<study name>)")
+    sw.add_argument("--resume", action="store_true", help="continue the study in FOLDER: skip the points "
+                    "already done (status ok, invalid or fault) and run the rest")
+    sw.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
+    sw.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask distributed scheduler, "
+                    "e.g. tcp://host:8786 (needs the distributed package; workers need gpusim installed)")
+    sw.add_argument("--format", default="auto", choices=("auto", "parquet", "csv"),
+                    help="results table format (default auto: parquet when pyarrow is installed, else csv)")
+    sw.add_argument("--list", action="store_true", help="check the study, list its points and exit")
+    sw.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_plot(sub) -> None:
+    pl = sub.add_parser("plot", help="plot a sweep's results (line or heat map)",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG_PLOT,
+                        description="Draw a metric of a sweep's results against its varied keys with "
+                        "matplotlib.")
+    pl.add_argument("results", metavar="FOLDER", help="a results folder of 'gpusim sweep' (or its table file)")
+    pl.add_argument("--x", required=True, metavar="KEY", help="varied key on the x axis")
+    pl.add_argument("--y", required=True, metavar="METRIC|KEY", help="metric (line) or varied key (heatmap)")
+    pl.add_argument("--hue", metavar="KEY", help="one line per value of this varied key (line plots)")
+    pl.add_argument("--z", metavar="METRIC", help="metric shown in the cells (heat maps)")
+    pl.add_argument("--kind", choices=("line", "heatmap"), help="default: heatmap with --z, else line")
+    pl.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                    help="keep only rows where KEY has VALUE (repeatable)")
+    pl.add_argument("--logx", action="store_true", help="logarithmic x axis (line plots)")
+    pl.add_argument("-o", "--output", metavar="FILE.png", help="image to write (default: FOLDER/<y>_vs_<x>.png)")
 
 
 def _add_gen(sub) -> None:
@@ -159,11 +243,11 @@ def _add_gen(sub) -> None:
                        "(default: cdna3)")
 
 
-def _parse_args_kv(items: Sequence[str]) -> dict:
+def _parse_args_kv(items: Sequence[str], flag: str = "--arg") -> dict:
     out = {}
     for item in items:
         if "=" not in item:
-            raise UsageError(f"--arg expects NAME=VALUE, got '{item}'")
+            raise UsageError(f"{flag} expects NAME=VALUE, got '{item}'")
         k, v = item.split("=", 1)
         out[k.strip()] = v.strip()
     return out
@@ -239,6 +323,41 @@ def _cmd_gen(ns) -> int:
     return 0
 
 
+def _cmd_sweep(ns) -> int:
+    from pathlib import Path
+
+    from gpusim.sweep import load_study, run_study
+    study = load_study(ns.study)
+    points = study.points()
+    if ns.list:
+        print(f"study {study.name} (hash {study.hash()}): {len(points)} points on {study.arch}; "
+              f"metrics {', '.join(study.metrics)}")
+        for p in points:
+            print(f"  {p.index:4d}  " + "  ".join(f"{k}={v}" for k, v in p.params.items()))
+        return 0
+    if ns.workers is not None and ns.workers <= 0:
+        raise UsageError("--workers must be positive")
+    out = Path(ns.output) if ns.output else Path("results") / study.name
+    where = f"Dask scheduler {ns.scheduler}" if ns.scheduler else f"{ns.workers or 'one per core'} local workers"
+    print(f"study {study.name}: {len(points)} points on {where}; results in {out}/", file=sys.stderr)
+    outcome = run_study(study, out, workers=ns.workers, scheduler=ns.scheduler, resume=ns.resume, fmt=ns.format,
+                        progress=not ns.quiet)
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(outcome.counts.items()))
+    skipped = f" ({outcome.skipped} already done)" if outcome.skipped else ""
+    print(f"ran {outcome.ran} points{skipped}: {counts}; table {outcome.table}")
+    # invalid points (combinations a template refuses) are answers too; faults and errors are not
+    return 1 if outcome.counts.get("error") or outcome.counts.get("fault") else 0
+
+
+def _cmd_plot(ns) -> int:
+    from gpusim.report.plot import plot_results
+    where = dict(_parse_args_kv(ns.where, flag="--where"))
+    path = plot_results(ns.results, x=ns.x, y=ns.y, hue=ns.hue, z=ns.z, kind=ns.kind, where=where,
+                        logx=ns.logx, output=ns.output)
+    print(f"wrote {path}")
+    return 0
+
+
 def _cmd_arch(ns) -> int:
     from gpusim.arch import builtin_arch_names, format_arch, load_arch
     if ns.arch_command == "show":
@@ -259,7 +378,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if ns.command is None:
             _parser().print_help()
             return 2
-        handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen}[ns.command]
+        handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen,
+                   "sweep": _cmd_sweep, "plot": _cmd_plot}[ns.command]
         return handler(ns)
     except GpusimError as err:
         print(str(err), file=sys.stderr)

@@ -49,3 +49,9 @@ def ensure_fresh() -> None:
         except OSError:
             # A read-only install cannot hold a cache; numba then compiles in memory.
             pass
+
+
+def timing_model_cached() -> bool:
+    """timing_model_cached tells whether the timing model's compiled code is on disk and current."""
+    ensure_fresh()
+    return any((_PACKAGE / "engine/kernels/__pycache__").glob("cu.run_timed-*.nbi"))

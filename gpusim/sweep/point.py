@@ -1,0 +1,109 @@
+"""Running one point of a study, in whatever process a runner sends it to.
+
+``run_point`` takes plain data (the study's ``to_dict()`` and the point's parameters) and
+returns one result row, also plain data, so it can cross process and network boundaries
+(local process pools, Dask workers). It never raises for a problem of the point itself: the
+row's ``status`` says what happened.
+
+Statuses:
+  ok        simulated; the metric columns hold its figures
+  invalid   the template refused the combination (tile over the LDS, ...); nothing ran
+  fault     the kernel faulted on the modelled GPU (out-of-bounds address, deadlock, ...)
+  error     anything else (an unexpected exception, a lost worker); ``--resume`` retries these
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+FINAL_STATUSES = ("ok", "invalid", "fault")   # a resumed study does not run these again
+
+
+@lru_cache(maxsize=8)
+def _base_arch(ref: str):
+    from gpusim.arch import load_arch
+    return load_arch(ref)
+
+
+@lru_cache(maxsize=64)
+def point_arch(ref: str, overrides: tuple):
+    """point_arch is the base architecture ``ref`` with a point's overrides (cached per process)."""
+    from gpusim.arch.loader import arch_overrides
+    base = _base_arch(ref)
+    return arch_overrides(base, dict(overrides)) if overrides else base
+
+
+@lru_cache(maxsize=8)
+def _file_kernel(path: str):
+    from gpusim.api import load_kernel
+    return load_kernel(path)
+
+
+def split_params(params: dict) -> tuple:
+    """split_params separates a point's parameters into (architecture overrides, template values, workload).
+
+    Architecture overrides are a sorted tuple of (key path, value) pairs; template values a dict of
+    parameter name -> value; workload the file name chosen by the ``workload`` column, or None.
+    """
+    overrides, gen, workload = [], {}, None
+    for key, value in params.items():
+        if key.startswith("arch."):
+            overrides.append((key[5:], value))
+        elif key.startswith("gen."):
+            gen[key.split(".", 2)[2]] = value
+        elif key == "workload":
+            workload = value
+    return tuple(sorted(overrides)), gen, workload
+
+
+def run_point(study: dict, params: dict) -> dict:
+    """run_point simulates one point of ``study`` (Study.to_dict()) with the varied values ``params``.
+
+    Returns ``{"status", "error", "arch_hash", "waves_per_simd", "limiter", "host_s", <metric>: value}``.
+    """
+    from gpusim.errors import GpusimError, KernelFault
+
+    t0 = time.perf_counter()
+    row = {"status": "ok", "error": "", "arch_hash": "", "waves_per_simd": None, "limiter": ""}
+    row.update(dict.fromkeys(study["metrics"]))
+    try:
+        _simulate_into(row, study, params)
+    except KernelFault as err:
+        row.update(status="fault", error=_one_line(err))
+    except GpusimError as err:
+        row.update(status="invalid", error=_one_line(err))
+    except Exception as err:  # a row per point, whatever happens: the study goes on
+        row.update(status="error", error=f"{type(err).__name__}: {_one_line(err)}")
+    row["host_s"] = round(time.perf_counter() - t0, 3)
+    return row
+
+
+def _simulate_into(row: dict, study: dict, params: dict) -> None:
+    from gpusim.api import kernel_from_text, simulate
+    from gpusim.report.metrics import derived_metrics
+    from gpusim.sweep.metrics import metric_value
+
+    overrides, gen, workload = split_params(params)
+    arch = point_arch(study["arch"], overrides)
+    row["arch_hash"] = arch.hash()[:16]
+    if study["gen_family"]:
+        from gpusim.templates.registry import generate
+        values = {**study["gen"], **gen}
+        text = generate(study["gen_family"], arch, **values)
+        kernel = kernel_from_text(text, f"<gen {study['gen_family']}>")
+    else:
+        files = study["files"]
+        path = next((f for f in files if f.endswith("/" + workload) or f == workload), None) if workload \
+            else files[0]
+        kernel = _file_kernel(path)
+    result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"])
+    metrics = derived_metrics(result.counters, arch)
+    for name in study["metrics"]:
+        row[name] = metric_value(name, result.counters, metrics)
+    if result.occupancy is not None:
+        row["waves_per_simd"] = float(result.occupancy.waves_per_simd)
+        row["limiter"] = result.occupancy.limiter
+
+
+def _one_line(err: BaseException) -> str:
+    return " ".join(str(err).split())

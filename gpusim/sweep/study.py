@@ -1,0 +1,298 @@
+"""Study files: what a sweep varies, on which workload, and what it measures.
+
+A study is a YAML file::
+
+    name: lds-and-tiles
+    arch: cdna3                      # the base architecture: a shipped name or a YAML file
+    vary:                            # every combination of these values is one point
+      arch.cu.lds.size_bytes: [65536, 131072]     # arch.<key path>: an architecture key
+      arch.hbm.channels: [96, 128, 192]
+      gen.gemm.tile: [64x64x32, 128x128x32]        # gen.<template>.<parameter>
+    workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
+    metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
+
+``workload`` is a template and its fixed parameters (as ``gpusim gen`` takes them) or one
+kernel file; ``workloads: [a.s, b.s]`` instead runs every point on each file (the column
+``workload``). ``load_study`` checks everything a point needs before anything runs: key
+paths, each value against the architecture's validation or the template's parameter type,
+every combination of architecture values, the metric names, and a non-empty grid. Each
+mistake raises StudyError naming the study file's line and the key.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
+from gpusim.located_yaml import Located, read_located
+from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS
+
+TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions")
+WORKLOAD_COLUMN = "workload"
+
+
+class StudyError(GpusimError):
+    """StudyError is a mistake in a study file or sweep request (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """Point is one simulation of a study: its index in the grid and the value of every varied key."""
+
+    index: int
+    params: dict
+
+    @property
+    def key(self) -> str:
+        """key identifies the point across runs of the same study (resume matches on it)."""
+        return json.dumps(self.params, sort_keys=True, default=str)
+
+
+@dataclass(frozen=True)
+class Study:
+    """Study is a validated study: the base architecture, the workload, what varies and what is measured.
+
+    ``arch`` is the base architecture reference (a shipped name or an absolute path); ``gen`` the
+    template family with its fixed parameters (``gen_family`` None for kernel files); ``files`` the
+    kernel files (absolute paths); ``vary`` maps each varied key to its values, in file order;
+    ``points`` the explicit points (the grid of ``vary``, or a list given by ``gpusim tune``).
+    """
+
+    name: str
+    arch: str
+    vary: dict
+    metrics: tuple
+    gen_family: Optional[str] = None
+    gen: dict = field(default_factory=dict)
+    files: tuple = ()
+    max_instructions: int = 2_000_000_000
+    source: str = ""
+    explicit_points: Optional[tuple] = None
+
+    @property
+    def columns(self) -> tuple:
+        """columns are the varied keys, in the order results show them."""
+        keys = list(self.vary)
+        if self.files and WORKLOAD_COLUMN not in keys:
+            keys.insert(0, WORKLOAD_COLUMN)
+        return tuple(keys)
+
+    def points(self) -> list:
+        """points lists every point: the explicit ones, else the Cartesian product of ``vary`` (x files)."""
+        if self.explicit_points is not None:
+            return [Point(i, dict(p)) for i, p in enumerate(self.explicit_points)]
+        axes = dict(self.vary)
+        if self.files and WORKLOAD_COLUMN not in axes:
+            axes = {WORKLOAD_COLUMN: [Path(f).name for f in self.files], **axes}
+        names = list(axes)
+        return [Point(i, dict(zip(names, combo))) for i, combo in enumerate(itertools.product(*axes.values()))]
+
+    def to_dict(self) -> dict:
+        """to_dict is the study as plain data: what a worker needs to run any of its points."""
+        return {"name": self.name, "arch": self.arch, "vary": self.vary, "metrics": list(self.metrics),
+                "gen_family": self.gen_family, "gen": self.gen, "files": list(self.files),
+                "max_instructions": self.max_instructions}
+
+    def hash(self) -> str:
+        """hash identifies the study's content (not its file name): a results folder belongs to one hash."""
+        data = self.to_dict()
+        data["points"] = [p.params for p in self.points()]
+        data.pop("name")
+        text = json.dumps(data, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def load_study(path) -> Study:
+    """load_study reads and validates a study file; raises StudyError at the first mistake."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise StudyError(f"cannot read study file {path}: {err.strerror or err}") from None
+    tree = read_located(text, str(path), StudyError, "study file")
+    if not tree.is_mapping:
+        raise StudyError("a study file is a mapping (name:, arch:, vary:, workload:, metrics:)", tree.loc)
+    return _Builder(tree, path).build(text)
+
+
+def study_from_parts(name: str, arch: str, gen_family: str, gen: dict, points: Sequence[dict],
+                     metrics: Sequence[str] = DEFAULT_METRICS) -> Study:
+    """study_from_parts builds a study of explicit points on one template (what ``gpusim tune`` runs).
+
+    Each point maps ``gen.<family>.<param>`` keys to values; they are not re-validated here.
+    """
+    keys: list = []
+    for p in points:
+        keys.extend(k for k in p if k not in keys)
+    vary = {k: sorted({p.get(k) for p in points}, key=str) for k in keys}
+    return Study(name=name, arch=arch, vary=vary, metrics=tuple(metrics), gen_family=gen_family, gen=dict(gen),
+                 explicit_points=tuple(dict(p) for p in points))
+
+
+class _Builder:
+    """_Builder turns a located study tree into a Study, checking each part where it was written."""
+
+    def __init__(self, tree: Located, path: Path):
+        self.tree = tree
+        self.path = path
+        self.base_dir = path.resolve().parent
+
+    def build(self, text: str) -> Study:
+        top = self.tree.value
+        for key, node in top.items():
+            if key not in TOP_KEYS:
+                raise StudyError(f"unknown study key '{key}'", node.key_loc,
+                                 did_you_mean(key, TOP_KEYS) or f"known: {', '.join(TOP_KEYS)}")
+        name = str(top["name"].value) if "name" in top else self.path.stem
+        arch_ref, base = self._arch(top.get("arch"))
+        family, gen, files = self._workload(top)
+        vary_node = top.get("vary")
+        vary: dict = {}
+        value_locs: dict = {}
+        if vary_node is not None:
+            if not vary_node.is_mapping:
+                raise StudyError("'vary' maps keys (arch.<path>, gen.<template>.<param>) to lists of values",
+                                 vary_node.where)
+            for key, node in vary_node.value.items():
+                vary[key], value_locs[key] = self._values(key, node, base, family)
+        self._check_arch_combinations(vary, value_locs, base)
+        metrics = self._metrics(top.get("metrics"))
+        max_inst = top["max_instructions"].value if "max_instructions" in top else 2_000_000_000
+        if not isinstance(max_inst, int) or isinstance(max_inst, bool) or max_inst <= 0:
+            raise StudyError("'max_instructions' must be a positive integer", top["max_instructions"].loc)
+        study = Study(name=name, arch=arch_ref, vary=vary, metrics=metrics, gen_family=family, gen=gen,
+                      files=files, max_instructions=max_inst, source=text)
+        return study
+
+    def _arch(self, node: Optional[Located]):
+        from gpusim.arch import load_arch
+        ref = "cdna3" if node is None else node.value
+        if not isinstance(ref, str) or not ref:
+            raise StudyError("'arch' names a shipped architecture (cdna3) or a YAML file", node.loc)
+        candidate = self.base_dir / ref
+        if candidate.suffix in (".yaml", ".yml") or candidate.is_file():
+            ref = str(candidate.resolve())
+        try:
+            base = load_arch(ref)
+        except ArchError as err:
+            raise StudyError(f"arch: {err.message}", err.loc or (node.loc if node else None), err.hint) from None
+        return ref, base
+
+    def _workload(self, top: dict):
+        one, many = top.get("workload"), top.get("workloads")
+        if (one is None) == (many is None):
+            where = (one or many).where if (one or many) else SourceLoc(str(self.path), 1)
+            raise StudyError("say what runs: 'workload: {gen: TEMPLATE, ...}' or 'workload: FILE.s', or "
+                             "'workloads: [A.s, B.s]' (exactly one of them)", where)
+        if many is not None:
+            if not isinstance(many.value, list) or not many.value:
+                raise StudyError("'workloads' is a non-empty list of kernel files", many.where)
+            return None, {}, tuple(self._file(item) for item in many.value)
+        if isinstance(one.value, str):
+            return None, {}, (self._file(one),)
+        if not one.is_mapping or "gen" not in one.value:
+            raise StudyError("'workload' is a kernel file or a mapping with 'gen: TEMPLATE' and its parameters",
+                             one.where)
+        from gpusim.templates.registry import TemplateError, template
+        family_node = one.value["gen"]
+        try:
+            t = template(str(family_node.value))
+        except TemplateError as err:
+            raise StudyError(f"workload: {err.message}", family_node.loc, err.hint) from None
+        gen = {}
+        for key, node in one.value.items():
+            if key == "gen":
+                continue
+            gen[key] = self._template_value(t, key, node.value, node.loc, f"workload.{key}")
+        return t.name, gen, ()
+
+    def _file(self, node: Located) -> str:
+        if not isinstance(node.value, str) or not node.value.endswith(".s"):
+            raise StudyError(f"a workload file is a path to a .s kernel, got {node.value!r}", node.loc)
+        path = (self.base_dir / node.value)
+        if not path.is_file():
+            path = Path.cwd() / node.value
+        if not path.is_file():
+            raise StudyError(f"workload file {node.value} not found (relative paths start at the study "
+                             "file's folder)", node.loc)
+        return str(path.resolve())
+
+    @staticmethod
+    def _template_value(t, name: str, value: Any, loc, shown: str):
+        from gpusim.templates.registry import TemplateError
+        names = [p.name for p in t.params]
+        canonical = name.replace("_", "-")
+        if canonical not in names:
+            raise StudyError(f"{shown}: template '{t.name}' has no parameter '{name}'", loc,
+                             did_you_mean(canonical, names) or f"its parameters: {', '.join(names)}")
+        param = next(p for p in t.params if p.name == canonical)
+        try:
+            return param.parse(value)
+        except TemplateError as err:
+            raise StudyError(f"{shown}: {err.message}", loc) from None
+
+    def _values(self, key: str, node: Located, base, family: Optional[str]):
+        items = node.value if isinstance(node.value, list) else None
+        if not items:
+            raise StudyError(f"vary.{key}: give a non-empty list of values", node.where)
+        values, locs = [], []
+        for item in items:
+            if isinstance(item.value, (dict, list)):
+                raise StudyError(f"vary.{key}: each value is a single number or word", item.loc)
+            values.append(self._one_value(key, item, base, family))
+            locs.append(item.loc)
+        if len(set(map(str, values))) != len(values):
+            raise StudyError(f"vary.{key}: a value is listed twice", node.where)
+        return values, locs
+
+    def _one_value(self, key: str, item: Located, base, family: Optional[str]):
+        if key.startswith("arch."):
+            from gpusim.arch.loader import arch_overrides
+            try:
+                arch_overrides(base, {key[5:]: item.value})
+            except ArchError as err:
+                raise StudyError(f"vary.{key}: {err.message}", item.loc, err.hint) from None
+            return item.value
+        if key.startswith("gen."):
+            parts = key.split(".")
+            if family is None:
+                raise StudyError(f"vary.{key}: gen.* keys vary a template, but the workload is a kernel file",
+                                 item.loc)
+            if len(parts) != 3 or parts[1] != family:
+                raise StudyError(f"vary.{key}: a template parameter is written gen.{family}.<parameter> "
+                                 f"(the workload's template is '{family}')", item.loc)
+            from gpusim.templates.registry import template
+            return self._template_value(template(family), parts[2], item.value, item.loc, f"vary.{key}")
+        raise StudyError(f"vary: unknown key '{key}': say arch.<key path> (an architecture key) or "
+                         "gen.<template>.<parameter>", item.loc if item.loc else None)
+
+    def _check_arch_combinations(self, vary: dict, locs: dict, base) -> None:
+        """Every combination of architecture values must pass the architecture's own validation."""
+        from gpusim.arch.loader import arch_overrides
+        keys = [k for k in vary if k.startswith("arch.")]
+        if len(keys) < 2:
+            return
+        for combo in itertools.product(*(vary[k] for k in keys)):
+            try:
+                arch_overrides(base, {k[5:]: v for k, v in zip(keys, combo)})
+            except ArchError as err:
+                shown = ", ".join(f"{k}={v}" for k, v in zip(keys, combo))
+                raise StudyError(f"vary: the combination {shown} is not a valid architecture: {err.message}",
+                                 locs[keys[0]][0]) from None
+
+    def _metrics(self, node: Optional[Located]) -> tuple:
+        if node is None:
+            return tuple(DEFAULT_METRICS)
+        if not isinstance(node.value, list) or not node.value:
+            raise StudyError("'metrics' is a non-empty list of metric or counter names", node.where)
+        out = []
+        for item in node.value:
+            problem = check_metric(item.value)
+            if problem:
+                raise StudyError(f"metrics: {problem[0]}", item.loc, problem[1])
+            out.append(str(item.value))
+        return tuple(out)
