@@ -66,7 +66,7 @@ def plot_results(results, *, x: str, y: str, hue: Optional[str] = None, z: Optio
     else:
         _lines(ax, kept, x, y, hue, logx)
     fixed = ", ".join(f"{k}={v}" for k, v in (where or {}).items())
-    ax.set_title(f"{title}" + (f" ({fixed})" if fixed else ""))
+    ax.set_title(title + (f"\n{fixed}" if fixed else ""), fontsize="medium")
     fig.tight_layout()
     out = Path(output) if output else (folder if folder.is_dir() else folder.parent) / \
         f"{metric}_vs_{x}{'_by_' + (hue or y) if (hue or kind == 'heatmap') else ''}.png".replace("/", "_")
