@@ -128,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_gen(sub)
     _add_sweep(sub)
     _add_plot(sub)
+    _add_tune(sub)
     return p
 
 
@@ -323,6 +324,82 @@ def _cmd_gen(ns) -> int:
     return 0
 
 
+EPILOG_TUNE = """\
+how it searches (details: gpusim/sweep/tune.py):
+  1. every combination of the family's search space that the template accepts for the problem
+     (tile divides it, waves divide the tile, LDS and registers fit the architecture)
+  2. minus those of which not one workgroup fits on a CU (occupancy), counted by resource
+  3. the --max-points most promising by a static per-CU roofline estimate (a heuristic pre-filter:
+     it only chooses what to simulate), spread over several tile shapes
+  4. simulated on the timing model (local processes, or --scheduler), ranked by time
+A parameter given on the command line is fixed; the others are searched.
+
+examples:
+  gpusim tune gemm --m 8192 --n 8192 --k 8192
+  gpusim tune gemm --arch my.yaml --m 4096 --n 4096 --k 4096 --dtype bf16 --max-points 48 -o tune/
+  gpusim tune gemm --m 4096 --n 4096 --k 1024 --tile 128x128x32 --list   # what would run, no simulation
+"""
+
+
+def _add_tune(sub) -> None:
+    from gpusim.sweep.tune import DEFAULT_MAX_POINTS, SPACES
+    from gpusim.templates.registry import templates
+
+    tu = sub.add_parser("tune", help="search a template's parameters for the fastest kernel",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG_TUNE,
+                        description="Search a kernel template's parameter space for a problem on an "
+                        "architecture, prune what cannot run, simulate the most promising and print the best.")
+    fams = tu.add_subparsers(dest="family", metavar="TEMPLATE", parser_class=_Parser)
+    for name in SPACES:
+        t = templates()[name]
+        f = fams.add_parser(name, help=t.summary, formatter_class=argparse.RawDescriptionHelpFormatter,
+                            description=f"Tune {name}: {t.summary}", epilog=EPILOG_TUNE)
+        for prm in t.params:
+            if prm.kind == "bool":
+                f.add_argument(f"--{prm.name}", default=None, choices=("on", "off"),
+                               help=f"fix: {prm.help} (default: searched)")
+            else:
+                f.add_argument(f"--{prm.name}", metavar=prm.kind.upper().split(":")[0] if prm.kind != "str"
+                               else "NAME", help=f"fix: {prm.help}")
+        f.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3)")
+        f.add_argument("--top", type=int, default=5, metavar="N", help="configurations to print (default 5)")
+        f.add_argument("--max-points", type=int, default=DEFAULT_MAX_POINTS, metavar="N",
+                       help=f"kernels to simulate at most (default {DEFAULT_MAX_POINTS})")
+        f.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: one per core)")
+        f.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://host:8786")
+        f.add_argument("-o", "--output", metavar="FOLDER", help="keep the simulated points here (a sweep "
+                       "results folder; default: a temporary one)")
+        f.add_argument("--resume", action="store_true", help="finish a tuning whose results are in FOLDER")
+        f.add_argument("--list", action="store_true", help="search and print the shortlist; simulate nothing")
+        f.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _cmd_tune(ns) -> int:
+    from gpusim.sweep.tune import format_tune, search, tune
+    from gpusim.templates.registry import templates
+    if ns.family is None:
+        raise UsageError("gpusim tune: name a template (see 'gpusim tune --help')")
+    for flag in ("top", "max_points", "workers"):
+        if getattr(ns, flag) is not None and getattr(ns, flag) <= 0:
+            raise UsageError(f"--{flag.replace('_', '-')} must be positive")
+    fixed = {}
+    for prm in templates()[ns.family].params:
+        value = getattr(ns, prm.name.replace("-", "_"))
+        if value is not None:
+            fixed[prm.name] = (value == "on") if prm.kind == "bool" else value
+    if ns.list:
+        found = search(ns.family, ns.arch, fixed, max_points=ns.max_points)
+        print(f"{found.enumerated} combinations, {found.valid} valid, {sum(found.pruned.values())} pruned by "
+              f"occupancy, {len(found.kept)} shortlisted (static estimate, cycles):")
+        for c in found.kept:
+            print(f"  {c.estimate:12,.0f}  " + "  ".join(f"{k}={c.params[k]}" for k in found.varied))
+        return 0
+    outcome = tune(ns.family, ns.arch, fixed, top=ns.top, max_points=ns.max_points, out=ns.output,
+                   workers=ns.workers, scheduler=ns.scheduler, progress=not ns.quiet, resume=ns.resume)
+    print(format_tune(outcome))
+    return 0 if outcome.rows else 1
+
+
 def _cmd_sweep(ns) -> int:
     from pathlib import Path
 
@@ -379,7 +456,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             _parser().print_help()
             return 2
         handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen,
-                   "sweep": _cmd_sweep, "plot": _cmd_plot}[ns.command]
+                   "sweep": _cmd_sweep, "plot": _cmd_plot, "tune": _cmd_tune}[ns.command]
         return handler(ns)
     except GpusimError as err:
         print(str(err), file=sys.stderr)

@@ -1,6 +1,8 @@
 """gpusim tune's search: valid candidates only, occupancy pruning, the budgeted shortlist, ranked simulations."""
 import itertools
+import re
 import shlex
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -181,3 +183,26 @@ def test_tune_runs_on_an_architecture_given_as_an_object(tmp_path, cdna3):
     assert load_arch(outcome.arch).cu.lds.size_bytes == 16384
     assert outcome.counts["valid"] == 1 and outcome.best["params"]["tile"] == "32x32x16"
     assert f"--arch {outcome.arch}" in format_tune(outcome)
+
+
+def test_cli_tune_prints_the_best_and_refuses_bad_flags(tmp_path):
+    import os
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+    def gpusim(*args):
+        return subprocess.run([sys.executable, "-m", "gpusim.cli", "tune", *args], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=600)
+    proc = gpusim("gemm", "--m", "512", "--n", "512", "--k", "128", "--tile", "64x64x32", "--max-points", "2",
+                  "--workers", "1", "--quiet", "-o", "tuned")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^   1  \S+ .*\d+\.\d+", proc.stdout, re.M), proc.stdout
+    best = re.search(r"^best: (gpusim gen gemm .*)$", proc.stdout, re.M)
+    assert best and "--tile 64x64x32" in best.group(1)
+    assert (tmp_path / "tuned" / "points.jsonl").exists()
+    proc = gpusim("stream", "--n", "4096")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "invalid choice" in proc.stderr
+    proc = gpusim("gemm", "--max-points", "0")
+    assert proc.returncode == 2 and proc.stderr.strip() == "error: --max-points must be positive"
