@@ -155,6 +155,7 @@ class Result:
     occupancy: Optional[Occupancy] = None
     cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
     instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
+    trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
 
     @property
     def metrics(self) -> dict:
@@ -210,7 +211,8 @@ class Result:
 
 
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
-             timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT) -> Result:
+             timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT,
+             trace=None) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
@@ -220,8 +222,11 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     ``gpusim-check`` expressions. ``outputs=False`` (timed runs without
     ``check``) skips the arithmetic and data movement that no address, branch
     or EXEC mask depends on (gpusim.asm.value_slice): cycles, counters and
-    faults are the same, ``Result.outputs`` is None. Raises KernelFault if the
-    kernel faults and HeaderError if it has no launch line.
+    faults are the same, ``Result.outputs`` is None. ``trace`` (a
+    gpusim.engine.timing.TraceWindow, timed runs only) records the wave events of
+    the CUs and cycles it selects in ``Result.trace`` (gpusim.report.trace draws
+    them). Raises KernelFault if the kernel faults and HeaderError if it has no
+    launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
     module = kernel.module
@@ -231,7 +236,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     timed = None
     if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
         from gpusim.engine.timing import time_kernel
-        timed = time_kernel(kernel, arch, max_instructions=max_instructions, values=outputs or check)
+        timed = time_kernel(kernel, arch, max_instructions=max_instructions, values=outputs or check, trace=trace)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
@@ -256,7 +261,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
         counters.update(scalars)
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
-                  cycles=cycles, instances=instances)
+                  cycles=cycles, instances=instances, trace=None if timed is None else timed.trace)
 
 
 def _split_instances(counters: Mapping[str, int]) -> tuple[dict, dict]:

@@ -46,6 +46,8 @@ examples:
   gpusim run k.s --json result.json
   gpusim run k.s --csv result.csv      # kind,name,instance,value,unit rows for pandas
   gpusim run k.s --no-timing --check   # functional only: the fastest correctness check
+  gpusim run k.s --trace k.pftrace --trace-cus 0-3 --trace-cycles 0:20000   # Perfetto wave timeline
+  gpusim run k.s --timeline --trace-cus 0   # per-wave cycle strip in the terminal
 
 The kernel file is the output of `clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -S`
 (or hand-written gfx90a/gfx942 assembly) plus comment lines that say how to
@@ -109,6 +111,14 @@ def _parser() -> argparse.ArgumentParser:
                      "check results as JSON ('-' for stdout)")
     run.add_argument("--csv", metavar="FILE", help="also write counters, per-instance counters and derived metrics "
                      "as kind,name,instance,value,unit rows")
+    run.add_argument("--trace", metavar="FILE", help="write a wave timeline trace: FILE.pftrace (Perfetto, for "
+                     "ui.perfetto.dev) or FILE.json (Chrome trace events, for chrome://tracing)")
+    run.add_argument("--timeline", action="store_true", help="print a per-wave, cycle-by-cycle strip of issues and "
+                     "stalls (for small kernels; narrow it with --trace-cus and --trace-cycles)")
+    run.add_argument("--trace-cus", metavar="N|FIRST-LAST", help="trace only these CUs (default: all; e.g. 0-3)")
+    run.add_argument("--trace-cycles", metavar="FIRST:END", help="trace only these cycles (e.g. 0:20000)")
+    run.add_argument("--trace-max-events", type=int, default=2_000_000, metavar="N",
+                     help="events recorded at most (default 2e6); beyond it the trace is cut and says so")
 
     occ = sub.add_parser("occupancy", help="waves per SIMD a kernel can hold, and what limits it",
                          description="Compute occupancy from the kernel descriptor (VGPRs incl. AGPRs, SGPRs, "
@@ -264,12 +274,15 @@ def _cmd_run(ns) -> int:
     arch = api.load_arch(ns.arch)
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
+    window = _trace_window(ns, arch)
     # the report prints no buffers: without --check, the timing model skips the values no address or
     # branch depends on (same cycles and counters, less host time)
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
-                          max_instructions=ns.max_instructions)
+                          max_instructions=ns.max_instructions, trace=window)
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
+    if window is not None:
+        _write_trace_views(ns, result, kernel, window)
     if ns.csv:
         with open(ns.csv, "w", newline="") as f:
             write_csv(result, f)
@@ -281,6 +294,43 @@ def _cmd_run(ns) -> int:
             with open(ns.json, "w") as f:
                 f.write(text + "\n")
     return 0 if result.checks_passed else 1
+
+
+def _trace_window(ns, arch):
+    """_trace_window is the TraceWindow --trace / --timeline ask for, or None."""
+    if not (ns.trace or ns.timeline):
+        if ns.trace_cus or ns.trace_cycles:
+            raise UsageError("--trace-cus and --trace-cycles narrow --trace or --timeline; give one of them")
+        return None
+    if not ns.timing:
+        raise UsageError("--trace and --timeline show the timing model; drop --no-timing")
+    if ns.trace_max_events <= 0:
+        raise UsageError("--trace-max-events must be positive")
+    from gpusim.engine.timing import TraceWindow
+    from gpusim.report.trace import PERFETTO_SUFFIXES, parse_cu_range, parse_cycle_range
+    if ns.trace and not ns.trace.endswith((".json",) + PERFETTO_SUFFIXES):
+        raise UsageError(f"--trace {ns.trace}: say FILE.pftrace (Perfetto) or FILE.json (Chrome trace events)")
+    cu_first, cu_last = parse_cu_range(ns.trace_cus, arch.cus)
+    c_first, c_last = parse_cycle_range(ns.trace_cycles)
+    return TraceWindow(cu_first, cu_last, c_first, c_last, ns.trace_max_events)
+
+
+def _write_trace_views(ns, result, kernel, window) -> None:
+    from gpusim.report.timeline import format_timeline
+    from gpusim.report.trace import build_trace, write_trace
+    model = build_trace(result.trace, kernel.program, result.arch, result.cycles)
+    note = sys.stderr if ns.json == "-" else sys.stdout
+    if model.dropped:
+        print(f"trace: {model.dropped:,} events beyond --trace-max-events {window.capacity:,} were not recorded; "
+              "narrow it with --trace-cus / --trace-cycles", file=sys.stderr)
+    if ns.timeline:
+        print(format_timeline(model, kernel.program, first=window.cycle_first,
+                              last=min(window.cycle_last, result.cycles)), file=note)
+    if ns.trace:
+        path = write_trace(model, ns.trace)
+        tracks = sum(1 for t in model.tracks if t.kind == "slice")
+        print(f"trace: {path} ({len(model.slices):,} slices on {tracks} tracks; open it in "
+              f"{'chrome://tracing or ' if path.suffix == '.json' else ''}ui.perfetto.dev)", file=note)
 
 
 def _cmd_occupancy(ns) -> int:

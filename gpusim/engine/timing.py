@@ -10,6 +10,7 @@ numba loop (gpusim.engine.kernels.cu) needs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -44,19 +45,49 @@ STALL_COUNTERS = {
 }
 
 
+@dataclass(frozen=True)
+class TraceWindow:
+    """TraceWindow selects what a timed run records as events: CUs ``cu_first``..``cu_last`` and cycles
+    ``cycle_first``..``cycle_last`` (inclusive), at most ``capacity`` events (later ones are counted as
+    dropped)."""
+
+    cu_first: int = 0
+    cu_last: int = 1 << 30
+    cycle_first: int = 0
+    cycle_last: int = 1 << 62
+    capacity: int = 2_000_000
+
+
+@dataclass
+class TraceEvents:
+    """TraceEvents are the events a timed run recorded (rows of gpusim.engine.kernels.cu's EV_* layout).
+
+    ``slots_per_cu`` and ``waves_per_workgroup`` map a wave slot to its CU (slot // slots_per_cu) and
+    SIMD ((slot % slots_per_cu) % 4); ``dropped`` counts events beyond the capacity.
+    """
+
+    events: np.ndarray
+    window: TraceWindow
+    slots_per_cu: int
+    waves_per_workgroup: int
+    dropped: int
+
+
 @dataclass
 class TimedRun:
     """TimedRun is what the timing model measured for one dispatch.
 
     ``functional`` holds the dispatch's outcome (final buffers, per-instruction
     counts): the timed run executes every instruction, so no separate
-    functional run is needed.
+    functional run is needed. ``trace`` holds the recorded events when a
+    TraceWindow was given.
     """
 
     cycles: int
     time_us: float
     counters: dict
     functional: FunctionalRun
+    trace: Optional[TraceEvents] = None
 
     @property
     def instruction_counts(self) -> np.ndarray:
@@ -129,7 +160,8 @@ QUANTUM_CYCLES = 256
 
 
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
-                quantum: int = QUANTUM_CYCLES, values: bool = True) -> TimedRun:
+                quantum: int = QUANTUM_CYCLES, values: bool = True,
+                trace: Optional[TraceWindow] = None) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -137,8 +169,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     different CUs reach memory by at most the window). ``values`` False computes only the instructions
     whose values reach an address, a branch or EXEC (gpusim.asm.value_slice): the same cycles, counters
     and faults, much less host time for MFMA and LDS-heavy kernels, but no output buffers
-    (``functional.final`` is None). Raises KernelFault (the same report as the functional run) if the
-    kernel faults.
+    (``functional.final`` is None). ``trace`` records the events of the CUs and cycles it selects
+    (TimedRun.trace); the cycles and counters are the same with or without it. Raises KernelFault (the
+    same report as the functional run) if the kernel faults.
     """
     module = kernel.module
     dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
@@ -193,6 +226,13 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     def per_wg():
         return np.zeros(n_wgs, np.int64)
 
+    tctl = np.zeros(cuk.T_N, np.int64)
+    events = np.zeros((trace.capacity if trace else 0, 6), np.int64)
+    if trace is not None:
+        tctl[cuk.T_ON] = 1
+        tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
+        tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
+
     cycles = cuk.run_timed(
         p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
         dispatch_order(arch),
@@ -206,7 +246,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
         per_cu(), per_cu(),   # cu_wake, cu_live
         counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(5, np.int64),
-        np.zeros(5, np.int64), memory.kernel_args())
+        np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
     if fault[memk.F_CODE]:
         raise dispatch.fault_error(fault, max_instructions)
     c = {
@@ -225,5 +265,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         c[name] = int(counters[col])
     c["GPUSIM_WAVE_CYCLES"] = int(sum(counters[col] for col in STALL_COUNTERS.values()))
     c.update(memory.counters())
+    recorded = None
+    if trace is not None:
+        recorded = TraceEvents(events[:tctl[cuk.T_COUNT]].copy(), trace, spc, wpw, int(tctl[cuk.T_DROPPED]))
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
-                    functional=dispatch.outcome(mem, icount, values=values))
+                    functional=dispatch.outcome(mem, icount, values=values), trace=recorded)

@@ -37,7 +37,9 @@ from gpusim.asm.program import (
 from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.memory import access_size
-from gpusim.memory.kernels.access import access_line, end_of_kernel_write_back
+from gpusim.memory.kernels.access import (
+    GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS, access_line, end_of_kernel_write_back,
+)
 from gpusim.memory.kernels.coalesce import coalesce
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
@@ -72,6 +74,14 @@ ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
  WHY_NOP, WHY_IFETCH) = range(9)
 # hazard[w] bits: the wave's next instruction waited on a register; the wave waits for an instruction refill
 RAW_WAITED, REFILLING = 1, 2
+# trace events (rows of ``trace``, int64[capacity, 6]): kind, wave slot, then per kind
+#   EV_STATE  slot, why, start, end, pc      the wave's cycles [start, end) went to WHY_* ``why``
+#   EV_ISSUE  slot, pc, cycle, done, tkind   it issued instruction ``pc``; its result/unit/data at ``done``
+#   EV_WAVE   slot, workgroup, cycle, wave   a wave of workgroup ``workgroup`` starts in the slot
+#   EV_SAMPLE -1, cycle, L2 hits, L2 misses, HBM bytes   memory totals so far, once per window of cycles
+EV_STATE, EV_ISSUE, EV_WAVE, EV_SAMPLE = range(4)
+# tctl columns: tracing on, first and last CU traced, first and last cycle traced, events written, dropped
+T_ON, T_CU_LO, T_CU_HI, T_C0, T_C1, T_COUNT, T_DROPPED, T_N = range(8)
 QUEUE = 64  # outstanding memory operations tracked per wave and counter
 NEVER = np.int64(1) << 62
 
@@ -176,12 +186,59 @@ def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch, memo):
     return cyc, conf
 
 
+@njit(_nrt=False)
+def _traced(tctl, cu, start, end):
+    """_traced tells whether an event of CU ``cu`` spanning cycles [start, end] falls in the traced window."""
+    return tctl[T_ON] != 0 and tctl[T_CU_LO] <= cu <= tctl[T_CU_HI] and end >= tctl[T_C0] and start <= tctl[T_C1]
+
+
+@njit(_nrt=False)
+def _emit(trace, tctl, kind, w, a, b, c, d):
+    """_emit appends one trace event, or counts it as dropped when ``trace`` is full."""
+    n = tctl[T_COUNT]
+    if n >= trace.shape[0]:
+        tctl[T_DROPPED] += 1
+        return
+    trace[n, 0] = kind
+    trace[n, 1] = w
+    trace[n, 2] = a
+    trace[n, 3] = b
+    trace[n, 4] = c
+    trace[n, 5] = d
+    tctl[T_COUNT] = n + 1
+
+
+@njit(_nrt=False)
+def _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, start):
+    """_emit_waves records the start of every wave of the workgroup in slot ``ws`` of CU ``cu``."""
+    if _traced(tctl, cu, start, start):
+        rnd = ws - cu * wpc
+        for j in range(wpw):
+            _emit(trace, tctl, EV_WAVE, cu * spc + rnd * wpw + j, wg_id[ws], start, j, 0)
+
+
+@njit(_nrt=False)
+def _emit_sample(trace, tctl, M, cycle):
+    """_emit_sample records the L2 hits and misses and the HBM bytes counted so far, at ``cycle``."""
+    tcc, hbm = M[17], M[25]
+    hits = np.int64(0)
+    misses = np.int64(0)
+    for x in range(tcc.shape[0]):
+        for c in range(tcc.shape[1]):
+            hits += tcc[x, c, TCC_HIT]
+            misses += tcc[x, c, TCC_MISS]
+    moved = np.int64(0)
+    for c in range(hbm.shape[0]):
+        moved += hbm[c, GPUSIM_HBM_READ_BYTES] + hbm[c, GPUSIM_HBM_WRITE_BYTES]
+    _emit(trace, tctl, EV_SAMPLE, -1, cycle, hits, misses, moved)
+
+
 @njit(_nrt=False, cache=True)
 def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch, lds_memo,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, deps_at, why, acct, hazard,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
-              counters, icount, wgv, lines, pick, pkey, M):
+              counters, icount, wgv, lines, pick, pkey, M, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     ``ops`` numbers registers as the program does (the dependency scoreboard uses it); ``xops`` is the
@@ -199,7 +256,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
     ``wgv`` (int64[3]), ``lines`` (int64[128]), ``pick``/``pkey`` (int64[5])
     are scratch; ``M`` is :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`,
-    the memory hierarchy every vector and scalar memory access goes through.
+    the memory hierarchy every vector and scalar memory access goes through. With ``tctl[T_ON]``
+    set, the events (EV_*) of the CUs and cycles ``tctl`` selects are appended to ``trace``.
     """
     n_cu = params[P_CUS]
     spc = params[P_SLOTS_PER_CU]
@@ -219,6 +277,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
                                           sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, vready, sready,
                                           deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
+                _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
                 next_wg += 1
     live_waves = 0
     for cu in range(n_cu):
@@ -258,6 +317,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         continue
                     if acct[w] >= 0:
                         counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
+                        if tctl[T_ON] and cycle > acct[w] and _traced(tctl, cu, acct[w], cycle):
+                            _emit(trace, tctl, EV_STATE, w, why[w], acct[w], cycle, pc[w])
                     acct[w] = cycle
                     if st == AT_BARRIER:
                         why[w] = WHY_BARRIER
@@ -352,6 +413,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         pc[w] = i + 1
                         ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
                         wake = min(wake, ready[w])
+                        if tctl[T_ON] and _traced(tctl, cu, cycle, cycle):
+                            _emit(trace, tctl, EV_ISSUE, w, i, cycle, ready[w], kind)
                         continue
                     if full[i]:
                         r = itp.step(w, sem, xops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions,
@@ -365,6 +428,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         return cycle
                     ready[w] = cycle + 1
                     wake = min(wake, cycle + 1)
+                    done = cycle + 1   # when the instruction's results, unit or data are done with
                     if kind == TK_VALU:
                         done = cycle + tbusy[i]
                         unit_valu[cu, simd] = done
@@ -414,7 +478,10 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         unit_lds[cu] = cycle + max(cyc, 1)
                         counters[C_LDS_BUSY] += cyc
                         counters[C_LDS_BANK_CONFLICT] += conf
-                        _push(lgq, lgn, w, cycle + params[P_LDS_LAT] + cyc, cycle)
+                        done = cycle + params[P_LDS_LAT] + cyc
+                        _push(lgq, lgn, w, done, cycle)
+                    if tctl[T_ON] and _traced(tctl, cu, cycle, cycle):
+                        _emit(trace, tctl, EV_ISSUE, w, i, cycle, done, kind)
                     if r == itp.BARRIER:
                         state[w] = AT_BARRIER
                         wg_arrived[ws] += 1
@@ -440,6 +507,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                                                       user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
                                                       vready, sready, deps_at, acct, hazard, wg_live, wg_arrived,
                                                       wg_id, lds, wgv)
+                            _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
                             next_wg += 1
                             live_waves += wpw
                             cu_live[cu] += wpw
@@ -462,6 +530,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                 cu_wake[cu] = t
             if cu_wake[cu] < next_cycle:
                 next_cycle = cu_wake[cu]
+        if tctl[T_ON] and tctl[T_C0] <= window_end and cycle <= tctl[T_C1]:
+            _emit_sample(trace, tctl, M, window_end)
         if live_waves == 0:
             break
         if next_cycle == NEVER:  # live waves, none of which can ever move: all wait at barriers
@@ -475,6 +545,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
         cycle = next_cycle
     # the end-of-kernel release: the dispatch completes when dirty L2 lines are back in memory (cdna3)
     last_end = end_of_kernel_write_back(M, last_end)
+    if tctl[T_ON]:
+        _emit_sample(trace, tctl, M, last_end)
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
     return last_end
