@@ -162,6 +162,50 @@ def _l2_peak(arch) -> float:
     return arch.l2.bytes_per_clk_per_channel * arch.l2.channels * xcds * arch.clocks.shader_mhz * 1e6
 
 
+def compute_peak(arch, unit: str, dtype: str) -> float:
+    """compute_peak returns the OP/s peak of ``unit`` ("VALU" or "MFMA") on counter type ``dtype`` (F16, F32, ...).
+
+    The rate Peak_GFLOPs holds a kernel against: arch.peaks x CUs x shader clock, VALU FP32 and FP16 at the
+    packed-FP32 rate.
+    """
+    return _valu_peak(arch, dtype) if unit == "VALU" else _mfma_peak(arch, dtype)
+
+
+def level_bytes(c: dict, arch) -> dict:
+    """level_bytes returns the bytes each memory level moved, {"HBM", "MALL", "L2", "LDS": bytes}.
+
+    HBM: GPUSIM_HBM_READ_BYTES_sum + GPUSIM_HBM_WRITE_BYTES_sum (HBM_Bytes); MALL, on a GPU that has one:
+    GPUSIM_MALL_REQ_sum x MALL line; L2: TCC_REQ_sum x L2 line (as L2_Bandwidth); LDS: banks x bank width x
+    (GPUSIM_LDS_BUSY_CYCLES - SQ_LDS_BANK_CONFLICT) (as LDS_Bandwidth). A level whose counters are missing
+    is left out.
+    """
+    out = {}
+    if all(n in c for n in _HBM):
+        out["HBM"] = _sum(c, _HBM)
+    if arch.mall.present and "GPUSIM_MALL_REQ_sum" in c:
+        out["MALL"] = c["GPUSIM_MALL_REQ_sum"] * arch.mall.line_bytes
+    if "TCC_REQ_sum" in c:
+        out["L2"] = c["TCC_REQ_sum"] * arch.l2.line_bytes
+    if "GPUSIM_LDS_BUSY_CYCLES" in c and "SQ_LDS_BANK_CONFLICT" in c:
+        out["LDS"] = _lds_bytes(c, arch)
+    return out
+
+
+def level_peak_bytes_per_s(arch) -> dict:
+    """level_peak_bytes_per_s returns each memory level's peak bandwidth over the whole GPU in bytes/s.
+
+    HBM: arch.hbm_bytes_per_s; MALL (if present): channels x bytes per clock per channel x shader clock;
+    L2: XCDs x channels x bytes per clock per channel x shader clock; LDS: bytes per clock x CUs x shader clock.
+    """
+    hz = arch.clocks.shader_mhz * 1e6
+    out = {"HBM": arch.hbm_bytes_per_s}
+    if arch.mall.present:
+        out["MALL"] = arch.mall.channels * arch.mall.bytes_per_clk_per_channel * hz
+    out["L2"] = _l2_peak(arch)
+    out["LDS"] = arch.cu.lds.bytes_per_clk * arch.cus * hz
+    return out
+
+
 def _vmem_busy(c: dict, arch) -> float:
     return c["TCP_TOTAL_CACHE_ACCESSES_sum"] * arch.cu.l1.line_bytes / arch.cu.l1.bytes_per_clk
 
