@@ -139,7 +139,27 @@ def _parser() -> argparse.ArgumentParser:
     _add_sweep(sub)
     _add_plot(sub)
     _add_tune(sub)
+    _add_roofline(sub)
     return p
+
+
+def _add_roofline(sub) -> None:
+    ro = sub.add_parser("roofline", help="place kernels on the architecture's roofline (PNG)",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="Simulate kernels (or read runs saved with 'gpusim run --json') and draw "
+                        "them on the architecture's roofline: bandwidth ceilings of HBM, MALL, L2 and LDS, "
+                        "compute ceilings of MFMA per data type and VALU. Each kernel is placed by its achieved "
+                        "FLOP/s at its arithmetic intensity at every memory level, as rocprof-compute does.",
+                        epilog="examples:\n  gpusim roofline workloads/stream_triad.s workloads/gemm_128x128.s "
+                        "-o roof.png\n  gpusim roofline a.json b.json --arch cdna3 -o compare.png\n\n"
+                        "Each kernel also gets a line: FLOP/s, the level that binds it, its intensity there and "
+                        "the percent of the roof (min(compute peak, intensity x bandwidth)) it reaches.")
+    ro.add_argument("kernels", nargs="+", metavar="KERNEL.s|RUN.json", help="kernels to simulate, or runs saved "
+                    "with gpusim run --json")
+    ro.add_argument("--arch", default="cdna3", help="architecture of the kernels simulated here (default cdna3); "
+                    "saved runs keep their own and must match it")
+    ro.add_argument("-o", "--output", default="roofline.png", metavar="FILE.png", help="image (default "
+                    "roofline.png)")
 
 
 EPILOG_SWEEP = """\
@@ -424,6 +444,27 @@ def _add_tune(sub) -> None:
         f.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _cmd_roofline(ns) -> int:
+    from pathlib import Path
+
+    from gpusim import api
+    from gpusim.report.roofline import kernel_points, plot_roofline, roofline_summary
+    arch = api.load_arch(ns.arch)
+    points = {}
+    for ref in ns.kernels:
+        path = Path(ref)
+        label = path.stem if path.stem not in points else str(path)   # a.s and a.json both shown
+        if path.suffix == ".json":
+            points[label] = kernel_points(path, arch)
+        else:
+            result = api.simulate(api.load_kernel(path), arch, timing=True, outputs=False)
+            points[label] = kernel_points(result, arch)
+    out = plot_roofline(points, arch, ns.output)
+    print("\n".join(roofline_summary(points, arch)))
+    print(f"wrote {out}")
+    return 0
+
+
 def _cmd_tune(ns) -> int:
     from gpusim.sweep.tune import format_tune, search, tune
     from gpusim.templates.registry import templates
@@ -506,7 +547,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             _parser().print_help()
             return 2
         handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen,
-                   "sweep": _cmd_sweep, "plot": _cmd_plot, "tune": _cmd_tune}[ns.command]
+                   "sweep": _cmd_sweep, "plot": _cmd_plot, "tune": _cmd_tune,
+                   "roofline": _cmd_roofline}[ns.command]
         return handler(ns)
     except GpusimError as err:
         print(str(err), file=sys.stderr)

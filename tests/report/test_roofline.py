@@ -148,3 +148,26 @@ def test_runs_that_cannot_be_placed_say_why(runs):
     del untimed["counters"]["GRBM_GUI_ACTIVE"]
     with pytest.raises(RooflineError, match="timed run"):
         kernel_points(untimed)
+
+
+def test_cli_roofline_of_a_kernel_and_a_saved_run(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=600)
+    (tmp_path / "triad.s").write_text(generate("stream", "cdna3", op="triad", n=1 << 20))
+    assert cli("run", "triad.s", "--json", "triad.json").returncode == 0
+    proc = cli("roofline", "triad.s", "triad.json", "-o", "roof.png")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("triad: ") and "HBM-bandwidth-bound" in lines[0]
+    assert lines[1].replace("triad.json:", "", 1) == lines[0].replace("triad:", "", 1)   # the saved run lands alike
+    assert (tmp_path / "roof.png").read_bytes()[:4] == b"\x89PNG"
+    proc = cli("roofline", "triad.json", "--arch", "cdna2")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
