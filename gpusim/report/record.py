@@ -1,0 +1,89 @@
+"""A run's record, read alike from a Result, its ``to_dict()`` or the JSON file ``gpusim run --json`` wrote.
+
+``explain`` and ``compare`` take any of the three. A dict's metrics are recomputed from its raw
+counters on the architecture it records (``resolved_arch``), so two files written by different
+gpusim versions are held to the same formulas (gpusim.report.metrics).
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Optional
+
+from gpusim.errors import UsageError
+from gpusim.report.metrics import derived_metrics
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """RunRecord is what a report needs from one run: names, launch, counters, metrics, occupancy, architecture.
+
+    ``occupancy`` is ``{"waves_per_simd": float, "limiter": str}`` or None; ``resolved_arch`` the
+    architecture's nested dict (``Arch.to_dict()``); ``arch`` the Arch itself.
+    """
+
+    label: str
+    kernel: str
+    arch_name: str
+    arch_hash: str
+    grid: tuple
+    block: tuple
+    cycles: Optional[int]
+    counters: dict
+    metrics: dict
+    occupancy: Optional[dict]
+    resolved_arch: dict
+    arch: object
+
+    @property
+    def timed(self) -> bool:
+        return "GRBM_GUI_ACTIVE" in self.counters
+
+
+def read_run(run, arch=None, label: Optional[str] = None) -> RunRecord:
+    """read_run returns the RunRecord of a Result, a ``to_dict()`` dict or the path of a JSON file of one.
+
+    ``arch`` (an Arch or a name) replaces the recorded architecture for the metrics. Raises
+    UsageError for a file that is not a run's JSON. Mutates nothing.
+    """
+    from gpusim.arch import load_arch, load_arch_text
+
+    if isinstance(run, (str, os.PathLike)):
+        path = Path(run)
+        try:
+            run_dict = json.loads(path.read_text())
+        except (OSError, ValueError) as err:
+            raise UsageError(f"cannot read run JSON {path}: {err}") from None
+        return read_run(run_dict, arch, label or str(path))
+    if not isinstance(run, Mapping):
+        return _from_result(run, load_arch(arch) if arch is not None else run.arch, label)
+    for key in ("counters", "kernel"):
+        if key not in run:
+            raise UsageError(f"{label or 'run'} is not the JSON of a run (no '{key}'; gpusim run --json writes one)")
+    if arch is not None:
+        arch = load_arch(arch)
+    elif run.get("resolved_arch"):
+        arch = load_arch_text(json.dumps(run["resolved_arch"]), f"<resolved arch of {label or run['kernel']}>")
+    else:
+        raise UsageError(f"{label or 'run'} records no resolved_arch; name the architecture")
+    counters = dict(run["counters"])
+    return RunRecord(
+        label=label or run["kernel"], kernel=run["kernel"], arch_name=arch.name, arch_hash=arch.hash(),
+        grid=tuple(run.get("grid") or ()), block=tuple(run.get("block") or ()), cycles=run.get("cycles"),
+        counters=counters, metrics=derived_metrics(counters, arch), occupancy=run.get("occupancy"),
+        resolved_arch=arch.to_dict(), arch=arch,
+    )
+
+
+def _from_result(result, arch, label: Optional[str]) -> RunRecord:
+    o = result.occupancy
+    counters = dict(result.counters)
+    return RunRecord(
+        label=label or result.kernel, kernel=result.kernel, arch_name=arch.name, arch_hash=arch.hash(),
+        grid=tuple(result.grid), block=tuple(result.block), cycles=result.cycles, counters=counters,
+        metrics=derived_metrics(counters, arch),
+        occupancy=None if o is None else {"waves_per_simd": o.waves_per_simd, "limiter": o.limiter},
+        resolved_arch=arch.to_dict(), arch=arch,
+    )
