@@ -140,7 +140,33 @@ def _parser() -> argparse.ArgumentParser:
     _add_plot(sub)
     _add_tune(sub)
     _add_roofline(sub)
+    _add_explain(sub)
     return p
+
+
+def _add_explain(sub) -> None:
+    ex = sub.add_parser("explain", help="say in plain sentences what bounds a kernel and what to try",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="Simulate a kernel (or read a run saved with 'gpusim run --json') and say what "
+                        "bounds it and what to try, from its counters only; each sentence names the counters "
+                        "and metrics it rests on. The rules are a small decision table, documented in "
+                        "gpusim/report/explain.py.",
+                        epilog="examples:\n  gpusim explain workloads/transpose_lds_tile.s\n"
+                        "  gpusim explain run.json")
+    ex.add_argument("kernel", metavar="KERNEL.s|RUN.json")
+    ex.add_argument("--arch", default="cdna3", help="architecture for a kernel simulated here (default cdna3)")
+    rp = sub.add_parser("report", help="compare two saved runs side by side",
+                        formatter_class=argparse.RawDescriptionHelpFormatter,
+                        description="Compare two runs saved with 'gpusim run --json' (a tile change, an "
+                        "architecture change): time, FLOP/s, bandwidths, utilisations, hit rates, stalls and "
+                        "occupancy side by side, the better value of each row marked, changes over 5% "
+                        "highlighted, and the settings and architecture keys that differ named.",
+                        epilog="examples:\n  gpusim run k.s --json a.json && gpusim run k.s --arch my.yaml --json "
+                        "b.json\n  gpusim report a.json b.json")
+    rp.add_argument("baseline", metavar="A.json")
+    rp.add_argument("other", metavar="B.json")
+    rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                    help="highlight with terminal colours (default: when printing to a terminal)")
 
 
 def _add_roofline(sub) -> None:
@@ -444,6 +470,26 @@ def _add_tune(sub) -> None:
         f.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _cmd_explain(ns) -> int:
+    from pathlib import Path
+
+    from gpusim import api
+    from gpusim.report.explain import explain, format_explain
+    if Path(ns.kernel).suffix == ".json":
+        run = ns.kernel
+    else:
+        run = api.simulate(api.load_kernel(ns.kernel), api.load_arch(ns.arch), timing=True, outputs=False)
+    print(format_explain(explain(run)))
+    return 0
+
+
+def _cmd_report(ns) -> int:
+    from gpusim.report.compare import compare, format_compare
+    color = ns.color == "always" or (ns.color == "auto" and sys.stdout.isatty())
+    print(format_compare(compare(ns.baseline, ns.other), color=color))
+    return 0
+
+
 def _cmd_roofline(ns) -> int:
     from pathlib import Path
 
@@ -548,7 +594,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 2
         handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen,
                    "sweep": _cmd_sweep, "plot": _cmd_plot, "tune": _cmd_tune,
-                   "roofline": _cmd_roofline}[ns.command]
+                   "roofline": _cmd_roofline, "explain": _cmd_explain, "report": _cmd_report}[ns.command]
         return handler(ns)
     except GpusimError as err:
         print(str(err), file=sys.stderr)
