@@ -226,10 +226,10 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     def per_wg():
         return np.zeros(n_wgs, np.int64)
 
-    tctl = np.zeros(cuk.T_N, np.int64)
+    tctl = None   # None: numba's version of the loop without tracing code
     events = np.zeros((trace.capacity if trace else 0, 6), np.int64)
     if trace is not None:
-        tctl[cuk.T_ON] = 1
+        tctl = np.zeros(cuk.T_N, np.int64)
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 

@@ -80,8 +80,8 @@ RAW_WAITED, REFILLING = 1, 2
 #   EV_WAVE   slot, workgroup, cycle, wave   a wave of workgroup ``workgroup`` starts in the slot
 #   EV_SAMPLE -1, cycle, L2 hits, L2 misses, HBM bytes   memory totals so far, once per window of cycles
 EV_STATE, EV_ISSUE, EV_WAVE, EV_SAMPLE = range(4)
-# tctl columns: tracing on, first and last CU traced, first and last cycle traced, events written, dropped
-T_ON, T_CU_LO, T_CU_HI, T_C0, T_C1, T_COUNT, T_DROPPED, T_N = range(8)
+# tctl columns: first and last CU traced, first and last cycle traced, events written, dropped
+T_CU_LO, T_CU_HI, T_C0, T_C1, T_COUNT, T_DROPPED, T_N = range(7)
 QUEUE = 64  # outstanding memory operations tracked per wave and counter
 NEVER = np.int64(1) << 62
 
@@ -189,7 +189,7 @@ def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch, memo):
 @njit(_nrt=False)
 def _traced(tctl, cu, start, end):
     """_traced tells whether an event of CU ``cu`` spanning cycles [start, end] falls in the traced window."""
-    return tctl[T_ON] != 0 and tctl[T_CU_LO] <= cu <= tctl[T_CU_HI] and end >= tctl[T_C0] and start <= tctl[T_C1]
+    return tctl[T_CU_LO] <= cu <= tctl[T_CU_HI] and end >= tctl[T_C0] and start <= tctl[T_C1]
 
 
 @njit(_nrt=False)
@@ -256,8 +256,9 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
     ``wgv`` (int64[3]), ``lines`` (int64[128]), ``pick``/``pkey`` (int64[5])
     are scratch; ``M`` is :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`,
-    the memory hierarchy every vector and scalar memory access goes through. With ``tctl[T_ON]``
-    set, the events (EV_*) of the CUs and cycles ``tctl`` selects are appended to ``trace``.
+    the memory hierarchy every vector and scalar memory access goes through. With ``tctl`` (T_* columns)
+    given, the events (EV_*) of the CUs and cycles it selects are appended to ``trace``; with ``tctl``
+    None numba compiles a version without any tracing code (its branches are pruned at compile time).
     """
     n_cu = params[P_CUS]
     spc = params[P_SLOTS_PER_CU]
@@ -277,7 +278,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
                                           sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, vready, sready,
                                           deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
-                _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
+                if tctl is not None:
+                    _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
                 next_wg += 1
     live_waves = 0
     for cu in range(n_cu):
@@ -317,7 +319,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         continue
                     if acct[w] >= 0:
                         counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
-                        if tctl[T_ON] and cycle > acct[w] and _traced(tctl, cu, acct[w], cycle):
+                        if tctl is not None and cycle > acct[w] and _traced(tctl, cu, acct[w], cycle):
                             _emit(trace, tctl, EV_STATE, w, why[w], acct[w], cycle, pc[w])
                     acct[w] = cycle
                     if st == AT_BARRIER:
@@ -413,7 +415,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         pc[w] = i + 1
                         ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
                         wake = min(wake, ready[w])
-                        if tctl[T_ON] and _traced(tctl, cu, cycle, cycle):
+                        if tctl is not None and _traced(tctl, cu, cycle, cycle):
                             _emit(trace, tctl, EV_ISSUE, w, i, cycle, ready[w], kind)
                         continue
                     if full[i]:
@@ -480,7 +482,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         counters[C_LDS_BANK_CONFLICT] += conf
                         done = cycle + params[P_LDS_LAT] + cyc
                         _push(lgq, lgn, w, done, cycle)
-                    if tctl[T_ON] and _traced(tctl, cu, cycle, cycle):
+                    if tctl is not None and _traced(tctl, cu, cycle, cycle):
                         _emit(trace, tctl, EV_ISSUE, w, i, cycle, done, kind)
                     if r == itp.BARRIER:
                         state[w] = AT_BARRIER
@@ -507,7 +509,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                                                       user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
                                                       vready, sready, deps_at, acct, hazard, wg_live, wg_arrived,
                                                       wg_id, lds, wgv)
-                            _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
+                            if tctl is not None:
+                                _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
                             next_wg += 1
                             live_waves += wpw
                             cu_live[cu] += wpw
@@ -530,7 +533,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                 cu_wake[cu] = t
             if cu_wake[cu] < next_cycle:
                 next_cycle = cu_wake[cu]
-        if tctl[T_ON] and tctl[T_C0] <= window_end and cycle <= tctl[T_C1]:
+        if tctl is not None and tctl[T_C0] <= window_end and cycle <= tctl[T_C1]:
             _emit_sample(trace, tctl, M, window_end)
         if live_waves == 0:
             break
@@ -545,7 +548,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
         cycle = next_cycle
     # the end-of-kernel release: the dispatch completes when dirty L2 lines are back in memory (cdna3)
     last_end = end_of_kernel_write_back(M, last_end)
-    if tctl[T_ON]:
+    if tctl is not None:
         _emit_sample(trace, tctl, M, last_end)
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
