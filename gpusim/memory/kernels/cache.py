@@ -63,10 +63,13 @@ def cache_victim(tags, stamps, s):
     Ties go to the lowest way. Mutates nothing.
     """
     best = 0
+    low = stamps[s, 0]
     for w in range(tags.shape[1]):
         if tags[s, w] == EMPTY:
             return w
-        if stamps[s, w] < stamps[s, best]:
+        v = stamps[s, w]
+        if v < low:
+            low = v
             best = w
     return best
 

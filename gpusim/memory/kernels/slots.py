@@ -17,17 +17,20 @@ def slot_wait(slots, t):
     the request waits for the first to free: ``(i, release)``, lowest index on ties.
     """
     best = 0
+    first_free = slots[0, 1]
     later = -1
     for i in range(slots.shape[0]):
-        if slots[i, 1] <= t:
+        release = slots[i, 1]
+        if release <= t:
             return i, t
         if slots[i, 0] > t:
             later = i
-        if slots[i, 1] < slots[best, 1]:
+        if release < first_free:
             best = i
+            first_free = release
     if later >= 0:
         return -1, t
-    return best, slots[best, 1]
+    return best, first_free
 
 
 @njit(_nrt=False)
