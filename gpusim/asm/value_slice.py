@@ -221,6 +221,27 @@ def _launch_pointer_loads(program: Program) -> set:
     return out
 
 
+def _spaces(program: Program, i: int, pointer_loads: set) -> tuple[int, int]:
+    """_spaces returns (spaces loaded, spaces stored) of instruction ``i`` as bits; a scalar load counts as a
+    global load unless it is a launch-pointer load (it reads the kernarg segment then)."""
+    s = int(program.sem[i])
+    if s in _VMEM or s in _LDS:
+        return _memory(s, int(program.mods[i, M_ADDR]))
+    if s in (S.S_LOAD, S.S_BUFFER_LOAD) and i not in pointer_loads:
+        return _GLOBAL, 0
+    return 0, 0
+
+
+def reads_buffers(program: Program, needed: np.ndarray) -> bool:
+    """reads_buffers tells whether a needed instruction (``needed`` from value_slice) loads global memory.
+
+    When it does not, a timing-only run needs no buffer contents at all: every address, branch and EXEC
+    mask comes from the launch state and the kernarg segment.
+    """
+    pointer_loads = _launch_pointer_loads(program)
+    return any(_spaces(program, int(i), pointer_loads)[0] & _GLOBAL for i in np.flatnonzero(needed))
+
+
 def value_slice(program: Program) -> np.ndarray:
     """value_slice returns bool[n]: True where instruction i's values are needed for control and addresses.
 
@@ -253,10 +274,7 @@ def value_slice(program: Program) -> np.ndarray:
         else:
             kills[i] = writes[i] & ((1 << SREG_FILE) - 1)  # scalar results are whole 32/64-bit values
         address[i] = _mask(ops, i, _address_slots(s))
-        if s in _VMEM or s in _LDS:
-            loads[i], stores[i] = _memory(s, int(mods[i, M_ADDR]))
-        elif s in (S.S_LOAD, S.S_BUFFER_LOAD) and i not in pointer_loads:
-            loads[i] = _GLOBAL
+        loads[i], stores[i] = _spaces(program, i, pointer_loads)
     preds: list = [[] for _ in range(n)]
     for i in range(n):
         for j in _successors(program, i):

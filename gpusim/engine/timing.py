@@ -17,7 +17,7 @@ import numpy as np
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
-from gpusim.asm.value_slice import compact_vgprs, value_slice
+from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
@@ -174,8 +174,11 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     same report as the functional run) if the kernel faults.
     """
     module = kernel.module
-    dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
     p = kernel.program
+    full = np.ones(len(p), dtype=bool) if values else value_slice(p)
+    # a sliced run whose addresses and branches read no buffer needs no buffer contents
+    dispatch = Dispatch(module, kernel.source, p, module.launch, module.args,
+                        contents=values or reads_buffers(p, full))
     occ = descriptor_occupancy(arch, kernel.descriptor, int(np.prod(module.launch.block)))
     wpw = occ.waves_per_workgroup
     wpc = occ.workgroups_per_cu
@@ -201,9 +204,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     kind, cat, busy = timing_tables(p, arch)
     scoreboard_vgprs = dispatch.vgprs_needed()   # the dependency scoreboard numbers registers as the program does
     if values:
-        full, xops, vgprs = np.ones(len(p), dtype=bool), p.ops, scoreboard_vgprs
+        xops, vgprs = p.ops, scoreboard_vgprs
     else:  # only the address/control slice runs, on the few registers it touches
-        full = value_slice(p)
         xops, vgprs = compact_vgprs(p, full)
     nv = vgprs + SCRATCH_ROWS
     sreg = np.zeros((slots, SREG_FILE), np.uint32)

@@ -23,6 +23,13 @@ def to_bf16_bits(x: np.ndarray) -> np.ndarray:
     return np.where(nan, np.uint16(0x7FC0), rounded)
 
 
+def zero_buffer(spec: ArgSpec) -> np.ndarray:
+    """zero_buffer returns zeros of a buffer argument's type and shape (the host supplies their pages only
+    when written): what a run that needs no buffer contents gets instead of make_buffer's."""
+    dtype = np.uint16 if spec.dtype == "bf16" else NUMPY_DTYPES[spec.dtype]
+    return np.zeros(spec.shape if spec.shape else (1,), dtype)
+
+
 def make_buffer(spec: ArgSpec) -> np.ndarray:
     """make_buffer returns the initial contents of a buffer argument."""
     n = int(np.prod(spec.shape)) if spec.shape else 1

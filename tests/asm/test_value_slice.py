@@ -192,3 +192,27 @@ def test_a_computed_jump_keeps_every_value(tmp_path):
   s_setpc_b64 s[4:5]
 """)
     assert s["v_mul_f32_e32 v1, v0, v0"] is True
+
+
+def _program(tmp_path, body: str):
+    path = tmp_path / "k.s"
+    path.write_text(HEAD + body + "  s_endpgm\n")
+    return encode_module(parse_file(str(path)), "gfx942", 64)
+
+
+@pytest.mark.parametrize("body, reads", [
+    # data only: the loaded value is stored, never an address -> no buffer contents needed
+    ("  s_load_dwordx4 s[4:7], s[0:1], 0x0\n  v_lshlrev_b32_e32 v1, 2, v0\n  s_waitcnt lgkmcnt(0)\n"
+     "  global_load_dword v2, v1, s[4:5]\n  s_waitcnt vmcnt(0)\n  global_store_dword v1, v2, s[6:7]\n", False),
+    # a pointer chase: the loaded value is the next address
+    ("  s_load_dwordx2 s[4:5], s[0:1], 0x0\n  v_mov_b32_e32 v2, 0\n  s_waitcnt lgkmcnt(0)\n"
+     "  global_load_dword v1, v2, s[4:5]\n  s_waitcnt vmcnt(0)\n  v_lshlrev_b32_e32 v2, 2, v1\n"
+     "  global_load_dword v3, v2, s[4:5]\n", True),
+    # a scalar load through a loaded pointer reads a buffer, not the kernarg segment
+    ("  s_load_dwordx2 s[4:5], s[0:1], 0x0\n  s_waitcnt lgkmcnt(0)\n  s_load_dword s6, s[4:5], 0x0\n"
+     "  s_waitcnt lgkmcnt(0)\n  s_cmp_eq_u32 s6, 0\n", True),
+])
+def test_reads_buffers_says_when_a_timing_run_needs_buffer_contents(tmp_path, body, reads):
+    from gpusim.asm.value_slice import reads_buffers
+    program = _program(tmp_path, body)
+    assert reads_buffers(program, value_slice(program)) is reads
