@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from gpusim.report.record import RunRecord, read_run
+from gpusim.report.units import si
 
 CHANGE = 0.05      # relative change that makes a row "changed"
 MIN_POINTS = 1.0   # and, for a percentage, the least change in percentage points
@@ -205,16 +206,8 @@ def _label(run) -> Optional[str]:
 
 
 # ---------------------------------------------------------------- text
-_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
 _BOLD, _GREEN, _YELLOW, _RESET = "\x1b[1m", "\x1b[32m", "\x1b[33m", "\x1b[0m"
 ARCH_KEYS_SHOWN = 4  # arch keys the header line names; the rest are counted
-
-
-def _si(value: float, unit: str) -> str:
-    for scale, prefix in _PREFIXES:
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {prefix}{unit}"
-    return f"{value:.3g} {unit}"
 
 
 def format_value(value, unit: str, signed: bool = False) -> str:
@@ -229,9 +222,9 @@ def format_value(value, unit: str, signed: bool = False) -> str:
     if unit == "us":
         return f"{sign}{value:.2f} us"
     if unit in ("GB/s", "GFLOP/s"):
-        return sign + _si(value * 1e9, unit[1:])
+        return sign + si(value * 1e9, unit[1:])
     if unit == "B":
-        return sign + _si(value, "B")
+        return sign + si(value, "B")
     if unit in ("cycles", "instr"):
         return f"{sign}{value:,.0f}"
     return f"{sign}{value:.2f}"

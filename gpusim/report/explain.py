@@ -50,6 +50,7 @@ from typing import Mapping, Optional
 from gpusim.errors import UsageError
 from gpusim.report.metrics import METRIC_BY_NAME
 from gpusim.report.record import read_run
+from gpusim.report.units import percent, si
 
 BANDWIDTH_PCT = 60.0   # HBM or L2 bandwidth this share of peak bounds the kernel
 UNIT_PCT = 40.0        # an MFMA / VALU / LDS unit or the vector L1 busy this share of its cycles bounds the kernel
@@ -106,29 +107,13 @@ class Finding:
     values: Mapping[str, float] = field(default_factory=dict)
 
 
-def percent(value: float) -> str:
-    """percent writes a share as the report does: 0%, <0.1%, 4.2%, 42%."""
-    if value == 0:
-        return "0%"
-    if value < 0.1:
-        return "<0.1%"
-    return f"{value:.1f}%" if value < 10 else f"{value:.0f}%"
-
-
-_PREFIXES = ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
-
-
 def metric_text(name: str, value: float) -> str:
     """metric_text writes a metric's value in its unit: 86%, 4.55 TB/s, 1.97 waves, 12,345 cycles."""
     unit = METRIC_BY_NAME[name].unit
     if unit == "%":
         return percent(value)
     if unit == "GB/s":
-        rate = value * 1e9
-        for scale, prefix in _PREFIXES:
-            if rate >= scale:
-                return f"{rate / scale:.3g} {prefix}B/s"
-        return f"{rate:.3g} B/s"
+        return si(value * 1e9, "B/s")
     if unit == "waves":
         return f"{value:.2f}"
     return f"{value:,.0f} {unit}"

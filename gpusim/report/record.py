@@ -45,7 +45,8 @@ class RunRecord:
 def read_run(run, arch=None, label: Optional[str] = None) -> RunRecord:
     """read_run returns the RunRecord of a Result, a ``to_dict()`` dict or the path of a JSON file of one.
 
-    ``arch`` (an Arch or a name) replaces the recorded architecture for the metrics. Raises
+    ``arch`` (an Arch or a name) replaces the recorded architecture for the metrics; without it a dict's
+    ``resolved_arch`` is rebuilt, else its ``arch`` name loaded. Raises
     UsageError for a file that is not a run's JSON. Mutates nothing.
     """
     from gpusim.arch import load_arch, load_arch_text
@@ -66,8 +67,10 @@ def read_run(run, arch=None, label: Optional[str] = None) -> RunRecord:
         arch = load_arch(arch)
     elif run.get("resolved_arch"):
         arch = load_arch_text(json.dumps(run["resolved_arch"]), f"<resolved arch of {label or run['kernel']}>")
+    elif run.get("arch"):   # an older or trimmed record: the architecture by name
+        arch = load_arch(run["arch"])
     else:
-        raise UsageError(f"{label or 'run'} records no resolved_arch; name the architecture")
+        raise UsageError(f"{label or 'run'} records no architecture; name the architecture")
     counters = dict(run["counters"])
     return RunRecord(
         label=label or run["kernel"], kernel=run["kernel"], arch_name=arch.name, arch_hash=arch.hash(),

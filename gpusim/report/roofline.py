@@ -15,7 +15,6 @@ at its intensities.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Mapping, NamedTuple, Optional, Union
@@ -24,6 +23,8 @@ from gpusim.errors import GpusimError
 from gpusim.report.metrics import (
     METRIC_BY_NAME, compute_peak, dominant_peak, level_bytes, level_peak_bytes_per_s,
 )
+from gpusim.report.record import read_run
+from gpusim.report.units import si
 
 LEVELS = ("HBM", "MALL", "L2", "LDS")
 _MARKERS = {"HBM": "o", "MALL": "s", "L2": "^", "LDS": "D"}
@@ -48,7 +49,7 @@ class Ceiling(NamedTuple):
     @property
     def label(self) -> str:
         """label is what the plot writes on the line: name and value, 'HBM 5.32 TB/s'."""
-        return f"{self.name} {format_rate(self.value, self.unit)}"
+        return f"{self.name} {si(self.value, self.unit)}"
 
 
 class Point(NamedTuple):
@@ -78,15 +79,6 @@ class Point(NamedTuple):
     def bytes_per_s(self) -> float:
         """bytes_per_s is the level's achieved bandwidth."""
         return self.nbytes / self.seconds
-
-
-def format_rate(value: float, unit: str) -> str:
-    """format_rate writes a rate with three significant digits and an SI prefix: '5.32 TB/s', '654 TFLOP/s'."""
-    if value == 0:
-        return f"0 {unit}"
-    prefixes = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
-    scale, prefix = next(((s, p) for s, p in prefixes if abs(value) >= s), prefixes[-1])
-    return f"{value / scale:.3g} {prefix}{unit}"
 
 
 def _peak_name(unit: str, dtype: str) -> str:
@@ -122,29 +114,6 @@ def _ceiling_values(arch) -> dict:
     return {c.name: c.value for c in ceilings(arch)}
 
 
-def run_arch(run: Mapping):
-    """run_arch rebuilds the Arch of a ``gpusim run --json`` record: its ``resolved_arch``, else its ``arch`` name."""
-    from gpusim.arch import load_arch, load_arch_text
-    if run.get("resolved_arch"):
-        return load_arch_text(json.dumps(run["resolved_arch"]), f"<{run.get('kernel', 'run')}: resolved_arch>")
-    return load_arch(run["arch"])
-
-
-def _read_run(run) -> tuple:
-    """_read_run returns (counters, Arch, kernel name) of a Result, a run record dict or a path to its JSON."""
-    if isinstance(run, (str, Path)):
-        path = Path(run)
-        try:
-            run = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise RooflineError(f"{path}: not a JSON file written by 'gpusim run --json' ({exc})") from exc
-        if not isinstance(run, dict) or "counters" not in run:
-            raise RooflineError(f"{path}: no 'counters' in it; write it with 'gpusim run --json'")
-    if isinstance(run, Mapping):
-        return dict(run["counters"]), run_arch(run), str(run.get("kernel", "kernel"))
-    return run.counters, run.arch, run.kernel
-
-
 def kernel_points(run, arch=None) -> list:
     """kernel_points places one run on the roofline: one Point per memory level that moved bytes, HBM first.
 
@@ -155,7 +124,8 @@ def kernel_points(run, arch=None) -> list:
     metrics.level_bytes. Raises RooflineError for a run without timing or made on another architecture.
     """
     from gpusim.arch import load_arch
-    counters, run_on, name = _read_run(run)
+    record = read_run(run)
+    counters, run_on, name = record.counters, record.arch, record.kernel
     wanted = None if arch is None else load_arch(arch)
     if wanted is not None and wanted != run_on:
         raise RooflineError(f"{name} was simulated on '{run_on.name}', not on this '{wanted.name}'",
@@ -233,7 +203,7 @@ def roofline_summary(points_by_kernel: Mapping, arch) -> list:
         of = f"the {p.level} ceiling" if bound(p, arch) == "bandwidth" else f"the {p.peak_name} ceiling"
         if p.peak_name is None:
             unit = " (no FLOPs)"
-            per_level = "bandwidth per level: " + ", ".join(f"{q.level} {format_rate(q.bytes_per_s, 'B/s')}"
+            per_level = "bandwidth per level: " + ", ".join(f"{q.level} {si(q.bytes_per_s, 'B/s')}"
                                                            for q in points)
         else:
             unit = f" ({p.peak_name}, {_pct(100.0 * p.flops_per_s / values[p.peak_name])}% of its peak)"
@@ -297,7 +267,7 @@ def draw_roofline(points_by_kernel: Mapping, arch):
     ax.set_ylabel("Performance (FLOP/s)")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_major_locator(LogLocator(base=10))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: format_rate(v, "FLOP/s")))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: si(v, "FLOP/s")))
     ax.grid(True, which="major", alpha=0.25)
     ax.grid(True, which="minor", alpha=0.08)
     ax.set_title(f"Roofline: {arch.name}\n{arch.description}", fontsize="medium")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from gpusim.report.metrics import dominant_peak
+from gpusim.report.units import percent, si
 
 _WAVE_STATES = (("issuing", "Wave_Issue_Pct"), ("vmcnt", "Wave_Stall_VMEM_Pct"),
                 ("lgkmcnt", "Wave_Stall_LGKM_Pct"), ("barrier", "Wave_Stall_Barrier_Pct"),
@@ -50,29 +51,6 @@ def _line(label: str, text: str) -> str:
     return f"{label:8} {text}"
 
 
-def _pct(value: Optional[float]) -> str:
-    if value is None:
-        return "-"
-    if value == 0:
-        return "0%"
-    if value < 0.1:
-        return "<0.1%"
-    return f"{value:.1f}%" if value < 10 else f"{value:.0f}%"
-
-
-_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
-
-
-def _si(value: Optional[float], unit: str) -> str:
-    """_si writes a base-unit quantity with an SI prefix and three significant digits: 1.23 TFLOP/s."""
-    if value is None:
-        return "-"
-    for scale, prefix in _PREFIXES:
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {prefix}{unit}"
-    return f"{value:.3g} {unit}"
-
-
 def _giga(m: dict, name: str) -> Optional[float]:
     return None if name not in m else m[name] * 1e9
 
@@ -88,10 +66,10 @@ def _occupancy_line(result, m: dict) -> str:
 
 
 def _operation_counts(m: dict) -> str:
-    text = (f"{_si(m['Total_FLOPs'], 'FLOP')} (VALU {_si(m['VALU_FLOPs'], 'FLOP')}, "
-            f"MFMA {_si(m['MFMA_FLOPs'], 'FLOP')})")
+    text = (f"{si(m['Total_FLOPs'], 'FLOP')} (VALU {si(m['VALU_FLOPs'], 'FLOP')}, "
+            f"MFMA {si(m['MFMA_FLOPs'], 'FLOP')})")
     if m.get("MFMA_IOPs"):
-        text += f"; INT8 MFMA {_si(m['MFMA_IOPs'], 'OP')}"
+        text += f"; INT8 MFMA {si(m['MFMA_IOPs'], 'OP')}"
     return text
 
 
@@ -101,14 +79,14 @@ def _compute_line(result, m: dict) -> str:
     if peak is None:
         text = "no floating-point operations"
     else:
-        text = (f"{_si(_giga(m, 'GFLOPs'), 'FLOP/s')} = {_pct(m.get('FLOPs_Pct_of_Peak'))} of the "
-                f"{peak.label} peak {_si(_giga(m, 'Peak_GFLOPs'), 'FLOP/s')} "
-                f"(VALU {_si(_giga(m, 'VALU_GFLOPs'), 'FLOP/s')}, MFMA {_si(_giga(m, 'MFMA_GFLOPs'), 'FLOP/s')}); "
-                f"{_si(m['Total_FLOPs'], 'FLOP')} in all")
+        text = (f"{si(_giga(m, 'GFLOPs'), 'FLOP/s')} = {percent(m.get('FLOPs_Pct_of_Peak'))} of the "
+                f"{peak.label} peak {si(_giga(m, 'Peak_GFLOPs'), 'FLOP/s')} "
+                f"(VALU {si(_giga(m, 'VALU_GFLOPs'), 'FLOP/s')}, MFMA {si(_giga(m, 'MFMA_GFLOPs'), 'FLOP/s')}); "
+                f"{si(m['Total_FLOPs'], 'FLOP')} in all")
     if m.get("MFMA_IOPs"):
-        text += f"; INT8 MFMA {_si(_giga(m, 'MFMA_GIOPs'), 'OP/s')}"
+        text += f"; INT8 MFMA {si(_giga(m, 'MFMA_GIOPs'), 'OP/s')}"
         if dominant_peak(c, arch, "MFMA").dtype == "I8":
-            text += f" = {_pct(m.get('MFMA_FLOPs_Pct_of_Peak'))} of the i8 MFMA peak"
+            text += f" = {percent(m.get('MFMA_FLOPs_Pct_of_Peak'))} of the i8 MFMA peak"
     return _line("compute", text)
 
 
@@ -118,24 +96,24 @@ def _timing_lines(result, m: dict) -> list:
     lines = [
         _line("time", f"{result.cycles:,} cycles = {m['Kernel_Time_us']:.2f} us at {arch.clocks.shader_mhz} MHz"),
         _compute_line(result, m),
-        _line("memory", f"HBM {_si(_giga(m, 'HBM_Bandwidth'), 'B/s')} ({_pct(m.get('HBM_Bandwidth_Pct_of_Peak'))} "
-                        f"of peak {_si(arch.hbm_bytes_per_s, 'B/s')})  "
-                        f"L2 {_si(_giga(m, 'L2_Bandwidth'), 'B/s')} ({_pct(m.get('L2_Bandwidth_Pct_of_Peak'))})  "
-                        f"LDS {_si(_giga(m, 'LDS_Bandwidth'), 'B/s')} ({_pct(m.get('LDS_Bandwidth_Pct_of_Peak'))})"),
-        _line("busy", f"VALU {_pct(m.get('VALU_Util'))}  MFMA {_pct(m.get('MFMA_Util'))} of SIMD-cycles; "
-                      f"SALU {_pct(m.get('SALU_Util'))}  LDS {_pct(m.get('LDS_Util'))}  "
-                      f"VMEM {_pct(m.get('VMEM_Util'))} of CU-cycles; IPC {m.get('IPC', 0):.2f}"),
-        _line("waves", "  ".join(f"{label} {_pct(m.get(name))}" for label, name in _WAVE_STATES)
+        _line("memory", f"HBM {si(_giga(m, 'HBM_Bandwidth'), 'B/s')} ({percent(m.get('HBM_Bandwidth_Pct_of_Peak'))} "
+                        f"of peak {si(arch.hbm_bytes_per_s, 'B/s')})  "
+                        f"L2 {si(_giga(m, 'L2_Bandwidth'), 'B/s')} ({percent(m.get('L2_Bandwidth_Pct_of_Peak'))})  "
+                        f"LDS {si(_giga(m, 'LDS_Bandwidth'), 'B/s')} ({percent(m.get('LDS_Bandwidth_Pct_of_Peak'))})"),
+        _line("busy", f"VALU {percent(m.get('VALU_Util'))}  MFMA {percent(m.get('MFMA_Util'))} of SIMD-cycles; "
+                      f"SALU {percent(m.get('SALU_Util'))}  LDS {percent(m.get('LDS_Util'))}  "
+                      f"VMEM {percent(m.get('VMEM_Util'))} of CU-cycles; IPC {m.get('IPC', 0):.2f}"),
+        _line("waves", "  ".join(f"{label} {percent(m.get(name))}" for label, name in _WAVE_STATES)
               + " of resident wave-cycles"),
-        _line("CUs", f"issuing {_pct(m.get('CU_Issue_Pct'))}  no eligible wave "
-                     f"{_pct(m.get('CU_No_Eligible_Wave_Pct'))}  idle {_pct(m.get('CU_Idle_Pct'))} of CU-cycles"),
-        _line("caches", f"L1 hit {_pct(m.get('L1_Hit_Rate'))}  L2 hit {_pct(m.get('L2_Hit_Rate'))}  "
-                        f"MALL hit {_pct(m.get('MALL_Hit_Rate')) if arch.mall.present else 'none (no MALL)'}  "
-                        f"scalar hit {_pct(m.get('Scalar_Cache_Hit_Rate'))}"),
+        _line("CUs", f"issuing {percent(m.get('CU_Issue_Pct'))}  no eligible wave "
+                     f"{percent(m.get('CU_No_Eligible_Wave_Pct'))}  idle {percent(m.get('CU_Idle_Pct'))} of CU-cycles"),
+        _line("caches", f"L1 hit {percent(m.get('L1_Hit_Rate'))}  L2 hit {percent(m.get('L2_Hit_Rate'))}  "
+                        f"MALL hit {percent(m.get('MALL_Hit_Rate')) if arch.mall.present else 'none (no MALL)'}  "
+                        f"scalar hit {percent(m.get('Scalar_Cache_Hit_Rate'))}"),
     ]
     if result.counters["SQ_INSTS_LDS"]:
         lines.append(_line("LDS", f"{m['LDS_Bank_Conflict_Cycles']:,.0f} bank-conflict cycles "
-                                  f"({_pct(m.get('LDS_Bank_Conflict_Pct'))} of LDS busy cycles)"))
+                                  f"({percent(m.get('LDS_Bank_Conflict_Pct'))} of LDS busy cycles)"))
     else:
         lines.append(_line("LDS", "not used"))
     lines.append(_line("hazards", f"{m['RAW_Hazards']:,.0f} RAW: wave-instructions that read a register "
