@@ -16,6 +16,8 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
+from gpusim.located_yaml import one_line
+
 FINAL_STATUSES = ("ok", "invalid", "fault")   # a resumed study does not run these again
 
 
@@ -56,6 +58,13 @@ def split_params(params: dict) -> tuple:
     return tuple(sorted(overrides)), gen, workload
 
 
+def empty_row(metrics, status: str = "ok", error: str = "") -> dict:
+    """empty_row is a row with ``status`` and ``error`` and no figures yet: every metric None."""
+    row = {"status": status, "error": error, "arch_hash": "", "waves_per_simd": None, "limiter": "", "host_s": None}
+    row.update(dict.fromkeys(metrics))
+    return row
+
+
 def run_point(study: dict, params: dict) -> dict:
     """run_point simulates one point of ``study`` (Study.to_dict()) with the varied values ``params``.
 
@@ -64,16 +73,15 @@ def run_point(study: dict, params: dict) -> dict:
     from gpusim.errors import GpusimError, KernelFault
 
     t0 = time.perf_counter()
-    row = {"status": "ok", "error": "", "arch_hash": "", "waves_per_simd": None, "limiter": ""}
-    row.update(dict.fromkeys(study["metrics"]))
+    row = empty_row(study["metrics"])
     try:
         _simulate_into(row, study, params)
     except KernelFault as err:
-        row.update(status="fault", error=_one_line(err))
+        row.update(status="fault", error=one_line(err))
     except GpusimError as err:
-        row.update(status="invalid", error=_one_line(err))
+        row.update(status="invalid", error=one_line(err))
     except Exception as err:  # a row per point, whatever happens: the study goes on
-        row.update(status="error", error=f"{type(err).__name__}: {_one_line(err)}")
+        row.update(status="error", error=f"{type(err).__name__}: {one_line(err)}")
     row["host_s"] = round(time.perf_counter() - t0, 3)
     return row
 
@@ -103,7 +111,3 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
     if result.occupancy is not None:
         row["waves_per_simd"] = float(result.occupancy.waves_per_simd)
         row["limiter"] = result.occupancy.limiter
-
-
-def _one_line(err: BaseException) -> str:
-    return " ".join(str(err).split())

@@ -16,7 +16,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from gpusim.sweep.point import point_arch, run_point, split_params
+from gpusim.located_yaml import one_line
+from gpusim.sweep.point import empty_row, point_arch, run_point, split_params
 from gpusim.sweep.results import ResultsFolder, summarize
 from gpusim.sweep.study import Study, StudyError
 
@@ -132,7 +133,7 @@ def _run_local(spec: dict, todo: list, workers: int, record) -> None:
         pool.shutdown()
         pending = sorted(lost, key=lambda p: p.index)
     for point in pending:
-        record(point, _lost_row(spec, f"its worker process died {POOL_RESTARTS + 1} times"))
+        record(point, empty_row(spec["metrics"], "error", f"its worker process died {POOL_RESTARTS + 1} times"))
 
 
 def _run_dask(spec: dict, todo: list, scheduler, record) -> None:
@@ -157,15 +158,9 @@ def _run_dask(spec: dict, todo: list, scheduler, record) -> None:
             try:
                 outcome = fut.result()
             except Exception as err:  # KilledWorker and the like: the cluster gave up on this task
-                outcome = _lost_row(spec, f"{type(err).__name__}: {' '.join(str(err).split())}")
+                outcome = empty_row(spec["metrics"], "error", f"{type(err).__name__}: {one_line(err)}")
             record(point, outcome)
             fut.release()
     finally:
         if own:
             client.close()
-
-
-def _lost_row(spec: dict, why: str) -> dict:
-    row = {"status": "error", "error": why, "arch_hash": "", "waves_per_simd": None, "limiter": "", "host_s": None}
-    row.update(dict.fromkeys(spec["metrics"]))
-    return row
