@@ -24,6 +24,7 @@ slices of a cause last its GPUSIM_STALL_*_CYCLES.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -122,12 +123,15 @@ def build_trace(trace, program, arch, cycles: int) -> TraceModel:
     for kind, slot, pc, cycle, done, tk in ev[ev[:, 0] == cuk.EV_ISSUE].tolist():
         issued[(slot, cycle)] = pc
 
+    starts = {slot: [w[0] for w in ws] for slot, ws in waves.items()}   # in launch order: ascending
+
     def who(slot, cycle):
-        best = None
-        for start, wg, wave in waves.get(slot, ()):
-            if start <= cycle:
-                best = (wg, wave)
-        return {} if best is None else {"workgroup": best[0], "wave": best[1]}
+        """who names the wave the slot held at ``cycle``: the last one launched there by then."""
+        k = bisect_right(starts.get(slot, ()), cycle)
+        if k == 0:
+            return {}
+        _, wg, wave = waves[slot][k - 1]
+        return {"workgroup": wg, "wave": wave}
 
     def issue_args(slot, pc, cycle):
         loc = program.locs[pc] if pc < len(program.locs) else None
