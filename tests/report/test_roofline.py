@@ -150,17 +150,7 @@ def test_runs_that_cannot_be_placed_say_why(runs):
         kernel_points(untimed)
 
 
-def test_cli_roofline_of_a_kernel_and_a_saved_run(tmp_path):
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-    repo = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-
-    def cli(*args):
-        return subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True,
-                              cwd=tmp_path, env=env, timeout=600)
+def test_cli_roofline_of_a_kernel_and_a_saved_run(tmp_path, cli):
     (tmp_path / "triad.s").write_text(generate("stream", "cdna3", op="triad", n=1 << 20))
     assert cli("run", "triad.s", "--json", "triad.json").returncode == 0
     proc = cli("roofline", "triad.s", "triad.json", "-o", "roof.png")

@@ -2,9 +2,6 @@
 window options bound them, and the terminal timeline shows what the golden kernels do."""
 import collections
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -134,15 +131,8 @@ def test_the_timeline_shows_two_waves_sharing_a_simd():
     assert "1 column = cycle" in text
 
 
-def gpusim_cli(*args, cwd):
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=600)
-
-
-def test_cli_trace_and_its_errors(tmp_path):
-    proc = gpusim_cli("run", str(GEMM), "--trace", "k.pftrace", "--trace-cus", "0-1", "--trace-cycles", "0:4000",
-                      cwd=tmp_path)
+def test_cli_trace_and_its_errors(tmp_path, cli):
+    proc = cli("run", str(GEMM), "--trace", "k.pftrace", "--trace-cus", "0-1", "--trace-cycles", "0:4000")
     assert proc.returncode == 0, proc.stderr
     assert "trace: k.pftrace (" in proc.stdout and (tmp_path / "k.pftrace").stat().st_size > 1000
     for flags, message in [(["--trace", "k.txt"], "--trace k.txt: say FILE.pftrace"),
@@ -150,6 +140,6 @@ def test_cli_trace_and_its_errors(tmp_path):
                            (["--trace", "k.json", "--trace-cycles", "100"], "--trace-cycles expects FIRST:END"),
                            (["--trace-cus", "0"], "narrow --trace or --timeline"),
                            (["--timeline", "--no-timing"], "drop --no-timing")]:
-        proc = gpusim_cli("run", str(GEMM), *flags, cwd=tmp_path)
+        proc = cli("run", str(GEMM), *flags)
         assert proc.returncode == 2 and message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, \
             (flags, proc.stderr)

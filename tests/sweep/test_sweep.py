@@ -4,8 +4,6 @@ import json
 import os
 import re
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -36,12 +34,6 @@ def write(tmp_path, text, name="study.yaml") -> Path:
 
 def stable(rows):
     return [{k: v for k, v in r.items() if k not in VARYING} for r in rows]
-
-
-def gpusim(*args, cwd):
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=600)
 
 
 # --- a study is checked before anything runs ---------------------------------------------------
@@ -209,38 +201,38 @@ def test_resuming_into_the_folder_of_another_study_is_refused(tmp_path):
 
 # --- command line ------------------------------------------------------------------------------
 
-def test_cli_sweep_then_plot(tmp_path):
+def test_cli_sweep_then_plot(tmp_path, cli):
     write(tmp_path, STREAM_STUDY)
-    proc = gpusim("sweep", "study.yaml", "-o", "res", "--workers", "2", "--quiet", cwd=tmp_path)
+    proc = cli("sweep", "study.yaml", "-o", "res", "--workers", "2", "--quiet")
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"ran 4 points: 4 ok; table res/results\.(parquet|csv)", proc.stdout)
     meta = json.loads((tmp_path / "res" / "study.json").read_text())
     assert meta["varied"] == ["arch.hbm.channels", "gen.stream.vec"]
-    proc = gpusim("plot", "res", "--x", "arch.hbm.channels", "--y", "hbm_gbs", "--hue", "gen.stream.vec",
-                  "-o", "bw.png", cwd=tmp_path)
+    proc = cli("plot", "res", "--x", "arch.hbm.channels", "--y", "hbm_gbs", "--hue", "gen.stream.vec",
+                  "-o", "bw.png")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "bw.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    proc = gpusim("plot", "res", "--x", "arch.hbm.channels", "--y", "gen.stream.vec", "--z", "time_us",
-                  "-o", "heat.png", cwd=tmp_path)
+    proc = cli("plot", "res", "--x", "arch.hbm.channels", "--y", "gen.stream.vec", "--z", "time_us",
+                  "-o", "heat.png")
     assert proc.returncode == 0 and (tmp_path / "heat.png").stat().st_size > 1000, proc.stderr
     # a varied key left free is refused rather than averaged
-    proc = gpusim("plot", "res", "--x", "arch.hbm.channels", "--y", "hbm_gbs", cwd=tmp_path)
+    proc = cli("plot", "res", "--x", "arch.hbm.channels", "--y", "hbm_gbs")
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("error: gen.stream.vec takes 1, 4: fix it with --where gen.stream.vec=1 or "
                                    "plot it as --hue")
 
 
-def test_cli_refuses_a_bad_study_in_one_line(tmp_path):
+def test_cli_refuses_a_bad_study_in_one_line(tmp_path, cli):
     write(tmp_path, "workload: {gen: stream, n: 16384}\nvary:\n  arch.hbm.channel: [64]\n")
-    proc = gpusim("sweep", "study.yaml", cwd=tmp_path)
+    proc = cli("sweep", "study.yaml")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert proc.stderr.startswith("study.yaml:3:") and "did you mean 'channels'" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_cli_lists_the_points_without_running(tmp_path):
+def test_cli_lists_the_points_without_running(tmp_path, cli):
     write(tmp_path, STREAM_STUDY)
-    proc = gpusim("sweep", "study.yaml", "--list", cwd=tmp_path)
+    proc = cli("sweep", "study.yaml", "--list")
     assert proc.returncode == 0, proc.stderr
     assert "4 points on cdna3" in proc.stdout
     assert "   3  arch.hbm.channels=128  gen.stream.vec=4" in proc.stdout

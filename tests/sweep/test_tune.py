@@ -2,7 +2,6 @@
 import itertools
 import re
 import shlex
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -185,16 +184,9 @@ def test_tune_runs_on_an_architecture_given_as_an_object(tmp_path, cdna3):
     assert f"--arch {outcome.arch}" in format_tune(outcome)
 
 
-def test_cli_tune_prints_the_best_and_refuses_bad_flags(tmp_path):
-    import os
-    import subprocess
-    import sys
-    repo = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-
+def test_cli_tune_prints_the_best_and_refuses_bad_flags(tmp_path, cli):
     def gpusim(*args):
-        return subprocess.run([sys.executable, "-m", "gpusim.cli", "tune", *args], capture_output=True, text=True,
-                              cwd=tmp_path, env=env, timeout=600)
+        return cli("tune", *args)
     proc = gpusim("gemm", "--m", "512", "--n", "512", "--k", "128", "--tile", "64x64x32", "--max-points", "2",
                   "--workers", "1", "--quiet", "-o", "tuned")
     assert proc.returncode == 0, proc.stderr
