@@ -172,12 +172,20 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     for r in range(vreg.shape[1]):
         for l in range(64):
             vreg[w, r, l] = 0
+    # work-item ids of the wave's lanes, counted up from its first (three divisions per lane cost more than
+    # the rest of a short kernel's wave launch)
+    x = first % bx
+    y = (first // bx) % by
+    z = first // (bx * by)
     for l in range(live):
-        f = first + l
-        x = f % bx
-        y = (f // bx) % by
-        z = f // (bx * by)
         vreg[w, 0, l] = np.uint32(x | (y << 10) | (z << 20))
+        x += 1
+        if x == bx:
+            x = 0
+            y += 1
+            if y == by:
+                y = 0
+                z += 1
     ex = U(0xFFFFFFFFFFFFFFFF) if live == 64 else (U(1) << U(live)) - U(1)
     sreg[w, EXEC_LO] = np.uint32(ex & U(0xFFFFFFFF))
     sreg[w, EXEC_HI] = np.uint32(ex >> U(32))
