@@ -22,8 +22,7 @@ write plus an L2 read).
 """
 from numba import njit
 
-from gpusim.memory.kernels.cache import EMPTY, LRU, cache_fill, cache_find, cache_set, cache_victim, line_fill, line_hit, \
-    tag_address
+from gpusim.memory.kernels.cache import EMPTY, LRU, cache_fill, cache_lookup, cache_set, line_fill, line_hit, tag_address
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_hold, slot_wait
@@ -158,14 +157,14 @@ def _mall_read(M, addr, t):
     tags = mall_tags[ch]
     stamps = mall_stamps[ch]
     s = cache_set(tags, local, line_b)
-    w = cache_find(tags, local, line_b)
+    w = cache_lookup(tags, stamps, s, local, line_b)
     if w >= 0:
         mall_ctr[ch, GPUSIM_MALL_HIT] += 1
         if p[P_POLICY] == LRU:
             stamps[s, w] = seq[0]
         return line_hit(mall_ready[ch, s, w], t)
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
-    w = cache_victim(tags, stamps, s)
+    w = -1 - w
     cache_fill(tags, stamps, s, w, local, line_b, seq[0])
     done = _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
     line_fill(mall_ready[ch, s, w], t, done)
@@ -191,7 +190,7 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
     stamps = l2_stamps[xcd, ch]
     s = cache_set(tags, local, line_b)
     ea = min(line_b, p[P_MALL_LINE])
-    w = cache_find(tags, local, line_b)
+    w = cache_lookup(tags, stamps, s, local, line_b)
     hit = w >= 0
     if hit:
         tcc[xcd, ch, TCC_HIT] += 1
@@ -199,7 +198,7 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
             stamps[s, w] = seq[0]
     else:
         tcc[xcd, ch, TCC_MISS] += 1
-        w = cache_victim(tags, stamps, s)
+        w = -1 - w
         if tags[s, w] != EMPTY and l2_dirty[xcd, ch, s, w]:
             _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tags[s, w], t)
         cache_fill(tags, stamps, s, w, local, line_b, seq[0])
@@ -255,14 +254,14 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         tags = sq_tags[inst]
         stamps = sq_stamps[inst]
         s = cache_set(tags, line, line_b)
-        w = cache_find(tags, line, line_b)
+        w = cache_lookup(tags, stamps, s, line, line_b)
         if w >= 0:
             sqc[inst, SQC_DCACHE_HITS] += 1
             if p[P_POLICY] == LRU:
                 stamps[s, w] = seq[0]
             return line_hit(sq_ready[inst, s, w], t)
         sqc[inst, SQC_DCACHE_MISSES] += 1
-        w = cache_victim(tags, stamps, s)
+        w = -1 - w
         cache_fill(tags, stamps, s, w, line, line_b, seq[0])
         entry = sq_ready[inst, s, w]  # filled when the L2 answers
     else:
@@ -273,7 +272,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         tags = l1_tags[cu]
         stamps = l1_stamps[cu]
         s = cache_set(tags, line, line_b)
-        w = cache_find(tags, line, line_b)
+        w = cache_lookup(tags, stamps, s, line, line_b)
         if w >= 0:
             tcp[cu, GPUSIM_TCP_HIT] += 1
             if p[P_POLICY] == LRU:
@@ -284,7 +283,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
             tcp[cu, GPUSIM_TCP_MISS] += 1
         if is_write:
             if w < 0 and p[P_L1_WRITE_ALLOCATE]:
-                w = cache_victim(tags, stamps, s)
+                w = -1 - w
                 cache_fill(tags, stamps, s, w, line, line_b, seq[0])
                 line_fill(l1_ready[cu, s, w], t, t)
             tcp[cu, TCP_TCC_WRITE_REQ] += 1
@@ -294,7 +293,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
             tcp[cu, GPUSIM_TCP_MSHR_STALL_CYCLES] += start - t
             since = t
             t = start
-            w = cache_victim(tags, stamps, s)
+            w = -1 - w
             cache_fill(tags, stamps, s, w, line, line_b, seq[0])
             entry = l1_ready[cu, s, w]  # filled when the L2 answers
     if is_scalar:

@@ -43,35 +43,26 @@ def cache_set(tags, line_addr, line_bytes):
 
 
 @njit(_nrt=False)
-def cache_find(tags, line_addr, line_bytes):
-    """cache_find returns the way of set ``cache_set(...)`` holding ``line_addr``, or -1; it mutates nothing."""
-    s = cache_set(tags, line_addr, line_bytes)
+def cache_lookup(tags, stamps, s, line_addr, line_bytes):
+    """cache_lookup looks for ``line_addr`` in set ``s`` (``cache_set(...)``) in one pass over its ways.
+
+    Returns the way holding the line (>= 0), or ``-1 - victim`` where ``victim`` is the way a fill should
+    take: the first invalid way, else the smallest stamp, ties to the lowest way. Mutates nothing.
+    """
     tag = cache_tag(line_addr, line_bytes)
+    best = 0
+    low = stamps[s, 0]
     for w in range(tags.shape[1]):
         t = tags[s, w]
         if t == tag:
             return w
         if t == EMPTY:   # ways fill in order and are never emptied: the rest are empty too
-            return -1
-    return -1
-
-
-@njit(_nrt=False)
-def cache_victim(tags, stamps, s):
-    """cache_victim returns the way of set ``s`` to replace: the first invalid way, else the smallest stamp.
-
-    Ties go to the lowest way. Mutates nothing.
-    """
-    best = 0
-    low = stamps[s, 0]
-    for w in range(tags.shape[1]):
-        if tags[s, w] == EMPTY:
-            return w
+            return -1 - w
         v = stamps[s, w]
         if v < low:
             low = v
             best = w
-    return best
+    return -1 - best
 
 
 @njit(_nrt=False)
@@ -85,14 +76,13 @@ def cache_access(tags, stamps, line_addr, line_bytes, now, allocate, policy):
     Mutates ``tags`` and ``stamps``; hit and miss counters are the caller's.
     """
     s = cache_set(tags, line_addr, line_bytes)
-    tag = cache_tag(line_addr, line_bytes)
-    for w in range(tags.shape[1]):
-        if tags[s, w] == tag:
-            if policy == LRU:
-                stamps[s, w] = now
-            return True
+    w = cache_lookup(tags, stamps, s, line_addr, line_bytes)
+    if w >= 0:
+        if policy == LRU:
+            stamps[s, w] = now
+        return True
     if allocate:
-        cache_fill(tags, stamps, s, cache_victim(tags, stamps, s), line_addr, line_bytes, now)
+        cache_fill(tags, stamps, s, -1 - w, line_addr, line_bytes, now)
     return False
 
 
