@@ -21,6 +21,7 @@ from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
+from gpusim.engine.scoreboard import register_lists
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
@@ -202,9 +203,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
     kind, cat, busy = timing_tables(p, arch)
-    scoreboard_vgprs = dispatch.vgprs_needed()   # the dependency scoreboard numbers registers as the program does
+    regs = register_lists(p.ops)
     if values:
-        xops, vgprs = p.ops, scoreboard_vgprs
+        xops, vgprs = p.ops, dispatch.vgprs_needed()
     else:  # only the address/control slice runs, on the few registers it touches
         xops, vgprs = compact_vgprs(p, full)
     nv = vgprs + SCRATCH_ROWS
@@ -242,8 +243,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(len(p)),
         per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
         per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-        per_slot(scoreboard_vgprs), per_slot(SREG_FILE), per_slot(), per_slot(), per_slot(), per_slot(),
-        # vready, sready, deps_at, why, acct, hazard
+        regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
+        per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
         per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
         per_cu(), per_cu(),   # cu_wake, cu_live

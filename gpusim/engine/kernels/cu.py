@@ -128,32 +128,22 @@ def _push(q, qn, w, t, now):
 
 
 @njit(_nrt=False)
-def _deps_ready(ops, i, w, vready, sready):
-    """_deps_ready is the cycle at which every register source of instruction i is ready."""
+def _deps_ready(reads_at, reads, i, w, reg_ready):
+    """_deps_ready is the cycle at which every register instruction i reads is ready for wave w.
+
+    ``reads_at``/``reads`` and the columns of ``reg_ready`` are gpusim.engine.scoreboard.RegisterLists'.
+    """
     t = np.int64(0)
-    for slot in (S0, S1, S2, S3):
-        k = ops[i, slot, KIND]
-        if k == K_VREG:
-            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
-                if vready[w, r] > t:
-                    t = vready[w, r]
-        elif k == 1:
-            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
-                if sready[w, r] > t:
-                    t = sready[w, r]
+    for j in range(reads_at[i], reads_at[i + 1]):
+        t = max(t, reg_ready[w, reads[j]])
     return t
 
 
 @njit(_nrt=False)
-def _mark_dests(ops, i, w, vready, sready, t):
-    for slot in (D0, D1):
-        k = ops[i, slot, KIND]
-        if k == K_VREG:
-            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
-                vready[w, r] = t
-        elif k == 1:
-            for r in range(ops[i, slot, VAL], ops[i, slot, VAL] + ops[i, slot, WIDTH]):
-                sready[w, r] = t
+def _mark_dests(writes_at, writes, i, w, reg_ready, t):
+    """_mark_dests records that the registers instruction i writes are ready for wave w at cycle ``t``."""
+    for j in range(writes_at[i], writes_at[i + 1]):
+        reg_ready[w, writes[j]] = t
 
 
 @njit(_nrt=False)
@@ -236,14 +226,18 @@ def _emit_sample(trace, tctl, M, cycle):
 @njit(_nrt=False, cache=True)
 def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch, lds_memo,
-              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, vready, sready, deps_at, why, acct, hazard,
+              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, reads_at, reads, writes_at, writes, reg_ready,
+              deps_at, why, acct, hazard,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
               counters, icount, wgv, lines, pick, pkey, M, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
-    ``ops`` numbers registers as the program does (the dependency scoreboard uses it); ``xops`` is the
+    ``ops`` numbers registers as the program does; ``xops`` is the
     same with the vector registers renumbered as ``vreg`` holds them (gpusim.asm.value_slice.compact_vgprs
     for a run that skips values, ``ops`` itself otherwise) and is what executes.
+    ``reads_at``/``reads``/``writes_at``/``writes`` are gpusim.engine.scoreboard.RegisterLists of ``ops``:
+    the dependency scoreboard ``reg_ready`` (per wave slot, one column per register the program touches)
+    holds the cycle each register's latest value is ready.
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
     category and unit-busy cycles; ``full[i]`` is False for an instruction
     whose values are skipped (gpusim.asm.value_slice: it only computes its
@@ -276,7 +270,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
             cu = cu_order[p]
             if next_wg < n_wg:
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
-                                          sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, vready, sready,
+                                          sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, reg_ready,
                                           deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
                 if tctl is not None:
                     _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
@@ -335,7 +329,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                     kind = tkind[i]
                     deps = deps_at[w]
                     if deps < 0:  # its registers change only when it issues: once per instruction is enough
-                        deps = _deps_ready(ops, i, w, vready, sready)
+                        deps = _deps_ready(reads_at, reads, i, w, reg_ready)
                         deps_at[w] = deps
                     t_ok = deps
                     if kind == TK_WAITCNT:
@@ -435,15 +429,15 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         done = cycle + tbusy[i]
                         unit_valu[cu, simd] = done
                         counters[C_VALU_BUSY] += tbusy[i]
-                        _mark_dests(ops, i, w, vready, sready, done)
+                        _mark_dests(writes_at, writes, i, w, reg_ready, done)
                     elif kind == TK_MFMA:
                         done = cycle + tbusy[i]
                         unit_mfma[cu, simd] = done
                         unit_valu[cu, simd] = max(unit_valu[cu, simd], cycle + params[P_COISSUE])
                         counters[C_MFMA_BUSY] += tbusy[i]
-                        _mark_dests(ops, i, w, vready, sready, done)
+                        _mark_dests(writes_at, writes, i, w, reg_ready, done)
                     elif kind == TK_SALU or kind == TK_BRANCH:
-                        _mark_dests(ops, i, w, vready, sready, cycle + 1)
+                        _mark_dests(writes_at, writes, i, w, reg_ready, cycle + 1)
                         if r == itp.JUMP and params[P_REFILL] > 0:
                             # taken: the instruction buffer refills from the target before the wave issues again
                             ready[w] = cycle + 1 + params[P_REFILL]
@@ -507,7 +501,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         if wg_live[ws] == 0 and next_wg < n_wg:
                             stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
                                                       user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
-                                                      vready, sready, deps_at, acct, hazard, wg_live, wg_arrived,
+                                                      reg_ready, deps_at, acct, hazard, wg_live, wg_arrived,
                                                       wg_id, lds, wgv)
                             if tctl is not None:
                                 _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
@@ -573,7 +567,7 @@ def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
 
 @njit(_nrt=False)
 def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, sreg, vreg, pc, state, ready, age,
-                      wg_of, vmn, lgn, vready, sready, deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv):
+                      wg_of, vmn, lgn, reg_ready, deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv):
     """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
 
     It sets the ABI state of its waves, clears their scoreboards and queues
@@ -601,10 +595,8 @@ def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, s
         acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
         hazard[w] = 0
         deps_at[w] = -1
-        for r in range(vready.shape[1]):
-            vready[w, r] = 0
-        for r in range(sready.shape[1]):
-            sready[w, r] = 0
+        for r in range(reg_ready.shape[1]):
+            reg_ready[w, r] = 0
     return stamp
 
 
