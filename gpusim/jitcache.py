@@ -7,7 +7,10 @@ a function it calls, or a constant it reads from another module, changes.
 and, when the hash differs from the one recorded beside the caches, drops the
 cache files of every ``kernels`` package, so an edited or upgraded kernel never
 runs stale machine code, while edits elsewhere (CLI, reports, sweeps) do not
-cost a recompile. tests/test_jitcache.py checks that kernels import nothing else.
+cost a recompile. The caches are wherever numba keeps them: the package's
+``__pycache__``, or under ``NUMBA_CACHE_DIR`` when that is set, or numba's
+user-wide folder for a read-only install. tests/test_jitcache.py checks that
+kernels import nothing else.
 """
 from __future__ import annotations
 
@@ -29,6 +32,30 @@ def _source_hash() -> str:
     return digest.hexdigest()
 
 
+def cache_dir(rel: str) -> Path:
+    """cache_dir is the folder numba keeps the compiled code of package ``gpusim/<rel>`` in.
+
+    It asks numba's own cache locators, in numba's order, about a module of that package, so that
+    ``NUMBA_CACHE_DIR`` and read-only installs are followed; ``<rel>/__pycache__`` if numba's internals
+    are not as expected.
+    """
+    probe = str(_PACKAGE / rel / "__init__.py")
+    try:
+        from numba.core import caching
+
+        def stub():
+            pass
+
+        impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")   # older numba: _CacheImpl
+        for locator_class in impl._locator_classes:
+            locator = locator_class.from_function(stub, probe)
+            if locator is not None:
+                return Path(locator.get_cache_path())
+    except (ImportError, AttributeError, TypeError):
+        pass
+    return _PACKAGE / rel / "__pycache__"
+
+
 def ensure_fresh() -> None:
     """ensure_fresh clears numba cache files of all kernel packages if any gpusim source changed."""
     global _checked
@@ -37,21 +64,21 @@ def ensure_fresh() -> None:
     _checked = True
     value = _source_hash()
     for rel in _KERNEL_DIRS:
-        cache = _PACKAGE / rel / "__pycache__"
+        cache = cache_dir(rel)
         stamp = cache / "gpusim-kernels.stamp"
         try:
             if stamp.exists() and stamp.read_text() == value:
                 continue
-            cache.mkdir(exist_ok=True)
+            cache.mkdir(parents=True, exist_ok=True)
             for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
                 f.unlink()
             stamp.write_text(value)
         except OSError:
-            # A read-only install cannot hold a cache; numba then compiles in memory.
+            # A cache folder that cannot be written holds no cache; numba then compiles in memory.
             pass
 
 
 def timing_model_cached() -> bool:
     """timing_model_cached tells whether the timing model's compiled code is on disk and current."""
     ensure_fresh()
-    return any((_PACKAGE / "engine/kernels/__pycache__").glob("cu.run_timed-*.nbi"))
+    return any(cache_dir("engine/kernels").glob("cu.run_timed-*.nbi"))

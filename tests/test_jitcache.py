@@ -45,3 +45,18 @@ def test_the_hash_changes_with_kernel_and_asm_sources_only(tmp_path, monkeypatch
     assert second != first
     (tmp_path / "memory/kernels" / "a.py").write_text("X = 2\n")
     assert jitcache._source_hash() != second
+
+
+def test_a_numba_cache_dir_set_by_the_user_is_kept_fresh_too(tmp_path, monkeypatch):
+    from numba.core import config
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    cache = jitcache.cache_dir("engine/kernels")
+    assert tmp_path in cache.parents
+    cache.mkdir(parents=True, exist_ok=True)
+    stale = cache / "cu.run_timed-236.py311.nbi"
+    stale.write_text("compiled from an older source")
+    (cache / "gpusim-kernels.stamp").write_text("an older source hash")
+    monkeypatch.setattr(jitcache, "_checked", False)
+    jitcache.ensure_fresh()
+    assert not stale.exists()
+    assert (cache / "gpusim-kernels.stamp").read_text() == jitcache._source_hash()

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import struct
 import sys
-from pathlib import Path
 from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 import yaml
 
+from gpusim import jitcache
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.errors import HeaderError, KernelFault
@@ -356,7 +356,6 @@ def _announce_first_compile() -> None:
     compiled = getattr(itp.run_grid, "signatures", None)
     if compiled is None or compiled:  # JIT disabled, or already compiled in this process
         return
-    cache = Path(itp.__file__).parent / "__pycache__"
-    if not any(cache.glob("interpreter.run_grid-*.nbi")):
+    if not any(jitcache.cache_dir("exec/kernels").glob("interpreter.run_grid-*.nbi")):
         print("gpusim: compiling the simulator's kernels (first run after install; about a minute)...",
               file=sys.stderr, flush=True)
