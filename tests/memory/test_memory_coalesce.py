@@ -4,7 +4,7 @@ import pytest
 
 from memory_support import py
 
-from gpusim.memory.kernels.coalesce import coalesce, coalesce_bytes
+from gpusim.memory.kernels.coalesce import _coalesce, coalesce, coalesce_bytes
 
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -18,6 +18,18 @@ def _run(addrs, mask=FULL, size=4, line=128, fn=coalesce):
 @pytest.mark.parametrize("fn", [coalesce, py(coalesce)])
 def test_unit_stride_f32_wave_touches_two_lines(fn):
     assert _run(4096 + 4 * np.arange(64), fn=fn) == [4096, 4224]
+
+
+@pytest.mark.parametrize("size", [1, 2, 4, 8, 12, 16])
+@pytest.mark.parametrize("base", [0, 4, 60, 1144, (1 << 40) + 100])
+def test_a_unit_stride_wave_gives_the_lines_the_lane_by_lane_walk_gives(size, base):
+    # whole-wave unit stride takes a shortcut; with one lane out of step it must not
+    addrs = (base + size * np.arange(64)).astype(np.uint64)
+    walk = np.zeros(128, np.int64)
+    for a in (addrs, np.where(np.arange(64) == 37, addrs + np.uint64(4096), addrs).astype(np.uint64)):
+        n = _coalesce(a, FULL, size, 128, walk, walk, False)
+        assert _run(a, size=size) == list(walk[:n])
+    assert _run(addrs, size=size) == list(range(base - base % 128, base + 64 * size, 128))
 
 
 def test_stride_of_a_line_touches_one_line_per_lane():

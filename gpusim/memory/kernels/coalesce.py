@@ -5,6 +5,7 @@ from numba import njit
 from gpusim.memory.kernels.fastdiv import rem
 
 _ONE = np.uint64(1)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(_nrt=False)
@@ -50,7 +51,26 @@ def coalesce(addrs, mask, size, line_bytes, out_lines):
     order (lane order, lower line first). ``out_lines`` (int64, at least 2 per lane: 128 for wave64) is the only
     thing mutated.
     """
+    if np.uint64(mask) == _ALL and size <= line_bytes and _unit_stride(addrs, size):
+        # every lane on, each right after the previous (the common streaming access): the lines are a range
+        first = np.int64(addrs[0])
+        end = first + addrs.shape[0] * size
+        n = 0
+        for line in range(first - rem(first, line_bytes), end, line_bytes):
+            out_lines[n] = line
+            n += 1
+        return n
     return _coalesce(addrs, mask, size, line_bytes, out_lines, out_lines, False)
+
+
+@njit(_nrt=False)
+def _unit_stride(addrs, size):
+    """_unit_stride tells whether lane ``l``'s address is lane 0's plus ``l * size``, for every lane."""
+    first = np.int64(addrs[0])
+    ok = True
+    for lane in range(addrs.shape[0]):
+        ok &= np.int64(addrs[lane]) - first == lane * size   # no early exit: one vectorisable pass
+    return ok
 
 
 @njit(_nrt=False)
