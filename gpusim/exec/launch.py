@@ -316,9 +316,10 @@ class Dispatch:
         wg = (flat % g[0], (flat // g[0]) % g[1], flat // (g[0] * g[1]))
         what = _FAULT_TEXT.get(code, "fault")
         if code == memk.FAULT_MEMORY or code == memk.FAULT_BAD_JUMP:
-            what += f" at address 0x{int(fault[memk.F_ADDR]) & 0xFFFFFFFFFFFFFFFF:x}"
+            addr = int(fault[memk.F_ADDR]) & 0xFFFFFFFFFFFFFFFF   # recorded as int64
+            what += f" at address 0x{addr:x}"
             if code == memk.FAULT_MEMORY:
-                what += f" ({int(fault[memk.F_SIZE])} bytes){self._nearest_buffer(int(fault[memk.F_ADDR]))}"
+                what += f" ({int(fault[memk.F_SIZE])} bytes){self._nearest_buffer(addr)}"
         elif code == memk.FAULT_LDS:
             lds = int(self.desc.get("group_segment_fixed_size", 0))
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"

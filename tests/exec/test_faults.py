@@ -157,3 +157,13 @@ def test_a_timed_run_names_the_barrier_deadlock():
     msg = str(fault_of("fault_barrier_half.s", timing=True, max_instructions=20000))
     assert "runaway kernel" in msg and "wave 1" in msg
     assert "1 other wave(s) of the workgroup wait at s_barrier" in msg
+
+
+@pytest.mark.parametrize("kw", [{"timing": False}, {"timing": True}, {"timing": True, "check": False}],
+                         ids=["functional", "timed", "timed-sliced"])
+def test_an_address_at_or_above_2_to_the_63_faults_at_lane_0(kw):
+    # a full wave's addresses are checked as one span; as signed numbers these are negative
+    msg = str(fault_of("fault_load_high_address.s", **kw))
+    assert "memory access outside every buffer at address 0x8000000000000000 (4 bytes)" in msg
+    assert "past the end of buffer 'dst'" in msg
+    assert re.search(r"workgroup \(0, 0, 0\), wave 0, lane 0\b", msg)

@@ -116,19 +116,35 @@ def _span_inside_one_buffer(mask, addr, size, aligned, env, regions):
     The wave's lowest to highest address is checked once instead of lane by
     lane; with ``aligned`` every address must also be a multiple of 4.
     """
-    lo = np.int64(-1)
-    hi = np.int64(-1)
-    for l in range(64):
-        if lane_on(mask, l):
+    if mask == U(0xFFFFFFFFFFFFFFFF):   # every lane on: branch-free passes the compiler vectorises
+        lo = np.int64(addr[0])
+        hi = lo
+        low_bits = np.int64(0)
+        for l in range(64):
             a = np.int64(addr[l])
-            if aligned and a & 3:
-                return False
-            if lo < 0 or a < lo:
-                lo = a
-            if a > hi:
-                hi = a
-    if lo < 0:
-        return True
+            lo = min(lo, a)
+            hi = max(hi, a)
+            low_bits |= a
+        if aligned and low_bits & 3:
+            return False
+    else:
+        lo = np.int64(0)
+        hi = np.int64(0)
+        found = False
+        for l in range(64):
+            if lane_on(mask, l):
+                a = np.int64(addr[l])
+                if aligned and a & 3:
+                    return False
+                if not found or a < lo:
+                    lo = a
+                if not found or a > hi:
+                    hi = a
+                found = True
+        if not found:
+            return True
+    if lo < 0:   # an address at or above 2**63 lies in no buffer: the lane-by-lane check reports it
+        return False
     base = env[ENV_ARENA_BASE]
     for r in range(regions.shape[0]):
         if regions[r, 0] <= lo - base and hi - base + size <= regions[r, 1]:
