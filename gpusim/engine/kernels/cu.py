@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.program import (
-    D0, D1, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
+    D0, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
 )
 from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
