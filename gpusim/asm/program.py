@@ -47,6 +47,25 @@ SRC_VCCZ, SRC_EXECZ = 251, 252
 SCC = 253
 SREG_FILE = 256
 
+SOURCE_SLOTS = (S0, S1, S2, S3)
+DESTINATION_SLOTS = (D0, D1)
+
+
+def register_set(ops: np.ndarray, i: int, slots) -> int:
+    """register_set is the set of registers operand ``slots`` of instruction ``i`` name, as a bit set.
+
+    Scalar register r is bit r; vector register r (unified file) is bit SREG_FILE + r. Immediates and
+    absent operands name none.
+    """
+    m = 0
+    for slot in slots:
+        k = int(ops[i, slot, KIND])
+        if k == K_SREG or k == K_VREG:
+            first = int(ops[i, slot, VAL]) + (SREG_FILE if k == K_VREG else 0)
+            m |= ((1 << max(int(ops[i, slot, WIDTH]), 1)) - 1) << first
+    return m
+
+
 # modifier columns
 (
     M_NEG,  # bit k: negate float source k (neg_lo for packed ops)

@@ -40,8 +40,8 @@ import numpy as np
 from gpusim.asm import sems as S
 from gpusim.asm.fields import ADDR_FLAT, LD_DWORDS
 from gpusim.asm.program import (
-    D0, D1, EXEC_LO, K_IMM, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA, M_SUB, M_TARGET, NO_DPP, S0,
-    S1, S2, S3, SGPR_COUNT, SREG_FILE, VAL, WIDTH, Program,
+    D0, D1, DESTINATION_SLOTS, EXEC_LO, K_IMM, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA, M_SUB,
+    M_TARGET, NO_DPP, S0, S1, S2, S3, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, VAL, WIDTH, Program, register_set,
 )
 
 _VMEM = range(S.SMEM_END, S.VMEM_END)
@@ -49,20 +49,6 @@ _LDS = range(S.VMEM_END, S.LDS_END)
 _LANE_EXCHANGE = (S.DS_BPERMUTE, S.DS_PERMUTE, S.DS_SWIZZLE)
 _SPECIAL = sum(1 << r for r in range(SGPR_COUNT, SREG_FILE))  # VCC, M0, EXEC, SCC, ...: read implicitly
 _GLOBAL, _SHARED = 1, 2  # memory spaces, as bits
-
-
-def _mask(ops: np.ndarray, i: int, slots) -> int:
-    """_mask is the set of registers operand ``slots`` of instruction ``i`` name, as a bit set.
-
-    Scalar register r is bit r; vector register r (unified file) is bit SREG_FILE + r.
-    """
-    m = 0
-    for slot in slots:
-        k = int(ops[i, slot, KIND])
-        if k == K_SREG or k == K_VREG:
-            first = int(ops[i, slot, VAL]) + (SREG_FILE if k == K_VREG else 0)
-            m |= ((1 << max(int(ops[i, slot, WIDTH]), 1)) - 1) << first
-    return m
 
 
 def _is_vector(s: int) -> bool:
@@ -126,7 +112,7 @@ def _entry_exec(program: Program) -> np.ndarray:
         i = work.pop()
         st = dict(states[i])
         s = int(sem[i])
-        written = _mask(ops, i, (D0, D1))
+        written = register_set(ops, i, DESTINATION_SLOTS)
         dst = int(ops[i, D0, VAL]) if int(ops[i, D0, KIND]) == K_SREG and int(ops[i, D0, WIDTH]) == 2 else -1
         new = {}
         if s in _MASK_OPS and dst >= 0:
@@ -215,9 +201,9 @@ def _launch_pointer_loads(program: Program) -> set:
     written = 0
     out = set()
     for i in range(n):
-        if sem[i] in (S.S_LOAD, S.S_BUFFER_LOAD) and not in_loop[i] and not (_mask(ops, i, (S0,)) & written):
+        if sem[i] in (S.S_LOAD, S.S_BUFFER_LOAD) and not in_loop[i] and not (register_set(ops, i, (S0,)) & written):
             out.add(i)
-        written |= _mask(ops, i, (D0, D1))
+        written |= register_set(ops, i, DESTINATION_SLOTS)
     return out
 
 
@@ -254,8 +240,8 @@ def value_slice(program: Program) -> np.ndarray:
     ops, sem, mods = program.ops, program.sem, program.mods
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
-    reads = [_mask(ops, i, (S0, S1, S2, S3)) for i in range(n)]
-    writes = [_mask(ops, i, (D0, D1)) for i in range(n)]
+    reads = [register_set(ops, i, SOURCE_SLOTS) for i in range(n)]
+    writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]
     entry = _entry_exec(program)
     kills = [0] * n
     address = [0] * n
@@ -273,7 +259,7 @@ def value_slice(program: Program) -> np.ndarray:
             kills[i] = writes[i]
         else:
             kills[i] = writes[i] & ((1 << SREG_FILE) - 1)  # scalar results are whole 32/64-bit values
-        address[i] = _mask(ops, i, _address_slots(s))
+        address[i] = register_set(ops, i, _address_slots(s))
         loads[i], stores[i] = _spaces(program, i, pointer_loads)
     preds: list = [[] for _ in range(n)]
     for i in range(n):

@@ -2,9 +2,10 @@
 
 The timing loop keeps, per wave, the cycle each register's latest value is ready and holds an instruction
 until every register it reads is ready. Rather than decode the operand slots of ``Program.ops`` at every
-issue, it walks flat lists built here once per kernel. Registers are renumbered densely over the ones the
-program touches (scalar and vector in one space), so a wave's scoreboard row is a few host cache lines,
-cheap to clear at launch and to keep in cache, whatever SGPR/VGPR numbers the kernel uses.
+issue, it walks flat lists built here once per kernel from ``gpusim.asm.program.register_set`` (the operand
+decoding the value slice uses too). Registers are renumbered densely over the ones the program touches
+(scalar and vector in one space), so a wave's scoreboard row is a few host cache lines, cheap to clear at
+launch and to keep in cache, whatever SGPR/VGPR numbers the kernel uses.
 """
 from __future__ import annotations
 
@@ -12,10 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.asm.program import D0, D1, K_SREG, K_VREG, KIND, S0, S1, S2, S3, VAL, WIDTH
-
-_SOURCES = (S0, S1, S2, S3)
-_DESTINATIONS = (D0, D1)
+from gpusim.asm.program import DESTINATION_SLOTS, SOURCE_SLOTS, register_set
 
 
 @dataclass(frozen=True)
@@ -33,21 +31,16 @@ class RegisterLists:
 
 
 def register_lists(ops: np.ndarray) -> RegisterLists:
-    """register_lists builds the RegisterLists of a program's operand table ``ops`` (Program.ops layout).
-
-    An operand of kind K_SREG or K_VREG covers registers VAL .. VAL + WIDTH - 1; immediates and absent
-    operands add nothing.
-    """
-    index: dict[tuple[int, int], int] = {}
+    """register_lists builds the RegisterLists of a program's operand table ``ops`` (Program.ops layout)."""
+    index: dict[int, int] = {}
 
     def entries_of(i: int, slots: tuple) -> list[int]:
         out = []
-        for slot in slots:
-            kind = int(ops[i, slot, KIND])
-            if kind in (K_SREG, K_VREG):
-                first = int(ops[i, slot, VAL])
-                for r in range(first, first + int(ops[i, slot, WIDTH])):
-                    out.append(index.setdefault((kind, r), len(index)))
+        bits = register_set(ops, i, slots)
+        while bits:
+            low = bits & -bits
+            out.append(index.setdefault(low.bit_length() - 1, len(index)))
+            bits ^= low
         return out
 
     def flatten(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -55,6 +48,6 @@ def register_lists(ops: np.ndarray) -> RegisterLists:
         at[1:] = np.cumsum([len(x) for x in lists])
         return at, np.array([r for x in lists for r in x], np.int64)
 
-    reads_at, reads = flatten([entries_of(i, _SOURCES) for i in range(len(ops))])
-    writes_at, writes = flatten([entries_of(i, _DESTINATIONS) for i in range(len(ops))])
+    reads_at, reads = flatten([entries_of(i, SOURCE_SLOTS) for i in range(len(ops))])
+    writes_at, writes = flatten([entries_of(i, DESTINATION_SLOTS) for i in range(len(ops))])
     return RegisterLists(reads_at, reads, writes_at, writes, max(len(index), 1))
