@@ -237,7 +237,7 @@ def value_slice(program: Program) -> np.ndarray:
     compute and check their addresses.
     """
     n = len(program)
-    ops, sem, mods = program.ops, program.sem, program.mods
+    ops, sem = program.ops, program.sem
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
     reads = [register_set(ops, i, SOURCE_SLOTS) for i in range(n)]
