@@ -204,6 +204,8 @@ class _Validator:
         elif kind is ast.UnaryOp:
             self.visit(node.operand, d, False)
         elif kind is ast.BinOp:
+            if any(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in (node.left, node.right)):
+                raise _refuse("arithmetic or formatting on strings", node)
             self.visit(node.left, d, False)
             self.visit(node.right, d, False)
         elif kind is ast.BoolOp:
@@ -249,9 +251,11 @@ class _Validator:
 
     def attribute(self, node: ast.Attribute, depth: int, called: bool) -> None:
         attr = node.attr
+        base = node.value
+        if not (isinstance(base, ast.Name) and base.id in MODULE_NAMES):
+            self.visit(base, depth, False)  # the innermost refused part is the one to name
         if _private(attr):
             raise _refuse(f"the attribute '.{attr}' (names starting with '_')", node)
-        base = node.value
         if isinstance(base, ast.Name) and base.id in MODULE_NAMES:
             if attr not in NP_FUNCTIONS and attr not in NP_TYPES and attr not in NP_CONSTANTS:
                 raise _refuse(f"'{base.id}.{attr}' (not one of the allowed numpy functions)", node,
@@ -270,9 +274,10 @@ class _Validator:
         else:
             raise _refuse(f"the attribute '.{attr}' (not one of the allowed array methods and properties)",
                           node, did_you_mean(attr, sorted(ARRAY_METHODS | ARRAY_PROPERTIES)))
-        self.visit(base, depth, False)
 
     def call(self, node: ast.Call, depth: int) -> None:
+        if not isinstance(node.func, (ast.Attribute, ast.Name)) or _private(getattr(node.func, "id", "")):
+            self.visit(node.func, depth, False)  # a lambda or '__import__' is refused as what it is
         if not isinstance(node.func, ast.Attribute):
             raise _refuse(f"a call of '{ast.unparse(node.func)[:40]}' (only np.<function>(...) and array "
                           "methods are called)", node)
@@ -580,7 +585,7 @@ class _Interpreter:
     def int_guard(self, op, left: int, right: int, node: ast.AST) -> None:
         """int_guard refuses a Python integer operation whose result would pass MAX_INT_BITS."""
         bits_l, bits_r = max(1, left.bit_length()), max(1, right.bit_length())
-        if op is ast.Pow and right > 0 and abs(left) > 1 and bits_l * right > MAX_INT_BITS + bits_l:
+        if op is ast.Pow and right > 0 and abs(left) > 1 and right * math.log2(abs(left)) > MAX_INT_BITS:
             raise _refuse(f"an integer power over {MAX_INT_BITS} bits ({left}**{right})", node)
         if op is ast.LShift and right > 0 and left and bits_l + right > MAX_INT_BITS:
             raise _refuse(f"an integer shift over {MAX_INT_BITS} bits ({left} << {right})", node)
