@@ -472,6 +472,7 @@ class _Interpreter:
         self.env.update({name: np.dtype(t) for name, t in DTYPES.items()})
         self.locals: dict = {}
         self.limit = limit
+        self.counts: dict = {}  # id of a tuple or list -> (it, the elements it holds, nested ones included)
 
     def run(self, tree: ast.Expression) -> Any:
         with np.errstate(all="ignore"):
@@ -531,8 +532,9 @@ class _Interpreter:
         if isinstance(value, (tuple, list)):
             if len(value) > MAX_SEQUENCE:
                 raise _refuse(f"tuples or lists of more than {MAX_SEQUENCE} items", node)
-            for item in value:
-                self.checked(item, node)
+            total = self.elements(value, node)
+            if total > self.limit:
+                raise _refuse(f"tuples or lists holding {total} elements (the limit is {self.limit})", node)
             return value
         if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_INT_BITS:
             raise _refuse(f"integers over {MAX_INT_BITS} bits", node)
@@ -543,6 +545,21 @@ class _Interpreter:
         if isinstance(value, _SAFE_SCALARS) or (isinstance(value, type) and issubclass(value, np.generic)):
             return value
         raise _refuse(f"a value of type '{type(value).__name__}'", node)
+
+    def elements(self, value: Any, node: ast.AST) -> int:
+        """elements checks a (nested) tuple or list and counts what it would become as an array.
+
+        Each distinct sequence is walked once (a list repeated by ``*`` holds one object many times).
+        """
+        if not isinstance(value, (tuple, list)):
+            self.checked(value, node)
+            return int(value.size) if isinstance(value, np.ndarray) else 1
+        key = id(value)
+        if key not in self.counts:  # the entry keeps the sequence alive, so its id stays its own
+            if len(value) > MAX_SEQUENCE:
+                raise _refuse(f"tuples or lists of more than {MAX_SEQUENCE} items", node)
+            self.counts[key] = (value, sum(self.elements(v, node) for v in value))
+        return self.counts[key][1]
 
     def too_big(self, elements: int, node: ast.AST) -> CheckExprError:
         return _refuse(f"an array of {elements} elements (the limit is {self.limit})", node)

@@ -8,7 +8,9 @@ Grammar (see DESIGN.md, "Input: real assembly plus a launch header")::
     ; gpusim-check: EXPR ~= EXPR [rtol=.. atol=..]
     ; gpusim-check: EXPR == EXPR
 
-Every mistake is a :class:`HeaderError` pointing at the offending text.
+EXPR is the safe expression language of :mod:`gpusim.check_expr`; a check
+line outside it is refused here, when the file is read. Every mistake is a
+:class:`HeaderError` pointing at the offending text.
 """
 from __future__ import annotations
 

@@ -133,6 +133,8 @@ REFUSED_WHEN_RUN = [
     ("np.bincount(x.astype(i64), minlength=10**12)", "elements"),
     ("x[np.zeros((10**5, 10**5), i64)]", "elements"),
     ("[0] * 10**9", "more than 4096 items"),
+    ("np.array([[x] * 4096] * 4096)", "tuples or lists holding 67108864000 elements"),
+    ("[[[0] * 4096] * 4096] * 4096", "tuples or lists holding 68719476736 elements"),
     ("(1,) * 10**12", "more than 4096 items"),
     ("np.zeros(3, dtype='(10000,10000)f8')", "the dtype"),
     ("np.zeros(3, dtype='O')", "the dtype"),
