@@ -392,7 +392,7 @@ def _positional_or(args, kwargs, index: int, key: str, default=None):
     return args[index] if len(args) > index else default
 
 
-def _call_cost(name: str, target, args: list, kwargs: dict, method_of=None) -> tuple:
+def _call_cost(name: str, args: list, kwargs: dict, method_of=None) -> tuple:
     """_call_cost is (largest array elements, multiply-adds) a call would make, before it is made (-1: unknown)."""
     if method_of is not None:
         args = [method_of] + list(args)
@@ -485,6 +485,8 @@ class _Interpreter:
         if kind is ast.Name:
             if node.id in self.locals:
                 return self.locals[node.id]
+            if node.id not in self.env:
+                raise CheckExprError(f"the name '{node.id}' is used before ':=' binds it", _col(node))
             return self.env[node.id]
         if kind is ast.NamedExpr:
             value = self.ev(node.value)
@@ -684,7 +686,7 @@ class _Interpreter:
         args = [self.ev(a) for a in node.args]
         kwargs = {kw.arg: self.ev(kw.value) for kw in node.keywords}
         self.check_arguments(func.attr, args, kwargs, node)
-        self.guard(*_call_cost(func.attr, target, args, kwargs, method_of), node)
+        self.guard(*_call_cost(func.attr, args, kwargs, method_of), node)
         return self.checked(self.apply(target, node, *args, **kwargs), node)
 
     def check_arguments(self, name: str, args: list, kwargs: dict, node: ast.Call) -> None:

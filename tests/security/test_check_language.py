@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gpusim.check_expr import (DTYPES, MIN_ELEMENT_LIMIT, MAX_ELEMENTS, NP_FUNCTIONS, NP_TYPES, CheckExprError,
                                element_limit, evaluate, parse, validate)
@@ -86,6 +88,11 @@ def test_a_refused_attribute_suggests_an_allowed_one():
     assert info.value.col == 0
 
 
+def test_a_name_read_before_it_is_bound_is_an_error_not_a_crash():
+    with pytest.raises(CheckExprError, match=r"the name 'r' is used before ':=' binds it"):
+        evaluate(parse("(r, r := 1)"), ENV)
+
+
 def test_numpy_errors_are_reported_by_name_not_raised():
     with pytest.raises(CheckExprError, match=r"ValueError: .*"):
         evaluate(parse("A @ A"), ENV)
@@ -131,3 +138,42 @@ def test_every_check_line_in_the_repository_is_in_the_language():
         parse_header_lines(args + [HeaderLine(str(path), number, 1, body, line)])
         seen += 1
     assert seen > 100
+
+
+LEAVES = ["x", "A", "B", "idx", "u", "n", "alpha", "r", "f32", "i64", "0", "1", "-1", "2", "9", "64", "10**9",
+          "1e300", "None", "True", "...", "'ij,jk->ik'", "'edge'", "'O'", "(1, 2)", "[0, 1]", "np.newaxis"]
+FUNCTIONS = ["np.sum", "np.zeros", "np.ones", "np.arange", "np.einsum", "np.pad", "np.where", "np.tile",
+             "np.repeat", "np.bincount", "np.reshape", "np.broadcast_to", "np.outer", "np.matmul", "np.cumsum"]
+METHODS = ["astype", "reshape", "view", "sum", "max", "repeat", "dot", "transpose", "take"]
+OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>", "<", "==", "and", "or"]
+
+
+def _expressions():
+    leaf = st.sampled_from(LEAVES)
+
+    def grow(e):
+        return st.one_of(
+            st.tuples(e, st.sampled_from(OPERATORS), e).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(st.sampled_from(["-", "~", "not "]), e).map(lambda t: f"({t[0]}{t[1]})"),
+            st.tuples(st.sampled_from(FUNCTIONS), st.lists(e, min_size=1, max_size=3))
+              .map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+            st.tuples(e, st.sampled_from(METHODS), st.lists(e, max_size=2))
+              .map(lambda t: f"{t[0]}.{t[1]}({', '.join(t[2])})"),
+            st.tuples(e, st.sampled_from(["T", "shape", "dtype", "size"])).map(lambda t: f"{t[0]}.{t[1]}"),
+            st.tuples(e, e).map(lambda t: f"{t[0]}[{t[1]}]"),
+            st.tuples(e, e, e).map(lambda t: f"{t[0]}[{t[1]}:{t[2]}, ...]"),
+            st.tuples(e, e, e).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+            e.map(lambda t: f"(r := {t})"),
+            st.tuples(e, e).map(lambda t: f"np.sum({t[0]}, axis={t[1]}, dtype={t[1]})"),
+        )
+    return st.recursive(leaf, grow, max_leaves=10)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_expressions())
+def test_any_expression_is_an_answer_or_a_check_expr_error(text):
+    """Whatever a line holds, the language answers or refuses: never another exception, never a hang."""
+    try:
+        evaluate(parse(text), ENV)
+    except CheckExprError:
+        pass
