@@ -17,7 +17,6 @@ from dataclasses import MISSING, is_dataclass
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
-
 from gpusim.errors import ArchError, SourceLoc, did_you_mean
 from gpusim.located_yaml import Located as _Src, load_plain, one_line as _one_line, quote as _q, read_located
 from gpusim.resources import data_dir

@@ -86,6 +86,18 @@ def test_a_huge_grid_is_refused_from_its_axis_sizes_at_once(tmp_path):
         "or raise --max-points")
 
 
+def test_cli_list_of_a_trillion_points_is_refused_in_one_line(tmp_path, cli):
+    values = "[" + ", ".join(str(64 * v) for v in range(1, 10001)) + "]"
+    keys = ("gen.stream.n", "arch.hbm.channels", "arch.cu.lds.size_bytes")
+    write(tmp_path, "name: huge\n" + BODY + "vary:\n" + "".join(f"  {k}: {values}\n" for k in keys))
+    proc = cli("sweep", "study.yaml", "--list")
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "study.yaml:3:1: error: the study has 1000000000000 points (vary.gen.stream.n: 10000 x "
+        "vary.arch.hbm.channels: 10000 x vary.arch.cu.lds.size_bytes: 10000), more than --max-points 10000"), lines
+
+
 def test_the_workload_files_count_as_an_axis(tmp_path):
     for name in ("a.s", "b.s", "c.s"):
         (tmp_path / name).write_text("")
