@@ -459,9 +459,10 @@ def _check_dtype(value, node) -> None:
         try:
             dt = np.dtype(value)
         except Exception:
-            return  # not a dtype: a word such as mode='edge'
+            return  # not a dtype: a word such as mode='edge' or a shape such as (3, 4)
     if dt.kind not in "biufc" or dt.subdtype is not None or dt.fields is not None or dt.itemsize > 16:
-        raise _refuse(f"the dtype {value!r} (only number dtypes)", node)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise _refuse(f"the dtype {shown} (only number dtypes)", node)
 
 
 class _Interpreter:
@@ -526,8 +527,8 @@ class _Interpreter:
     def checked(self, value: Any, node: ast.AST) -> Any:
         """checked refuses a value the language does not have or one over the caps, else returns it."""
         if isinstance(value, np.ndarray):
-            if value.dtype.hasobject:
-                raise _refuse("object arrays", node)
+            if value.dtype.hasobject or value.dtype.kind == "V":
+                raise _refuse("object or record arrays", node)
             if value.size > self.limit:
                 raise self.too_big(value.size, node)
             return value
@@ -690,12 +691,42 @@ class _Interpreter:
         return self.checked(self.apply(target, node, *args, **kwargs), node)
 
     def check_arguments(self, name: str, args: list, kwargs: dict, node: ast.Call) -> None:
-        """check_arguments refuses dtypes that are not plain numbers, wherever an argument could be one."""
+        """check_arguments refuses dtypes that are not plain numbers, wherever an argument could be one,
+        and the arguments that make numpy loop in Python for as long as they say."""
+        _refuse_python_loops(name, args, kwargs, node)
         candidates = [] if name == "einsum" else list(args)
         candidates += [v for k, v in kwargs.items() if k not in _WORD_KEYWORDS]
         for value in candidates:
-            if isinstance(value, (str, np.dtype)):
+            if isinstance(value, (str, np.dtype, tuple, list)):  # ('f8', (10**4, 10**4)) is a dtype too
                 _check_dtype(value, node)
+
+
+def _refuse_python_loops(name: str, args: list, kwargs: dict, node: ast.Call) -> None:
+    """_refuse_python_loops refuses numpy calls whose Python-level loops run as long as an argument says.
+
+    ``np.diff`` loops ``n`` times, ``np.pad`` in the reflect, symmetric and wrap modes once per array
+    length of padding, and ``np.einsum`` searches paths over its operands (factorially when
+    optimize='optimal').
+    """
+    if name == "diff":
+        n = _positional_or(args, kwargs, 1, "n", 1)
+        longest = max(np.shape(args[0]) or (1,)) if args else 1
+        if isinstance(n, (int, np.integer)) and n > longest:
+            raise _refuse(f"np.diff with n={n}, more than the array's length {longest}", node)
+    elif name == "pad":
+        mode = _positional_or(args, kwargs, 2, "mode", "constant")
+        width = _positional_or(args, kwargs, 1, "pad_width")
+        if mode in ("reflect", "symmetric", "wrap") and args and np.size(width) and \
+                np.asarray(width).dtype.kind in "iu":
+            shortest = max(1, min(np.shape(args[0]) or (1,)))
+            if int(np.max(width)) > 64 * shortest:
+                raise _refuse(f"np.pad mode='{mode}' wider than 64 times the array ({int(np.max(width))} "
+                              f"for length {shortest})", node)
+    elif name == "einsum":
+        operands = max(0, len(args) - 1)
+        optimize = kwargs.get("optimize", False)
+        if operands > 8 or (operands > 4 and optimize not in (False, True, "greedy")):
+            raise _refuse(f"np.einsum over {operands} operands with optimize={optimize!r}", node)
 
 
 def _is_int(value: Any) -> bool:
