@@ -250,6 +250,8 @@ def _add_sweep(sub) -> None:
     sw.add_argument("--format", default="auto", choices=("auto", "parquet", "csv"),
                     help="results table format (default auto: parquet when pyarrow is installed, else csv)")
     sw.add_argument("--list", action="store_true", help="check the study, list its points and exit")
+    sw.add_argument("--max-points", type=int, default=None, metavar="N", help="refuse a study of more points "
+                    "than this, counted before anything runs (default 10000)")
     sw.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -541,7 +543,11 @@ def _cmd_sweep(ns) -> int:
     from pathlib import Path
 
     from gpusim.sweep import load_study, run_study
-    study = load_study(ns.study)
+    from gpusim.sweep.results import default_folder
+    from gpusim.sweep.study import DEFAULT_MAX_POINTS
+    if ns.max_points is not None and ns.max_points <= 0:
+        raise UsageError("--max-points must be positive")
+    study = load_study(ns.study, max_points=ns.max_points or DEFAULT_MAX_POINTS)
     points = study.points()
     if ns.list:
         print(f"study {study.name} (hash {study.hash()}): {len(points)} points on {study.arch}; "
@@ -551,7 +557,7 @@ def _cmd_sweep(ns) -> int:
         return 0
     if ns.workers is not None and ns.workers <= 0:
         raise UsageError("--workers must be positive")
-    out = Path(ns.output) if ns.output else Path("results") / study.name
+    out = Path(ns.output) if ns.output else default_folder(study)
     where = f"Dask scheduler {ns.scheduler}" if ns.scheduler else f"{ns.workers or 'one per core'} local workers"
     print(f"study {study.name}: {len(points)} points on {where}; results in {out}/", file=sys.stderr)
     outcome = run_study(study, out, workers=ns.workers, scheduler=ns.scheduler, resume=ns.resume, fmt=ns.format,

@@ -3,6 +3,12 @@
 Architecture files and study files report a mistake as ``file:line:col`` of the
 offending key or value. ``read_located`` composes the YAML (no Python objects
 are built from tags) and converts it into a tree of :class:`Located` values.
+
+Every YAML gpusim reads is untrusted, so before anything is composed
+:func:`screen` walks the parser's events once and refuses aliases (``*name``:
+a "billion laughs" file expands a few lines of aliases into billions of
+nodes), documents over :data:`MAX_BYTES`, more than :data:`MAX_NODES` nodes
+or nesting deeper than :data:`MAX_DEPTH`.
 """
 from __future__ import annotations
 
@@ -16,6 +22,9 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from gpusim.errors import GpusimError, SourceLoc
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+MAX_BYTES = 4 << 20      # an architecture or study file is a few kilobytes
+MAX_NODES = 200_000      # scalars, sequences and mappings in one document
+MAX_DEPTH = 64           # sequences and mappings inside each other
 
 
 @dataclass
@@ -62,9 +71,56 @@ def read_located(text: str, display: str, error: Type[GpusimError], what: str = 
     """read_located parses YAML ``text`` (shown as ``display`` in messages) into a Located tree.
 
     Raises ``error`` with a location for malformed YAML, an empty document (named ``what``),
-    YAML merge keys, non-scalar or duplicate keys, and values that cannot be read.
+    YAML merge keys, aliases, documents past the size limits (see :func:`screen`), non-scalar or
+    duplicate keys, and values that cannot be read.
     """
     return _Reader(text, display, error).read(what)
+
+
+def screen(text: str, display: str, error: Type[GpusimError], first_line: int = 1) -> None:
+    """screen refuses YAML aliases, oversized documents and deep nesting before anything is composed.
+
+    ``first_line`` is the file line of the text's first line (for YAML embedded in a kernel file).
+    Raises ``error`` at the offending place; malformed YAML raises yaml's own MarkedYAMLError.
+    """
+    def where(mark) -> SourceLoc:
+        lines = text.splitlines()
+        row = mark.line if mark is not None else 0
+        return SourceLoc(display, row + first_line, (mark.column + 1) if mark is not None else 1,
+                         lines[row] if 0 <= row < len(lines) else "")
+
+    if len(text) > MAX_BYTES:
+        raise error(f"YAML document of {len(text)} characters (the limit is {MAX_BYTES})",
+                    SourceLoc(display, first_line))
+    nodes = depth = 0
+    previous = None
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            if isinstance(previous, yaml.ScalarEvent) and previous.value == "<<" and previous.implicit[0]:
+                raise error("YAML merge keys ('<<') are not supported; use 'extends'", where(previous.start_mark))
+            raise error(f"YAML aliases (*{event.anchor}) are not supported; write the value out",
+                        where(event.start_mark))
+        if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise error(f"YAML document with more than {MAX_NODES} values", where(event.start_mark))
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise error(f"YAML nested more than {MAX_DEPTH} levels deep", where(event.start_mark))
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+        previous = event
+
+
+def load_plain(text: str, display: str, error: Type[GpusimError], what: str = "value") -> Any:
+    """load_plain is ``yaml.safe_load`` for untrusted text: screened, then plain dicts, lists and scalars.
+
+    Raises ``error`` with a location as read_located does; an empty document is None.
+    """
+    if not text.strip():
+        return None
+    return read_located(text, display, error, what).plain()
 
 
 class _Reader:
@@ -82,6 +138,7 @@ class _Reader:
 
     def read(self, what: str) -> Located:
         try:
+            screen(self.text, self.display, self.error)
             node = yaml.compose(self.text, Loader=yaml.SafeLoader)
         except yaml.MarkedYAMLError as err:
             mark = err.problem_mark or err.context_mark

@@ -17,10 +17,8 @@ from dataclasses import MISSING, is_dataclass
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
-import yaml
-
 from gpusim.errors import ArchError, SourceLoc, did_you_mean
-from gpusim.located_yaml import Located as _Src, one_line as _one_line, quote as _q, read_located
+from gpusim.located_yaml import Located as _Src, load_plain, one_line as _one_line, quote as _q, read_located
 from gpusim.resources import data_dir
 
 from .schema import Arch, yaml_fields
@@ -373,10 +371,10 @@ def arch_overrides(arch: Arch, overrides: Mapping[str, Any]) -> Arch:
         old = node.value[parts[-1]]
         if isinstance(value, str) and not isinstance(old.value, str):
             try:
-                value = yaml.safe_load(value)
-            except yaml.YAMLError as err:
+                value = load_plain(value, "override", ArchError)
+            except ArchError as err:
                 raise ArchError(f"override {_q(key)}: cannot read {value!r} as a YAML value "
-                                f"({_one_line(getattr(err, 'problem', None) or err)})") from None
+                                f"({_one_line(err.message)})") from None
         new = _from_python(value)
         node.value[parts[-1]] = _merge(old, new) if old.is_mapping else new
         for path in _leaf_paths(value, key):

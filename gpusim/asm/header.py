@@ -8,12 +8,13 @@ Grammar (see DESIGN.md, "Input: real assembly plus a launch header")::
     ; gpusim-check: EXPR ~= EXPR [rtol=.. atol=..]
     ; gpusim-check: EXPR == EXPR
 
-Every mistake is a :class:`HeaderError` pointing at the offending text.
+EXPR is the safe expression language of :mod:`gpusim.check_expr`; a check
+line outside it is refused here, when the file is read. Every mistake is a
+:class:`HeaderError` pointing at the offending text.
 """
 from __future__ import annotations
 
 import ast
-import builtins
 import dataclasses
 import keyword
 import math
@@ -22,6 +23,8 @@ from typing import Iterable, Mapping, Optional, Sequence, Union
 
 from gpusim.asm.ir import ArgSpec, AsmModule, CheckSpec, LaunchSpec
 from gpusim.asm.lexer import HeaderLine
+from gpusim.check_expr import CheckExprError
+from gpusim.check_expr import validate as validate_check_expr
 from gpusim.errors import HeaderError, SourceLoc, did_you_mean
 
 DTYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64")
@@ -39,7 +42,6 @@ INITS = {"zeros": 0, "ones": 0, "arange": 0, "perm": 0, "cycle": 0,
 KEYWORDS = ("launch", "arg", "check")
 MAX_BLOCK = 1024
 _MAX_DIM = (1 << 31) - 1
-CHECK_NAMES = frozenset(DTYPES) | {"np", "numpy"} | frozenset(dir(builtins))
 
 _KEYWORD_RE = re.compile(r"gpusim-([\w-]*)[ \t]*(:?)")
 _KV_RE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*((?:[^\s,=]+)(?:[ \t]*,[ \t]*[^\s,=]+)*)")
@@ -76,8 +78,8 @@ def parse_header_lines(lines: Iterable[HeaderLine]) -> tuple[Optional[LaunchSpec
     """parse_header_lines reads every ``; gpusim-*`` line into a launch, args and checks.
 
     Raises HeaderError for a malformed line, a duplicate launch line or a
-    duplicate argument name; check expressions may only name arguments,
-    dtypes, ``np`` and Python builtins.
+    duplicate argument name, and for a check expression outside the safe
+    language of :mod:`gpusim.check_expr` (unknown names included).
     """
     launch: Optional[LaunchSpec] = None
     args: list[ArgSpec] = []
@@ -465,26 +467,14 @@ def _parse_python(text: str, off: int, ctx: _Ctx) -> ast.AST:
 
 
 def _check_names(tree: ast.AST, off: int, args: frozenset, ctx: _Ctx) -> None:
-    """_check_names rejects a name that is not an argument, a dtype, np or a builtin."""
-    bound: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
-        elif isinstance(node, ast.arguments):
-            for a in node.posonlyargs + node.args + node.kwonlyargs:
-                bound.add(a.arg)
-            if node.vararg:
-                bound.add(node.vararg.arg)
-            if node.kwarg:
-                bound.add(node.kwarg.arg)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            name = node.id
-            if name in args or name in CHECK_NAMES or name in bound:
-                continue
-            col = off + node.col_offset if node.lineno == 1 else off
-            raise ctx.error(f"unknown name '{name}' in check expression", col,
-                            did_you_mean(name, sorted(args) + list(DTYPES) + ["np"]))
+    """_check_names refuses what the check-expression language (gpusim.check_expr) does not have.
+
+    Names are the arguments, the dtype names, ``np`` and the expression's own ``:=`` names.
+    """
+    try:
+        validate_check_expr(tree, args)
+    except CheckExprError as err:
+        raise ctx.error(err.message, off + err.col, err.hint) from None
 
 
 # -- CLI overrides ---------------------------------------------------------

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+import yaml
+
 from gpusim.asm import expr as _expr
 from gpusim.asm.expr import ExprParser, Undefined, evaluate, label_form
 from gpusim.asm.header import parse_header_lines
@@ -32,6 +34,7 @@ from gpusim.asm.ir import (AsmModule, FloatImm, FuncOperand, Imm, Instruction, K
                            Operand, Reg, Special, Waitcnt)
 from gpusim.asm.lexer import Line, Preprocessed, Tok, preprocess, tokenize
 from gpusim.errors import AsmError, GpusimError, SourceLoc, did_you_mean
+from gpusim.located_yaml import screen
 
 # --------------------------------------------------------------------------
 # Operand vocabulary
@@ -940,6 +943,10 @@ class _Assembler:
         body = self.metadata_blocks.get((line.file, line.lineno))
         if body is None:
             raise self.err("'.amdgpu_metadata' must stand alone on its line", line, col)
+        try:  # untrusted YAML: refuse alias bombs and oversized blocks here, at their line
+            screen(body, line.file, AsmError, first_line=line.lineno + 1)
+        except yaml.YAMLError:
+            pass  # malformed metadata is ignored, as before (the launch falls back to the header)
         self.module.metadata += body
 
     def _d_stray_end(self, d, line, pos, col):

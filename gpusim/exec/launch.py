@@ -13,17 +13,17 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
-import yaml
 
 from gpusim import jitcache
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
-from gpusim.errors import HeaderError, KernelFault
+from gpusim.errors import AsmError, HeaderError, KernelFault
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
+from gpusim.located_yaml import load_plain
 
 ARENA_BASE = 0x7F00_0000_0000
 SHARED_APERTURE = 0x1000_0000_0000  # flat addresses [base, base + 4 GiB) reach LDS
@@ -125,12 +125,13 @@ class Dispatch:
     def _metadata(self) -> Optional[dict]:
         if not self.module.metadata:
             return None
-        try:
-            doc = yaml.safe_load(self.module.metadata)
-        except yaml.YAMLError:
+        try:  # the parser refused aliases and oversized blocks at their line; this is a second guard
+            doc = load_plain(self.module.metadata, "<.amdgpu_metadata>", AsmError)
+        except AsmError:
             return None
-        for k in (doc or {}).get("amdhsa.kernels", []):
-            if k.get(".name") == self.kernel.name:
+        kernels = doc.get("amdhsa.kernels") if isinstance(doc, dict) else None
+        for k in kernels if isinstance(kernels, list) else []:
+            if isinstance(k, dict) and k.get(".name") == self.kernel.name:
                 return k
         return None
 

@@ -20,10 +20,23 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from gpusim.sweep.point import FINAL_STATUSES
-from gpusim.sweep.study import Study, StudyError
+from gpusim.sweep.study import Study, StudyError, folder_name_problem
 
 RECORD = "points.jsonl"
 REFRESH_SECONDS = 3.0
+DEFAULT_PARENT = "results"
+
+
+def default_folder(study: Study) -> Path:
+    """default_folder is ``results/<study name>`` under the working directory, for a sweep without ``-o``.
+
+    The name comes from the study file, so it is checked again to be one plain folder name: the
+    folder never lands outside ``results/``. (A folder given with ``-o`` is the user's own choice.)
+    """
+    problem = folder_name_problem(study.name)
+    if problem:
+        raise StudyError(f"study name {study.name!r} {problem}; give the results folder with -o")
+    return Path(DEFAULT_PARENT) / study.name
 
 
 def table_format(requested: str = "auto") -> str:

@@ -17,6 +17,12 @@ kernel file; ``workloads: [a.s, b.s]`` instead runs every point on each file (th
 paths, each value against the architecture's validation or the template's parameter type,
 every combination of architecture values, the metric names, and a non-empty grid. Each
 mistake raises StudyError naming the study file's line and the key.
+
+A study file is untrusted input: every field that names something (``name``, ``arch``, the
+template, the kernel files, the metrics) must be text; ``name`` becomes the results folder
+``results/<name>`` and must be a plain folder name (no path separators, ``..`` or NUL); and the
+grid is counted from the lengths of the ``vary`` lists before anything is expanded or validated
+value by value, so a study past ``max_points`` (``--max-points``) is refused at once.
 """
 from __future__ import annotations
 
@@ -28,11 +34,13 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
-from gpusim.located_yaml import Located, read_located
+from gpusim.located_yaml import Located, quote, read_located
 from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS
 
 TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions")
 WORKLOAD_COLUMN = "workload"
+DEFAULT_MAX_POINTS = 10_000
+MAX_NAME = 128
 
 
 class StudyError(GpusimError):
@@ -106,8 +114,35 @@ class Study:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def load_study(path) -> Study:
-    """load_study reads and validates a study file; raises StudyError at the first mistake."""
+def folder_name_problem(name: str) -> str:
+    """folder_name_problem says why ``name`` is not a plain folder name (one path component), else ''."""
+    if not name:
+        return "is empty"
+    if len(name) > MAX_NAME:
+        return f"is longer than {MAX_NAME} characters"
+    if "\0" in name or not name.isprintable():
+        return "holds a NUL or another unprintable character"
+    if "/" in name or "\\" in name:
+        return "holds a path separator; a study name is one plain folder name"
+    if name in (".", "..") or name.strip() != name:
+        return "is not a plain folder name"
+    if Path(name).is_absolute() or ":" in name:
+        return "is not a plain folder name (no drive or absolute path)"
+    return ""
+
+
+def _shown(value: Any) -> str:
+    kind = {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping",
+            type(None): "empty"}.get(type(value), type(value).__name__)
+    return f"{kind} ({value!r})" if not isinstance(value, (list, dict)) else kind
+
+
+def load_study(path, max_points: int = DEFAULT_MAX_POINTS) -> Study:
+    """load_study reads and validates a study file; raises StudyError at the first mistake.
+
+    A grid of more than ``max_points`` points is refused (naming each axis and its size) before
+    any of it is expanded.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -116,7 +151,7 @@ def load_study(path) -> Study:
     tree = read_located(text, str(path), StudyError, "study file")
     if not tree.is_mapping:
         raise StudyError("a study file is a mapping (name:, arch:, vary:, workload:, metrics:)", tree.loc)
-    return _Builder(tree, path).build(text)
+    return _Builder(tree, path, max_points).build(text)
 
 
 def study_from_parts(name: str, arch: str, gen_family: str, gen: dict, points: Sequence[dict],
@@ -136,10 +171,11 @@ def study_from_parts(name: str, arch: str, gen_family: str, gen: dict, points: S
 class _Builder:
     """_Builder turns a located study tree into a Study, checking each part where it was written."""
 
-    def __init__(self, tree: Located, path: Path):
+    def __init__(self, tree: Located, path: Path, max_points: int = DEFAULT_MAX_POINTS):
         self.tree = tree
         self.path = path
         self.base_dir = path.resolve().parent
+        self.max_points = max_points
 
     def build(self, text: str) -> Study:
         top = self.tree.value
@@ -147,7 +183,7 @@ class _Builder:
             if key not in TOP_KEYS:
                 raise StudyError(f"unknown study key '{key}'", node.key_loc,
                                  did_you_mean(key, TOP_KEYS) or f"known: {', '.join(TOP_KEYS)}")
-        name = str(top["name"].value) if "name" in top else self.path.stem
+        name = self._name(top.get("name"))
         arch_ref, base = self._arch(top.get("arch"))
         family, gen, files = self._workload(top)
         vary_node = top.get("vary")
@@ -157,6 +193,7 @@ class _Builder:
             if not vary_node.is_mapping:
                 raise StudyError("'vary' maps keys (arch.<path>, gen.<template>.<param>) to lists of values",
                                  vary_node.where)
+            self._count_points(vary_node, files)
             for key, node in vary_node.value.items():
                 vary[key], value_locs[key] = self._values(key, node, base, family)
         self._check_arch_combinations(vary, value_locs, base)
@@ -168,11 +205,37 @@ class _Builder:
                       files=files, max_instructions=max_inst, source=text)
         return study
 
+    def _name(self, node: Optional[Located]) -> str:
+        if node is None:
+            return self.path.stem
+        if not isinstance(node.value, str):
+            raise StudyError(f"'name' is text (the results folder's name), got {_shown(node.value)}", node.where)
+        problem = folder_name_problem(node.value)
+        if problem:
+            raise StudyError(f"'name' {quote(node.value)} {problem} (it names the folder results/<name>)",
+                             node.loc)
+        return node.value
+
+    def _count_points(self, vary_node: Located, files: tuple) -> None:
+        """_count_points refuses a grid over max_points from the lengths of its lists, expanding nothing."""
+        axes = [(f"vary.{key}", len(node.value) if isinstance(node.value, list) else 1)
+                for key, node in vary_node.value.items()]
+        if len(files) > 1:
+            axes.insert(0, ("workloads", len(files)))
+        total = 1
+        for _, size in axes:
+            total *= size
+        if total > self.max_points:
+            sizes = " x ".join(f"{key}: {size}" for key, size in axes)
+            raise StudyError(f"the study has {total} points ({sizes}), more than --max-points "
+                             f"{self.max_points}; narrow the grid or raise --max-points", vary_node.where)
+
     def _arch(self, node: Optional[Located]):
         from gpusim.arch import load_arch
         ref = "cdna3" if node is None else node.value
-        if not isinstance(ref, str) or not ref:
-            raise StudyError("'arch' names a shipped architecture (cdna3) or a YAML file", node.loc)
+        if not isinstance(ref, str) or not ref or "\0" in ref:
+            raise StudyError("'arch' names a shipped architecture (cdna3) or a YAML file"
+                             + ("" if isinstance(ref, str) else f", got {_shown(ref)}"), node.where)
         candidate = self.base_dir / ref
         if candidate.suffix in (".yaml", ".yml") or candidate.is_file():
             ref = str(candidate.resolve())
@@ -199,6 +262,8 @@ class _Builder:
                              one.where)
         from gpusim.templates.registry import TemplateError, template
         family_node = one.value["gen"]
+        if not isinstance(family_node.value, str):
+            raise StudyError(f"'gen' names a template, got {_shown(family_node.value)}", family_node.where)
         try:
             t = template(str(family_node.value))
         except TemplateError as err:
@@ -211,7 +276,7 @@ class _Builder:
         return t.name, gen, ()
 
     def _file(self, node: Located) -> str:
-        if not isinstance(node.value, str) or not node.value.endswith(".s"):
+        if not isinstance(node.value, str) or not node.value.endswith(".s") or "\0" in node.value:
             raise StudyError(f"a workload file is a path to a .s kernel, got {node.value!r}", node.loc)
         path = (self.base_dir / node.value)
         if not path.is_file():
