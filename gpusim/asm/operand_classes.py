@@ -15,6 +15,7 @@ the encoder checks register ranges, alignment and immediate ranges.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import struct
 from dataclasses import dataclass
@@ -49,9 +50,17 @@ _SCALAR_SPECIALS = {
 # source-only specials that read as one 32-bit value whatever width the operand has
 _ANY_WIDTH = ("src_vccz", "src_execz", "src_scc", "src_pops_exiting_wave_id", "src_shared_base",
               "src_shared_limit", "src_private_base", "src_private_limit")
+_READ_ONLY = tuple(name for name, (_, writable) in _SCALAR_SPECIALS.items() if not writable)
+_APERTURES = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
+_READ_ONLY_32 = tuple(name for name in _READ_ONLY if name not in _APERTURES)
+_FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
 _INLINE_FLOATS = (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.0)
 _INV_2PI = 0.15915494309189535
 _CONSTANT_BUS_LIMIT = 1  # scalar values one gfx9 VALU instruction may read (SGPRs and literals)
+# VALU operations whose sources take -x and |x| although their table type is not a float
+# (v_pk_* packed operations take neg_lo/neg_hi instead)
+_FLOAT_MODIFIER_SEMS = frozenset((sems.V_DOT2C_F32_F16, sems.V_FMA_MIX_F32, sems.V_FMA_MIXLO_F16,
+                                  sems.V_FMA_MIXHI_F16))
 # VALU operations that read vcc without naming it
 _READS_VCC = frozenset((sems.V_DIV_FMAS_F32, sems.V_DIV_FMAS_F64))
 
@@ -66,7 +75,10 @@ class Role:
     the operand's value width for deciding which constants are inline;
     ``ftype`` its floating-point type name or ''. Roles with the same
     ``group`` must all be VGPRs or all AGPRs; ``excludes`` names special
-    registers the role refuses although it takes SGPRs.
+    registers the role refuses although it takes SGPRs (group "address"
+    also marks a role that reads the register file directly, where an
+    aperture register is not supported); ``mods`` allows the
+    ``-x`` / ``|x|`` source modifiers; ``imm_range`` bounds an immediate.
     """
 
     name: str
@@ -78,6 +90,8 @@ class Role:
     ftype: str = ""
     group: str = ""
     excludes: tuple[str, ...] = ()
+    mods: bool = False
+    imm_range: tuple[int, int] = (-(1 << 63), 1 << 64)
 
 
 def _dwords(t: str) -> int:
@@ -96,29 +110,32 @@ def _scalar_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
         if d.layout == "sdst":
             return [dst]
         if d.layout == "ssrc":
-            return [Role("ssrc0", "s", _dwords(d.src[0]))]
+            return [Role("ssrc0", "s", _dwords(d.src[0]), excludes=_READ_ONLY_32, group="address")]
         return srcs if d.fmt == "SOPC" else [dst] + srcs
     if d.fmt == "SOPK":
-        imm = Role("simm16", "k")
+        unsigned = d.sem == sems.S_CMPK_U32
+        imm = Role("simm16", "k", imm_range=(0, 0xFFFF) if unsigned else (-0x8000, 0xFFFF))
         if d.layout in ("sopk_mov", "sopk_acc"):
             return [dst, imm]
         if d.layout == "sopk_cmp":
-            return [Role("ssrc0", "s"), imm]
+            return [Role("ssrc0", "s", excludes=_APERTURES), imm]
         if d.layout == "sopk_getreg":
             return [dst, Role("hwreg", "h")]
         if d.sem == sems.S_SETREG_IMM32_B32:
             return [Role("hwreg", "h"), Role("imm32", "il")]
-        return [Role("hwreg", "h"), Role("ssrc0", "s")]
+        return [Role("hwreg", "h"), Role("ssrc0", "s", excludes=_APERTURES)]
     if d.fmt == "SMEM":
         if d.layout == "none":
             return []
         if d.layout == "sdst":
             return [Role("sdst", "s", _dwords(d.dst), dst=True, excludes=("exec", "m0"))]
-        base = Role("sbase", "s", 4 if d.sem == sems.S_BUFFER_LOAD else 2)
-        offset = Role("soffset", "sk")
+        buffer = d.sem == sems.S_BUFFER_LOAD
+        base = Role("sbase", "s", 4 if buffer else 2, excludes=_READ_ONLY_32, group="address")
+        offset = Role("soffset", "sk", excludes=_APERTURES,
+                      imm_range=(0, (1 << 20) - 1) if buffer else (-(1 << 20), (1 << 20) - 1))
         no_exec_m0 = ("exec", "m0")
         if d.sem == sems.S_STORE:
-            return [Role("sdata", "s", _dwords(d.src[0]), excludes=no_exec_m0), base, offset]
+            return [Role("sdata", "s", _dwords(d.src[0]), excludes=no_exec_m0, group="address"), base, offset]
         return [Role("sdst", "s", _dwords(d.dst), dst=True, excludes=no_exec_m0), base, offset]
     return None
 
@@ -126,23 +143,20 @@ def _scalar_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
 def _vector_roles(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[list[Role]]:
     """_vector_roles returns the roles of a VALU instruction in encoding ``form`` ('e32', 'e64', 'dpp', 'sdwa')."""
     e32 = form in ("e32", "dpp", "sdwa")
-    if form == "e32":
-        src0 = "vsil"
-    elif form == "dpp":
-        src0 = "v"
-    elif form == "sdwa":
-        src0 = "vsi"
-    else:
-        src0 = "vsi"
-    src1 = "v" if form in ("e32", "dpp") else ("vsi" if form == "sdwa" else "vsi")
+    src0 = {"e32": "vsil", "dpp": "v"}.get(form, "vsi")
+    src1 = "v" if form in ("e32", "dpp") else "vsi"
     vdst = Role("vdst", "v", _dwords(d.dst), dst=True)
     sdst2 = Role("sdst", "c" if e32 else "s", 2, dst=True)
+    lay = d.layout
 
     def src(k: int, classes: str) -> Role:
         t = d.src[k] if k < 3 else d.src[2]
-        return _src_role(f"src{k}", t, classes)
+        role = _src_role(f"src{k}", t, classes)
+        if form != "e32" and d.sem in _FLOAT_MODIFIER_SEMS or (
+                form != "e32" and d.fmt != "VOP3P" and (t in _FLOAT_TYPES or lay == "cndmask")):
+            role = dataclasses.replace(role, mods=True)
+        return role
 
-    lay = d.layout
     if d.fmt == "VOP1":
         if lay == "none":
             return []
@@ -211,7 +225,7 @@ def _memory_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
     if d.fmt in ("GLOBAL", "FLAT"):
         saddr_given = d.fmt == "GLOBAL" and len(ins.operands) >= 1 and not _is_off(ins.operands[-1])
         vaddr = Role("vaddr", "v", 1 if saddr_given else 2)
-        saddr = [Role("saddr", "so", 2)] if d.fmt == "GLOBAL" else []
+        saddr = [Role("saddr", "so", 2, excludes=_READ_ONLY_32, group="address")] if d.fmt == "GLOBAL" else []
         vdata = Role("vdata", data, width, group="data")
         if loads:
             return [Role("vdst", data, width, dst=True), vaddr] + saddr
@@ -224,7 +238,7 @@ def _memory_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
         addr_bits = sum(bool(ins.modifiers.get(k)) for k in ("offen", "idxen"))
         vaddr = Role("vaddr", "v", addr_bits) if addr_bits else Role("vaddr", "o", 0)
         first = Role("vdata", data, width, dst=loads)
-        return [first, vaddr, Role("srsrc", "s", 4), Role("soffset", "si", 1)]
+        return [first, vaddr, Role("srsrc", "s", 4, excludes=_READ_ONLY_32, group="address"), Role("soffset", "si", 1)]
     return None
 
 
@@ -326,8 +340,7 @@ def _kind(op: Operand, role: Role) -> tuple[str, int, object]:
             return "o", 0, None
         if v.name in _SCALAR_SPECIALS:
             width = _SCALAR_SPECIALS[v.name][0]
-            base = v.name.rsplit("_", 1)[0] if v.name.endswith(("_lo", "_hi")) else v.name
-            return "S:" + v.name, width, ("special", base)
+            return "S:" + v.name, width, ("special", v.name)
         return "?", 0, None
     if isinstance(v, (Imm, FloatImm)):
         if _is_inline(op, role):
@@ -371,7 +384,8 @@ class _Mismatch(Exception):
 def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> None:
     v = op.value
     if role.classes == "h":
-        if not (isinstance(v, FuncOperand) and v.name == "hwreg") and not isinstance(v, Imm):
+        if not (isinstance(v, FuncOperand) and v.name == "hwreg") and not (
+                isinstance(v, Imm) and 0 <= v.value <= 0xFFFF):
             raise _Mismatch(k, "invalid operand for instruction",
                             f"operand {k + 1} of {ins.mnemonic} must be hwreg(...), got {_show(op)}")
         return
@@ -388,6 +402,9 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> None:
             return
         raise _Mismatch(k, "invalid operand for instruction",
                         f"operand {k + 1} of {ins.mnemonic} must be {_expected(role)}, got a symbol")
+    if (op.neg or op.abs) and not role.mods:
+        raise _Mismatch(k, "invalid operand for instruction",
+                        f"operand {k + 1} of {ins.mnemonic} takes no -x or |x| source modifier")
     if isinstance(v, Special) and v.name == "off" and "o" not in role.classes and "l" in role.classes:
         # llvm-mc reads a stray 'off' here as a symbol whose address is the literal
         raise UnsupportedInstruction(f"symbol 'off' as an operand of {ins.mnemonic} is not supported "
@@ -402,6 +419,13 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> None:
         width, writable = _SCALAR_SPECIALS[name]
         base = name[:-3] if name.endswith(("_lo", "_hi")) else name
         ok = "s" in role.classes and (writable or not role.dst) and base not in role.excludes
+        if not writable and not role.dst and "s" not in role.classes and "i" in role.classes:
+            # llvm-mc encodes src_* registers in the constant field of an operand that takes no SGPR
+            raise UnsupportedInstruction(f"{name} as operand {k + 1} of {ins.mnemonic} is not supported",
+                                         _operand_loc(ins, k))
+        if ok and name in _APERTURES and role.group == "address":
+            raise UnsupportedInstruction(f"{name} as an address of {ins.mnemonic} is not supported",
+                                         _operand_loc(ins, k))
         if ok and name in _ANY_WIDTH:
             return
         if "c" in role.classes and name == "vcc":
@@ -417,6 +441,10 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> None:
         return
     if letter in ("i", "l"):
         if "k" in role.classes and isinstance(v, Imm):
+            lo, hi = role.imm_range
+            if not lo <= v.value <= hi:
+                raise _Mismatch(k, "invalid operand for instruction",
+                                f"operand {k + 1} of {ins.mnemonic} must be in {lo:#x}..{hi:#x}, got {_show(op)}")
             return
         if letter == "l" and not _literal_fits(op, role):
             raise _Mismatch(k, "invalid operand for instruction",
