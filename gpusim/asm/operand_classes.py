@@ -183,6 +183,8 @@ def _vector_roles(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[list
             return [vdst, src(0, src0), src(1, src1), Role("src2", "c" if e32 else "s", 2, bus=True)]
         return [vdst, src(0, src0), src(1, src1)]
     if d.fmt == "VOPC":
+        if form == "sdwa":  # gfx9 SDWA compares name their SGPR-pair destination
+            sdst2 = Role("sdst", "s", 2, dst=True)
         return [sdst2, src(0, src0), src(1, src1)]
     if d.fmt == "VOP3":
         if lay == "mad64":
@@ -556,6 +558,14 @@ def _check_encoding(ins: Instruction, d: isa.InstrDef) -> None:
         allowed = ("e64",)
     else:
         allowed = ()
+    wide = any(isa.type_bits(t) >= 64 for t in (d.dst,) + d.src[:max(d.srcs, 1)])
+    if ins.suffix == "sdwa" and wide:
+        allowed = tuple(e for e in allowed if e != "sdwa")
+    if ins.suffix == "dpp" and d.fmt == "VOPC":
+        allowed = tuple(e for e in allowed if e != "dpp")
+    if ins.suffix == "dpp" and wide and "dpp" in allowed:
+        raise AsmError("DP ALU dpp only supports row_newbcast", ins.loc,
+                       "row_newbcast is not supported yet" if "row_newbcast" not in ins.modifiers else "")
     if ins.suffix not in allowed:
         raise AsmError(f"{ins.suffix} variant of this instruction is not supported", ins.loc,
                        f"{ins.mnemonic} has " + (", ".join(f"_{e}" for e in allowed) + " forms" if allowed
