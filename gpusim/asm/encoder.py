@@ -303,7 +303,7 @@ class Encoder:
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
         if self.target not in d.targets:
             raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
-        check_operands(ins, d, self.target)
+        check_operands(ins, d)
         ops[:, KIND] = K_NONE
         mods[M_SUB] = d.sub
         self._modifiers(ins, d, mods)

@@ -10,8 +10,9 @@ same text, or it runs the instruction with another meaning.
 :func:`check_operands` derives each operand's role from the instruction's
 table row (format, layout, operand types; isa/gfx9.yaml) and raises
 :class:`AsmError` at the operand's column with llvm-mc's message and a hint
-naming what the slot takes. It checks classes, widths and constant limits;
-the encoder checks register ranges, alignment and immediate ranges.
+naming what the slot takes. It checks classes, widths, source modifiers,
+encoding suffixes and constant limits; the encoder still checks register
+ranges and tuple alignment.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import dataclasses
 import math
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 from gpusim.asm import isa, sems
@@ -30,7 +32,7 @@ from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction
 #   v  a VGPR          a  an AGPR
 #   i  an inline constant (integer -16..64 or one of the inline floats)
 #   l  a literal constant (any other number)
-#   k  any integer immediate (SOPK simm16, SMEM offsets, VOP2 K operand)
+#   k  an integer immediate within the role's range (SOPK simm16, SMEM offsets)
 #   c  exactly vcc (the implicit carry / mask / compare operand of a VOP e32 form)
 #   o  the word 'off'
 #   K  any number, always encoded as a literal (the K of v_fmamk/v_fmaak)
@@ -47,7 +49,7 @@ _SCALAR_SPECIALS = {
     "src_private_base": (2, False), "src_private_limit": (2, False), "src_pops_exiting_wave_id": (1, False),
     "src_vccz": (1, False), "src_execz": (1, False), "src_scc": (1, False),
 }
-# source-only specials that read as one 32-bit value whatever width the operand has
+# source-only specials llvm-mc accepts at any operand width
 _ANY_WIDTH = ("src_vccz", "src_execz", "src_scc", "src_pops_exiting_wave_id", "src_shared_base",
               "src_shared_limit", "src_private_base", "src_private_limit")
 _READ_ONLY = tuple(name for name, (_, writable) in _SCALAR_SPECIALS.items() if not writable)
@@ -75,9 +77,9 @@ class Role:
     the operand's value width for deciding which constants are inline;
     ``ftype`` its floating-point type name or ''. Roles with the same
     ``group`` must all be VGPRs or all AGPRs; ``excludes`` names special
-    registers the role refuses although it takes SGPRs (group "address"
-    also marks a role that reads the register file directly, where an
-    aperture register is not supported); ``mods`` allows the
+    registers the role refuses although it takes SGPRs; ``direct`` marks
+    an SGPR read straight from the register file (an address or store
+    data), where an aperture register is not supported; ``mods`` allows the
     ``-x`` / ``|x|`` source modifiers; ``imm_range`` bounds an immediate.
     """
 
@@ -91,6 +93,7 @@ class Role:
     group: str = ""
     excludes: tuple[str, ...] = ()
     mods: bool = False
+    direct: bool = False
     imm_range: tuple[int, int] = (-(1 << 63), 1 << 64)
 
 
@@ -103,14 +106,14 @@ def _src_role(name: str, t: str, classes: str, bus: bool = True) -> Role:
 
 
 # ----------------------------------------------------------------- roles
-def _scalar_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
+def _scalar_roles(d: isa.InstrDef) -> Optional[list[Role]]:
     dst = Role("sdst", "s", _dwords(d.dst), dst=True)
     if d.fmt in ("SOP1", "SOP2", "SOPC"):
         srcs = [_src_role(f"ssrc{k}", d.src[k], "sil", bus=False) for k in range(d.srcs)]
         if d.layout == "sdst":
             return [dst]
         if d.layout == "ssrc":
-            return [Role("ssrc0", "s", _dwords(d.src[0]), excludes=_READ_ONLY_32, group="address")]
+            return [Role("ssrc0", "s", _dwords(d.src[0]), excludes=_READ_ONLY_32, direct=True)]
         return srcs if d.fmt == "SOPC" else [dst] + srcs
     if d.fmt == "SOPK":
         unsigned = d.sem == sems.S_CMPK_U32
@@ -130,17 +133,17 @@ def _scalar_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
         if d.layout == "sdst":
             return [Role("sdst", "s", _dwords(d.dst), dst=True, excludes=("exec", "m0"))]
         buffer = d.sem == sems.S_BUFFER_LOAD
-        base = Role("sbase", "s", 4 if buffer else 2, excludes=_READ_ONLY_32, group="address")
+        base = Role("sbase", "s", 4 if buffer else 2, excludes=_READ_ONLY_32, direct=True)
         offset = Role("soffset", "sk", excludes=_APERTURES,
                       imm_range=(0, (1 << 20) - 1) if buffer else (-(1 << 20), (1 << 20) - 1))
         no_exec_m0 = ("exec", "m0")
         if d.sem == sems.S_STORE:
-            return [Role("sdata", "s", _dwords(d.src[0]), excludes=no_exec_m0, group="address"), base, offset]
+            return [Role("sdata", "s", _dwords(d.src[0]), excludes=no_exec_m0, direct=True), base, offset]
         return [Role("sdst", "s", _dwords(d.dst), dst=True, excludes=no_exec_m0), base, offset]
     return None
 
 
-def _vector_roles(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[list[Role]]:
+def _vector_roles(d: isa.InstrDef, form: str) -> Optional[list[Role]]:
     """_vector_roles returns the roles of a VALU instruction in encoding ``form`` ('e32', 'e64', 'dpp', 'sdwa')."""
     e32 = form in ("e32", "dpp", "sdwa")
     src0 = {"e32": "vsil", "dpp": "v"}.get(form, "vsi")
@@ -219,15 +222,22 @@ def _mfma_roles(d: isa.InstrDef) -> list[Role]:
             Role("src2", "vai", per_lane, bits=out_bits, ftype="f64" if out_bits == 64 else "f32", group="acc")]
 
 
-def _memory_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
+def _memory_form(d: isa.InstrDef, ins: Instruction) -> tuple[bool, bool, int]:
+    """_memory_form returns what selects a memory instruction's operand layout:
+    (returns data, has an SGPR address, number of VGPR address parts of a buffer access)."""
+    returning = d.sem == sems.MEM_ATOMIC and bool(ins.modifiers.get("glc") or ins.modifiers.get("sc0"))
+    saddr_given = d.fmt == "GLOBAL" and len(ins.operands) >= 1 and not _is_off(ins.operands[-1])
+    addr_bits = sum(bool(ins.modifiers.get(k)) for k in ("offen", "idxen"))
+    return returning, saddr_given, addr_bits
+
+
+def _memory_roles(d: isa.InstrDef, returning: bool, saddr_given: bool, addr_bits: int) -> Optional[list[Role]]:
     data = "va"
     width = _dwords(d.data) if d.data else 1
-    returning = d.sem == sems.MEM_ATOMIC and bool(ins.modifiers.get("glc") or ins.modifiers.get("sc0"))
     loads = d.sem == sems.MEM_LOAD
     if d.fmt in ("GLOBAL", "FLAT"):
-        saddr_given = d.fmt == "GLOBAL" and len(ins.operands) >= 1 and not _is_off(ins.operands[-1])
         vaddr = Role("vaddr", "v", 1 if saddr_given else 2)
-        saddr = [Role("saddr", "so", 2, excludes=_READ_ONLY_32, group="address")] if d.fmt == "GLOBAL" else []
+        saddr = [Role("saddr", "so", 2, excludes=_READ_ONLY_32, direct=True)] if d.fmt == "GLOBAL" else []
         vdata = Role("vdata", data, width, group="data")
         if loads:
             return [Role("vdst", data, width, dst=True), vaddr] + saddr
@@ -237,10 +247,9 @@ def _memory_roles(d: isa.InstrDef, ins: Instruction) -> Optional[list[Role]]:
             return [Role("vdst", data, returned, dst=True, group="data"), vaddr, vdata] + saddr
         return [vaddr, vdata] + saddr
     if d.fmt == "MUBUF":
-        addr_bits = sum(bool(ins.modifiers.get(k)) for k in ("offen", "idxen"))
         vaddr = Role("vaddr", "v", addr_bits) if addr_bits else Role("vaddr", "o", 0)
         first = Role("vdata", data, width, dst=loads)
-        return [first, vaddr, Role("srsrc", "s", 4, excludes=_READ_ONLY_32, group="address"), Role("soffset", "si", 1)]
+        return [first, vaddr, Role("srsrc", "s", 4, excludes=_READ_ONLY_32, direct=True), Role("soffset", "si", 1)]
     return None
 
 
@@ -265,19 +274,28 @@ def _ds_roles(d: isa.InstrDef) -> list[Role]:
     return [vdst, addr, data]
 
 
-def roles_for(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[list[Role]]:
+def roles_for(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[tuple[Role, ...]]:
     """roles_for returns the roles of ``ins`` written in encoding ``form``, or None when unknown."""
+    memory = _memory_form(d, ins) if d.fmt in ("GLOBAL", "FLAT", "MUBUF") else None
+    return _roles_of(d.name, form, memory)
+
+
+@lru_cache(maxsize=4096)
+def _roles_of(name: str, form: str, memory: Optional[tuple[bool, bool, int]]) -> Optional[tuple[Role, ...]]:
+    d = isa.lookup(name)
     if d.fmt in ("SOP1", "SOP2", "SOPC", "SOPK", "SMEM"):
-        return _scalar_roles(d, ins)
-    if d.fmt in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"):
-        return _vector_roles(d, ins, form)
-    if d.fmt == "MFMA":
-        return _mfma_roles(d)
-    if d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
-        return _memory_roles(d, ins)
-    if d.fmt == "DS":
-        return _ds_roles(d)
-    return None
+        roles = _scalar_roles(d)
+    elif d.fmt in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"):
+        roles = _vector_roles(d, form)
+    elif d.fmt == "MFMA":
+        roles = _mfma_roles(d)
+    elif memory is not None:
+        roles = _memory_roles(d, *memory)
+    elif d.fmt == "DS":
+        roles = _ds_roles(d)
+    else:
+        roles = None
+    return None if roles is None else tuple(roles)
 
 
 # ----------------------------------------------------------------- operands
@@ -309,7 +327,7 @@ def _is_inline(op: Operand, role: Role) -> bool:
     v = op.value
     if isinstance(v, FloatImm):
         x = -float(v.value) if op.neg else float(v.value)
-        return x in _INLINE_FLOATS or math.isclose(abs(x), _INV_2PI, rel_tol=0, abs_tol=1e-9) and x > 0
+        return x in _INLINE_FLOATS or math.isclose(x, _INV_2PI, rel_tol=0, abs_tol=1e-9)
     n = -v.value if op.neg else v.value
     if -16 <= n <= 64:
         return True
@@ -331,24 +349,11 @@ def _literal_fits(op: Operand, role: Role) -> bool:
     return -(1 << 31) <= n < (1 << 32)
 
 
-def _kind(op: Operand, role: Role) -> tuple[str, int, object]:
-    """_kind returns (class letter, register count, constant-bus key) of an operand."""
-    v = op.value
-    if isinstance(v, Reg):
-        letter = {"s": "s", "ttmp": "s", "v": "v", "a": "a"}[v.file]
-        return letter, v.count, (v.file, v.first)
-    if isinstance(v, Special):
-        if v.name == "off":
-            return "o", 0, None
-        if v.name in _SCALAR_SPECIALS:
-            width = _SCALAR_SPECIALS[v.name][0]
-            return "S:" + v.name, width, ("special", v.name)
-        return "?", 0, None
-    if isinstance(v, (Imm, FloatImm)):
-        if _is_inline(op, role):
-            return "i", 0, None
-        return "l", 0, ("literal", v.value)
-    return "?", 0, None
+def _constant_kind(op: Operand, role: Role) -> tuple[str, object]:
+    """_constant_kind returns ('i', None) for an inline constant, ('l', key) for a literal."""
+    if _is_inline(op, role):
+        return "i", None
+    return "l", ("literal", op.value.value)
 
 
 def _show(op: Operand) -> str:
@@ -373,6 +378,11 @@ def _expected(role: Role) -> str:
     return what
 
 
+def _wrong_class(ins: Instruction, k: int, op: Operand, role: Role) -> "_Mismatch":
+    return _Mismatch(k, "invalid operand for instruction",
+                     f"operand {k + 1} of {ins.mnemonic} must be {_expected(role)}, got {_show(op)}")
+
+
 class _Mismatch(Exception):
     """_Mismatch carries the first operand problem of one candidate encoding."""
 
@@ -383,98 +393,105 @@ class _Mismatch(Exception):
         self.hint = hint
 
 
-def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> None:
+def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> tuple[str, object]:
+    """_check_role raises _Mismatch when ``op`` cannot fill ``role``; else returns its class letter
+    and constant-bus key (None when it takes no constant-bus slot)."""
     v = op.value
+    if (op.neg or op.abs) and not role.mods:
+        raise _Mismatch(k, "invalid operand for instruction",
+                        f"operand {k + 1} of {ins.mnemonic} takes no -x or |x| source modifier")
+    if isinstance(v, Reg):  # the common case first: loading a kernel checks every operand
+        letter = "s" if v.file in ("s", "ttmp") else v.file
+        if letter not in role.classes or (role.width and v.count != role.width):
+            raise _wrong_class(ins, k, op, role)
+        return letter, (v.file, v.first)
     if role.classes == "h":
         if not (isinstance(v, FuncOperand) and v.name == "hwreg") and not (
                 isinstance(v, Imm) and 0 <= v.value <= 0xFFFF):
             raise _Mismatch(k, "invalid operand for instruction",
                             f"operand {k + 1} of {ins.mnemonic} must be hwreg(...), got {_show(op)}")
-        return
+        return "h", None
     if role.classes == "K":
         if not isinstance(v, (Imm, FloatImm)):
             raise _Mismatch(k, "invalid operand for instruction",
                             f"operand {k + 1} of {ins.mnemonic} must be a constant, got {_show(op)}")
-        return
+        return "l", ("literal", v.value)
     if isinstance(v, (Waitcnt, FuncOperand)):
         raise _Mismatch(k, "invalid operand for instruction",
                         f"operand {k + 1} of {ins.mnemonic} must be {_expected(role)}")
     if isinstance(v, LabelRef):
         if "l" in role.classes or "k" in role.classes:
-            return
+            return "x", None  # the encoder reports symbols as unsupported
         raise _Mismatch(k, "invalid operand for instruction",
                         f"operand {k + 1} of {ins.mnemonic} must be {_expected(role)}, got a symbol")
-    if (op.neg or op.abs) and not role.mods:
-        raise _Mismatch(k, "invalid operand for instruction",
-                        f"operand {k + 1} of {ins.mnemonic} takes no -x or |x| source modifier")
-    if isinstance(v, Special) and v.name == "off" and "o" not in role.classes and "l" in role.classes:
-        # llvm-mc reads a stray 'off' here as a symbol whose address is the literal
-        raise UnsupportedInstruction(f"symbol 'off' as an operand of {ins.mnemonic} is not supported "
-                                     "(relocations need a linker; gpusim runs self-contained kernels)",
-                                     _operand_loc(ins, k))
-    if isinstance(v, Special) and v.name == "null":
-        raise _Mismatch(k, "'null' operand is not supported on this GPU", "null is a gfx10+ register")
-    letter, count, _ = _kind(op, role)
-    bad = f"operand {k + 1} of {ins.mnemonic} must be {_expected(role)}, got {_show(op)}"
-    if letter.startswith("S:"):
-        name = letter[2:]
-        width, writable = _SCALAR_SPECIALS[name]
-        base = name[:-3] if name.endswith(("_lo", "_hi")) else name
-        ok = "s" in role.classes and (writable or not role.dst) and base not in role.excludes
-        if not writable and not role.dst and "s" not in role.classes and "i" in role.classes:
-            # llvm-mc encodes src_* registers in the constant field of an operand that takes no SGPR
-            raise UnsupportedInstruction(f"{name} as operand {k + 1} of {ins.mnemonic} is not supported",
-                                         _operand_loc(ins, k))
-        if ok and name in _APERTURES and role.group == "address":
-            raise UnsupportedInstruction(f"{name} as an address of {ins.mnemonic} is not supported",
-                                         _operand_loc(ins, k))
-        if ok and name in _ANY_WIDTH:
-            return
-        if "c" in role.classes and name == "vcc":
-            return
-        if not ok or (role.width and width != role.width):
-            raise _Mismatch(k, "invalid operand for instruction", bad)
-        return
-    if letter in ("s", "v", "a"):
-        if letter not in role.classes:
-            raise _Mismatch(k, "invalid operand for instruction", bad)
-        if role.width and count != role.width:
-            raise _Mismatch(k, "invalid operand for instruction", bad)
-        return
-    if letter in ("i", "l"):
-        if "k" in role.classes and isinstance(v, Imm):
-            lo, hi = role.imm_range
-            if not lo <= v.value <= hi:
-                raise _Mismatch(k, "invalid operand for instruction",
-                                f"operand {k + 1} of {ins.mnemonic} must be in {lo:#x}..{hi:#x}, got {_show(op)}")
-            return
-        if letter == "l" and not _literal_fits(op, role):
+    if isinstance(v, Special):
+        return _check_special(ins, k, op, role)
+    letter, key = _constant_kind(op, role)
+    if "k" in role.classes and isinstance(v, Imm):
+        lo, hi = role.imm_range
+        if not lo <= v.value <= hi:
             raise _Mismatch(k, "invalid operand for instruction",
-                            f"{_show(op)} does not fit the {role.bits}-bit operand {k + 1} of {ins.mnemonic}")
-        if letter == "l" and "i" in role.classes and "l" not in role.classes and not role.dst:
-            raise _Mismatch(k, "literal operands are not supported", bad)
-        if letter not in role.classes:
-            raise _Mismatch(k, "invalid operand for instruction", bad)
-        return
-    if letter == "o":
-        if "o" not in role.classes:
-            raise _Mismatch(k, "invalid operand for instruction", bad)
-        return
-    raise _Mismatch(k, "invalid operand for instruction", bad)
+                            f"operand {k + 1} of {ins.mnemonic} must be in {lo:#x}..{hi:#x}, got {_show(op)}")
+        return "k", None
+    if letter == "l" and not _literal_fits(op, role):
+        raise _Mismatch(k, "invalid operand for instruction",
+                        f"{_show(op)} does not fit the {role.bits}-bit operand {k + 1} of {ins.mnemonic}")
+    if letter == "l" and "i" in role.classes and "l" not in role.classes and not role.dst:
+        raise _Mismatch(k, "literal operands are not supported", _wrong_class(ins, k, op, role).hint)
+    if letter not in role.classes:
+        raise _wrong_class(ins, k, op, role)
+    return letter, key
 
 
-def _check_form(ins: Instruction, d: isa.InstrDef, roles: list[Role], valu: bool) -> None:
+def _check_special(ins: Instruction, k: int, op: Operand, role: Role) -> tuple[str, object]:
+    """_check_special is _check_role for a named register (vcc, exec, m0, src_scc, off, ...)."""
+    name = op.value.name
+    if name == "off":
+        if "o" in role.classes:
+            return "o", None
+        if "l" in role.classes:
+            # llvm-mc reads a stray 'off' here as a symbol whose address is the literal
+            raise UnsupportedInstruction(f"symbol 'off' as an operand of {ins.mnemonic} is not supported "
+                                         "(relocations need a linker; gpusim runs self-contained kernels)",
+                                         _operand_loc(ins, k))
+        raise _wrong_class(ins, k, op, role)
+    if name == "null":
+        raise _Mismatch(k, "'null' operand is not supported on this GPU", "null is a gfx10+ register")
+    if name not in _SCALAR_SPECIALS:
+        raise UnsupportedInstruction(f"register '{name}' is not supported yet", _operand_loc(ins, k))
+    width, writable = _SCALAR_SPECIALS[name]
+    key = ("special", name)
+    base = name[:-3] if name.endswith(("_lo", "_hi")) else name
+    ok = "s" in role.classes and (writable or not role.dst) and base not in role.excludes
+    if not writable and not role.dst and "s" not in role.classes and "i" in role.classes:
+        # llvm-mc encodes src_* registers in the constant field of an operand that takes no SGPR
+        raise UnsupportedInstruction(f"{name} as operand {k + 1} of {ins.mnemonic} is not supported",
+                                     _operand_loc(ins, k))
+    if ok and name in _APERTURES and role.direct:
+        raise UnsupportedInstruction(f"{name} as an address of {ins.mnemonic} is not supported",
+                                     _operand_loc(ins, k))
+    if ok and name in _ANY_WIDTH:
+        return "S", key
+    if "c" in role.classes and name == "vcc":
+        return "S", key
+    if not ok or (role.width and width != role.width):
+        raise _wrong_class(ins, k, op, role)
+    return "S", key
+
+
+def _check_form(ins: Instruction, d: isa.InstrDef, roles: tuple[Role, ...], valu: bool) -> None:
     """_check_form raises _Mismatch at the first operand ``roles`` do not allow."""
     scalars: list = []
     literals: list = []
     if valu and d.sem in _READS_VCC:
         scalars.append(("special", "vcc"))
     files: dict[str, tuple[str, int]] = {}
+    last_bus = 0
     for k, (op, role) in enumerate(zip(ins.operands, roles)):
-        _check_role(ins, k, op, role)
-        if role.group and isinstance(op.value, Reg) and op.value.file in ("v", "a"):
-            seen = files.setdefault(role.group, (op.value.file, k))
-            if seen[0] != op.value.file:
+        letter, key = _check_role(ins, k, op, role)
+        if role.group and letter in ("v", "a"):
+            seen = files.setdefault(role.group, (letter, k))
+            if seen[0] != letter:
                 if role.group == "data":
                     raise _Mismatch(-1, "invalid register class: data and dst should be all VGPR or AGPR",
                                     f"operands {seen[1] + 1} and {k + 1} of {ins.mnemonic} are in different "
@@ -482,35 +499,21 @@ def _check_form(ins: Instruction, d: isa.InstrDef, roles: list[Role], valu: bool
                 raise _Mismatch(k, "invalid operand for instruction",
                                 f"operand {k + 1} of {ins.mnemonic} must be in the register file of operand "
                                 f"{seen[1] + 1}")
-        if role.dst or "k" in role.classes or role.classes == "h":
+        if role.dst or key is None or letter in ("v", "a"):
             continue
-        letter, _, key = _kind(op, role)
-        if role.classes == "K":
-            letter, key = "l", ("literal", op.value.value)
         if role.name == "lane" and key == ("special", "m0"):
             continue  # v_writelane reads m0 as its lane select beside the constant bus
-        if letter == "l":
-            if key not in literals:
-                literals.append(key)
-                if len(literals) > 1:
-                    raise _Mismatch(k, "only one unique literal operand is allowed",
-                                    f"{ins.mnemonic} can encode one 32-bit literal")
-        if valu and role.bus and key is not None and (letter in ("s", "l") or letter.startswith("S:")):
-            if key not in scalars:
-                scalars.append(key)
+        if letter == "l" and key not in literals:
+            literals.append(key)
+            if len(literals) > 1:
+                raise _Mismatch(k, "only one unique literal operand is allowed",
+                                f"{ins.mnemonic} can encode one 32-bit literal")
+        if valu and role.bus and key not in scalars:
+            scalars.append(key)
+            last_bus = k
     if valu and len(scalars) > _CONSTANT_BUS_LIMIT:
-        k = _last_bus_operand(ins, roles)
-        raise _Mismatch(k, "invalid operand (violates constant bus restrictions)",
+        raise _Mismatch(last_bus, "invalid operand (violates constant bus restrictions)",
                         f"a gfx9 VALU instruction reads at most {_CONSTANT_BUS_LIMIT} SGPR or literal value")
-
-
-def _last_bus_operand(ins: Instruction, roles: list[Role]) -> int:
-    last = 0
-    for k, (op, role) in enumerate(zip(ins.operands, roles)):
-        if role.bus and not role.dst and role.classes not in ("K", "h") and (
-                _kind(op, role)[0] in ("s", "l") or _kind(op, role)[0].startswith("S:")):
-            last = k
-    return last
 
 
 def _forms(d: isa.InstrDef, ins: Instruction) -> tuple[str, ...]:
@@ -524,7 +527,7 @@ def _forms(d: isa.InstrDef, ins: Instruction) -> tuple[str, ...]:
     return ("",)
 
 
-def check_operands(ins: Instruction, d: isa.InstrDef, target: str) -> None:
+def check_operands(ins: Instruction, d: isa.InstrDef) -> None:
     """check_operands raises AsmError when an operand of ``ins`` has a class, width or constant
     that ``d`` does not accept in any encoding the text allows.
 
