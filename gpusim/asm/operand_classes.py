@@ -415,6 +415,9 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> tuple[str,
         if not isinstance(v, (Imm, FloatImm)):
             raise _Mismatch(k, "invalid operand for instruction",
                             f"operand {k + 1} of {ins.mnemonic} must be a constant, got {_show(op)}")
+        if not _literal_fits(op, role):
+            raise _Mismatch(k, "invalid operand for instruction",
+                            f"{_show(op)} does not fit the {role.bits}-bit operand {k + 1} of {ins.mnemonic}")
         return "l", ("literal", v.value)
     if isinstance(v, (Waitcnt, FuncOperand)):
         raise _Mismatch(k, "invalid operand for instruction",

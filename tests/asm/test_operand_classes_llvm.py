@@ -73,6 +73,12 @@ def _canonical_operand(role, k: int) -> str:
     return "0x1234"
 
 
+# two constant-bus sources at once: what the constant-bus and one-literal limits decide
+_PAIRS = {"two SGPRs": ("s40", "s41"), "one SGPR twice": ("s40", "s40"), "literal and SGPR": ("0x1234", "s40"),
+          "one literal twice": ("0x1234", "0x1234"), "two literals": ("0x1234", "0x5678"),
+          "SGPR and vcc_lo": ("s40", "vcc_lo"), "inline and SGPR": ("1.0", "s40")}
+
+
 def _canonical_operands(roles) -> list[str]:
     """_canonical_operands spells a valid operand list: one scalar value at most on the constant bus."""
     ops = []
@@ -95,7 +101,8 @@ def _swaps(role) -> list[tuple[str, str]]:
            ("inline float", "1.0"), ("vcc", "vcc"), ("exec", "exec"), ("m0", "m0"), ("off", "off"),
            ("float literal", "1.5"), ("negative literal", "-0x1234"), ("vcc_lo", "vcc_lo"),
            ("ttmp", _tuple("ttmp", 4, min(width, 4))), ("scc", "src_scc"), ("aperture", "src_shared_base"),
-           ("flat_scratch", "flat_scratch"), ("negated vgpr", "-" + _tuple("v", 200, width))]
+           ("flat_scratch", "flat_scratch"), ("negated vgpr", "-" + _tuple("v", 200, width)),
+           ("32-bit literal", "0x12345678")]
     letter = next((c for c in role.classes if c in "sva"), None)
     if letter is not None:
         base = {"s": 40, "v": 200, "a": 200}[letter]
@@ -112,7 +119,7 @@ def _modifier_sets(d: isa.InstrDef, target: str) -> list[str]:
     """_modifier_sets lists modifier strings that select the instruction's operand layouts."""
     returning = "sc0" if target == "gfx942" else "glc"
     if d.fmt == "MUBUF":
-        forms = ["", "offen"]
+        forms = ["", "offen", "idxen", "idxen offen"]
         return forms + [f"{f} {returning}".strip() for f in forms] if d.sem == _sem("MEM_ATOMIC") else forms
     if d.fmt in ("GLOBAL", "FLAT") and d.sem == _sem("MEM_ATOMIC"):
         return ["", returning]
@@ -185,6 +192,12 @@ def variants_of(d: isa.InstrDef, target: str) -> list[Variant]:
                         swapped = list(ops)
                         swapped[k] = text
                         out.append(Variant(line(swapped), f"operand {k + 1} -> {label}"))
+                sources = [k for k, r in enumerate(roles) if r.bus and not r.dst]
+                for k1, k2 in zip(sources, sources[1:]):
+                    for label, (a, b) in _PAIRS.items():
+                        swapped = list(ops)
+                        swapped[k1], swapped[k2] = a, b
+                        out.append(Variant(line(swapped), f"operands {k1 + 1} and {k2 + 1} -> {label}"))
     return out
 
 
