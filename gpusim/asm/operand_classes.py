@@ -561,7 +561,7 @@ def _check_encoding(ins: Instruction, d: isa.InstrDef) -> None:
     if d.fmt in ("VOP1", "VOP2", "VOPC"):
         allowed = d.encodings or (("e32",) if d.layout == "vop2_k" else ("e32", "e64", "dpp", "sdwa"))
     elif d.fmt in ("VOP3", "VOP3P", "MFMA"):
-        allowed = ("e64",)
+        allowed = () if d.layout in ("readlane", "writelane") else ("e64",)
     else:
         allowed = ()
     wide = any(isa.type_bits(t) >= 64 for t in (d.dst,) + d.src[:max(d.srcs, 1)])
