@@ -402,8 +402,12 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> tuple[str,
                         f"operand {k + 1} of {ins.mnemonic} takes no -x or |x| source modifier")
     if isinstance(v, Reg):  # the common case first: loading a kernel checks every operand
         letter = "s" if v.file in ("s", "ttmp") else v.file
-        if letter not in role.classes or (role.width and v.count != role.width):
+        if letter not in role.classes:
             raise _wrong_class(ins, k, op, role)
+        if role.width and v.count != role.width:
+            what = "data registers" if role.name in ("sdst", "sdata", "vdst", "vdata") else "registers"
+            raise _Mismatch(k, "invalid operand for instruction",
+                            f"operand {k + 1} of {ins.mnemonic} needs {role.width} {what}, got {v.count}")
         return letter, (v.file, v.first)
     if role.classes == "h":
         if not (isinstance(v, FuncOperand) and v.name == "hwreg") and not (
@@ -433,8 +437,11 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> tuple[str,
     if "k" in role.classes and isinstance(v, Imm):
         lo, hi = role.imm_range
         if not lo <= v.value <= hi:
-            raise _Mismatch(k, "invalid operand for instruction",
-                            f"operand {k + 1} of {ins.mnemonic} must be in {lo:#x}..{hi:#x}, got {_show(op)}")
+            message = "invalid operand for instruction"
+            if role.name == "soffset":
+                message = "expected a 20-bit unsigned offset" if lo == 0 else "expected a 21-bit signed offset"
+            raise _Mismatch(k, message, f"operand {k + 1} of {ins.mnemonic} must be in {lo:#x}..{hi:#x}, "
+                                        f"got {_show(op)}")
         return "k", None
     if letter == "l" and not _literal_fits(op, role):
         raise _Mismatch(k, "invalid operand for instruction",
