@@ -3,8 +3,14 @@
 These are the cases of issue 15 that used to load and run with another
 meaning; test_operand_classes_llvm.py compares every class against llvm-mc-19.
 """
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
+from gpusim import api
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.parser import parse_text
 from gpusim.errors import AsmError, UnsupportedInstruction
@@ -71,3 +77,16 @@ def test_gfx90a_refuses_gfx942_only_forms_and_takes_its_own():
     load("v_mac_f32_e32 v0, v1, v2", "gfx90a")
     with pytest.raises(AsmError, match="does not exist on gfx942"):
         load("v_mac_f32_e32 v0, v1, v2", "gfx942")
+
+
+KERNEL = Path(__file__).parent / "data" / "operands" / "flat_atomic_return.s"
+
+
+def test_returning_flat_atomic_writes_the_old_value():
+    """flat_atomic_add with sc0 takes (vdst, vaddr, vdata), as llvm-mc writes it, and returns the old value."""
+    if shutil.which("llvm-mc-19"):
+        subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", str(KERNEL), "-filetype=obj",
+                        "-o", os.devnull], check=True)
+    result = api.simulate(api.load_kernel(KERNEL), "cdna3", check=True)
+    assert len(result.checks) == 2
+    assert result.checks_passed, "\n".join(c.describe() for c in result.checks)
