@@ -283,6 +283,8 @@ def roles_for(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[tuple[Ro
 @lru_cache(maxsize=4096)
 def _roles_of(name: str, form: str, memory: Optional[tuple[bool, bool, int]]) -> Optional[tuple[Role, ...]]:
     d = isa.lookup(name)
+    if d.layout == "none":  # s_dcache_inv, v_nop, cache-control instructions: no operands
+        return ()
     if d.fmt in ("SOP1", "SOP2", "SOPC", "SOPK", "SMEM"):
         roles = _scalar_roles(d)
     elif d.fmt in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"):
