@@ -27,6 +27,7 @@ from gpusim.asm.program import (
 from gpusim.errors import AsmError, UnsupportedInstruction, did_you_mean
 from gpusim.asm import fields
 from gpusim.asm.fields import pack_shape
+from gpusim.asm.operand_classes import check_operands
 
 SPECIAL_REGS = {
     "vcc": (106, 2), "vcc_lo": (106, 1), "vcc_hi": (107, 1), "exec": (126, 2), "exec_lo": (126, 1),
@@ -302,6 +303,7 @@ class Encoder:
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
         if self.target not in d.targets:
             raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
+        check_operands(ins, d)
         ops[:, KIND] = K_NONE
         mods[M_SUB] = d.sub
         self._modifiers(ins, d, mods)
@@ -339,6 +341,8 @@ class Encoder:
         literal = False
         neg = absm = sext = 0
         for op, slot in zip(ins.operands, slots):
+            if isinstance(op.value, FuncOperand) and op.value.name == "hwreg":
+                continue  # s_getreg/s_setreg: the register field is not modelled (reads 0, writes nothing)
             if slot in (D0, D1):
                 t = d.dst if slot == D0 else "b64"
                 kind, idx, width = self._register(ins, op, isa.type_bits(t))
@@ -439,8 +443,10 @@ class Encoder:
         returning = d.sem == sems.MEM_ATOMIC and bool(mods[M_CACHE] & 1)
         if d.fmt == "FLAT":
             mods[M_ADDR] |= fields.ADDR_FLAT
-            if d.sem == sems.MEM_LOAD or returning:
+            if d.sem == sems.MEM_LOAD:
                 layout = (D0, S0)
+            elif returning:
+                layout = (D0, S0, S3)
             else:
                 layout = (S0, S3)
         elif d.fmt == "GLOBAL":

@@ -117,7 +117,9 @@ class Instruction:
     """Instruction is one parsed machine instruction.
 
     ``mnemonic`` is lower case without an encoding suffix (``v_add_f32``);
-    ``suffix`` is '' or one of ``e32 e64 sdwa dpp``.
+    ``suffix`` is '' or one of ``e32 e64 sdwa dpp``. ``operand_cols`` holds
+    the 1-based column of each operand (empty when unknown), so that operand
+    errors point at the operand.
     """
 
     mnemonic: str
@@ -125,6 +127,7 @@ class Instruction:
     operands: list[Operand]
     modifiers: dict[str, ModValue]
     loc: SourceLoc
+    operand_cols: tuple[int, ...] = ()
 
 
 @dataclass

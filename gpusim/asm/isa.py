@@ -20,7 +20,7 @@ UNITS = ("salu", "smem", "branch", "valu", "trans", "mfma", "vmem", "lds", "msg"
 TARGETS = ("gfx90a", "gfx942")
 
 _KEYS = {"fmt", "sem", "type", "dst", "src", "src1", "src2", "srcs", "layout", "sub", "kind", "data", "atomic",
-         "returns", "trans", "shape", "atype", "btype", "passes", "targets"}
+         "returns", "trans", "shape", "atype", "btype", "passes", "targets", "encodings"}
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class InstrDef:
     btype: str
     passes: int
     targets: tuple[str, ...]
+    encodings: tuple[str, ...] = ()
 
     @property
     def unit(self) -> str:
@@ -85,7 +86,7 @@ def _make(name: str, row: dict) -> InstrDef:
         sub=int(row.get("sub", 0)), kind=row.get("kind", ""), data=row.get("data", ""),
         atomic=row.get("atomic", ""), returns=bool(row.get("returns", False)), trans=bool(row.get("trans", False)),
         shape=shape, atype=row.get("atype", ""), btype=row.get("btype", ""), passes=int(row.get("passes", 0)),
-        targets=tuple(row.get("targets", TARGETS)),
+        targets=tuple(row.get("targets", TARGETS)), encodings=tuple(row.get("encodings", ())),
     )
 
 

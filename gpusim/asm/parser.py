@@ -224,13 +224,14 @@ def _read_source(path: str, loc: Optional[SourceLoc]) -> str:
 class _OperandParser(ExprParser):
     """_OperandParser parses the operand and modifier part of one instruction line."""
 
-    __slots__ = ("asm", "pure", "refs")
+    __slots__ = ("asm", "pure", "refs", "cols")
 
     def __init__(self, asm: "_Assembler", toks: list[Tok], line: Line):
         super().__init__(toks, line.file, line.lineno, line.text)
         self.asm = asm
         self.pure = True
         self.refs: list[tuple[LabelRef, SourceLoc]] = []
+        self.cols: list[int] = []  # 1-based column of each operand, for errors that name one
 
     # -- symbols --------------------------------------------------------------
     def resolve(self, name: str, col: int) -> int:
@@ -311,6 +312,7 @@ class _OperandParser(ExprParser):
                     last_waitcnt = True
                     what = f"'{t.text}(...)'"
             if what == "operand":
+                self.cols.append(t.start + 1)
                 ops.append(self.parse_operand())
             after_comma = False
             if self.i < n:
@@ -397,6 +399,7 @@ class _OperandParser(ExprParser):
                 raise self.error(f"duplicate '{field}' in s_waitcnt", t.start)
             ops[-1] = Operand(dataclasses.replace(prev, **{field: value}))
         else:
+            self.cols.append(t.start + 1)
             ops.append(Operand(Waitcnt(**{field: value})))
 
     def parse_func(self, name: str, t: Tok) -> FuncOperand:
@@ -859,13 +862,15 @@ class _Assembler:
         cached = self.opcache.get(key)
         loc = SourceLoc(line.file, line.lineno, wcol + 1, line.text)
         if cached is not None:
-            ops, mods = cached
-            self.module.instructions.append(Instruction(mnemonic, suffix, list(ops), dict(mods), loc))
+            ops, mods, cols = cached
+            self.module.instructions.append(Instruction(mnemonic, suffix, list(ops), dict(mods), loc, cols))
             return
+        cols: tuple[int, ...] = ()
         toks = tokenize(line.code, pos, line.file, line.lineno, line.text)
         if toks:
             p = _OperandParser(self, toks, line)
             ops, mods = p.parse_items()
+            cols = tuple(p.cols)
             if p.refs:
                 index = len(self.module.instructions)
                 for ref, rloc in p.refs:
@@ -873,10 +878,10 @@ class _Assembler:
             elif p.pure:
                 if len(self.opcache) > _OPCACHE_LIMIT:
                     self.opcache.clear()
-                self.opcache[key] = (tuple(ops), dict(mods))
+                self.opcache[key] = (tuple(ops), dict(mods), cols)
         else:
             ops, mods = [], {}
-        self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc))
+        self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc, cols))
 
     # -- directives ----------------------------------------------------------
     def _directive(self, d: str, line: Line, pos: int, col: int) -> None:
