@@ -445,6 +445,16 @@ class Encoder:
             raise self._fail(ins, f"{ins.mnemonic} needs {want} data registers, got {ops[slot, WIDTH]}")
 
     def _encode_vmem(self, ins, d, ops, mods):
+        if d.sem == sems.MEM_CACHE:
+            # as llvm-mc: only gfx942's buffer_wbl2 and buffer_inv take scope bits (sc0, sc1, nt)
+            scoped = self.target == "gfx942" and d.kind in ("CACHE_WB_L2", "CACHE_INV")
+            what = "only the sc0/sc1/nt scope bits" if scoped else "no operands or modifiers"
+            bad = [k for k in ins.modifiers if not (scoped and k in ("sc0", "sc1", "nt"))]
+            if ins.operands or bad:
+                found = f"'{bad[0]}'" if bad else "an operand"
+                raise self._fail(ins, f"{ins.mnemonic} takes {what} on {self.target}, got {found}")
+            mods[M_SUB] = getattr(fields, d.kind)
+            return
         n = len(ins.operands)
         dw = isa.type_bits(d.data) // 32
         returning = d.sem == sems.MEM_ATOMIC and bool(mods[M_CACHE] & 1)
