@@ -110,12 +110,16 @@ def encode_constant(value, t: str) -> tuple[int, bool]:
     """
     bits = isa.type_bits(t)
     if isinstance(value, float):
-        inline = value in INLINE_FLOATS or value == 0.0
         if t in ("f16", "v2f16"):
-            return _f16_bits(value), not inline
-        if t in ("f64",) or (bits == 64 and not t.startswith("v2")):
-            return _f64_bits(value), not inline
-        return _f32_bits(value), not inline
+            convert = _f16_bits
+        elif t in ("f64",) or (bits == 64 and not t.startswith("v2")):
+            convert = _f64_bits
+        else:
+            convert = _f32_bits
+        pattern = convert(value)
+        # 1/(2*pi) as llvm-mc prints it (0.15915494) is the inline constant when it rounds to the same bits
+        inline = value == 0.0 or any(pattern == convert(x) for x in INLINE_FLOATS)
+        return pattern, not inline
     v = int(value)
     inline = -16 <= v <= 64
     if bits == 64 and t.startswith("v2"):

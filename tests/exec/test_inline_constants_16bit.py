@@ -164,6 +164,8 @@ ROWS = [
      lambda a, b, c, d: pack(hbits(h(lo(a)) + F16(1.0)), hbits(h(hi(a)) + F16(0.0))), "all"),
     ("pk_add_f16 1.0 op_sel_hi:[1,0]", "v_pk_add_f16 v3, v6, 1.0 op_sel_hi:[1,0]", False,
      lambda a, b, c, d: pack(hbits(h(lo(a)) + F16(1.0)), hbits(h(hi(a)) + F16(1.0))), "all"),
+    ("pk_add_f16 1/(2pi) as llvm-mc prints it", "v_pk_add_f16 v3, v6, 0.15915494 op_sel_hi:[1,0]", False,
+     lambda a, b, c, d: pack(hbits(h(lo(a)) + h(0x3118)), hbits(h(hi(a)) + h(0x3118))), "all"),
     ("pk_mul_f16 0.5 op_sel swaps halves", "v_pk_mul_f16 v3, v6, 0.5 op_sel:[0,1] op_sel_hi:[1,0]", False,
      lambda a, b, c, d: pack(hbits(h(lo(a)) * F16(0.0)), hbits(h(hi(a)) * F16(0.5))), "all"),
     ("pk_fma_f16 -1.0 both halves", "v_pk_fma_f16 v3, v6, -1.0, v7 op_sel_hi:[1,0,1]", False,
@@ -275,3 +277,14 @@ def test_every_form_assembles_with_llvm_mc(tmp_path):
     run = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", str(path),
                           "-filetype=obj", "-o", str(tmp_path / "all.o")], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_one_over_two_pi_is_an_inline_constant_not_a_literal(tmp_path):
+    """0.15915494 (llvm-mc's spelling of 1/(2*pi)) encodes inline: the VOP3P instruction is 8 bytes, as llvm-mc's."""
+    import gpusim
+
+    path = tmp_path / "k16.s"
+    path.write_text(kernel_text("v_pk_add_f16 v3, v6, 0.15915494 op_sel_hi:[1,0]", False))
+    program = gpusim.load_kernel(path).program
+    k = program.mnemonics.index("v_pk_add_f16")
+    assert program.pc_bytes[k + 1] - program.pc_bytes[k] == 8
