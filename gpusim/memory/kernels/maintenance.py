@@ -74,15 +74,15 @@ def cache_control(M, cu, op, scope, now):
 
     ``scope`` is the instruction's cache bits (1 sc0, 2 sc1, 4 nt). Returns the cycle it completes, which
     the issuing wave's vmcnt waits for: the L1's latency for an L1 invalidate; the L1's and L2's latencies
-    (the round trip to the L2) for an L2 invalidate; for a write-back, that round trip or the last dirty
-    line's write to memory, whichever is later. Mutates the caches of ``M`` (MemoryLevels.kernel_args()).
+    (the round trip to the L2) for an L2 invalidate; for a write-back, that round trip plus the last dirty
+    line's write to memory, which starts when the request reaches the L2. Mutates the caches of ``M`` (MemoryLevels.kernel_args()).
     """
     p = M[0]
     xcd = quot(cu, p[P_CUS_PER_XCD])
     at_l1 = now + p[P_L1_LAT]
     at_l2 = at_l1 + p[P_L2_LAT]
     if op == CACHE_WB_L2:
-        return max(at_l2, write_back_l2(M, xcd, at_l1))
+        return write_back_l2(M, xcd, at_l2)  # the lines leave once the request has reached the L2
     if op == CACHE_INV_L2:
         invalidate_l2(M, xcd)
         return at_l2
