@@ -286,7 +286,8 @@ def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
 
     Names are AMD's where a profiler counter exists (SQ_INSTS_VALU includes
     MFMA, as on CDNA). ``GPUSIM_INSTS_OTHER`` counts what no SQ_INSTS_*
-    counter does (s_waitcnt, s_nop, s_barrier, s_endpgm, s_setprio, ...) and
+    counter does (s_waitcnt, s_nop, s_barrier, s_endpgm, s_setprio, the cache
+    write-backs and invalidates buffer_wbl2 / buffer_inv, ...) and
     ``GPUSIM_INSTS_TOTAL`` every wave-instruction, so that
     TOTAL = VALU + SALU + SMEM + VMEM_RD + VMEM_WR + LDS + BRANCH + OTHER.
     The FLOP counters (SQ_INSTS_VALU_FMA_F32, SQ_INSTS_VALU_MFMA_MOPS_F16,
@@ -304,9 +305,11 @@ def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
         n = int(counts[sel].sum())
         out["GPUSIM_INSTS_TOTAL"] += n
         if name == "vmem":
-            reads = sel & (program.sem == sems.MEM_LOAD)
-            out["SQ_INSTS_VMEM_RD"] += int(counts[reads].sum())
-            out["SQ_INSTS_VMEM_WR"] += n - int(counts[reads].sum())
+            reads = int(counts[sel & (program.sem == sems.MEM_LOAD)].sum())
+            maintenance = int(counts[sel & (program.sem == sems.MEM_CACHE)].sum())  # buffer_wbl2, buffer_inv
+            out["SQ_INSTS_VMEM_RD"] += reads
+            out["SQ_INSTS_VMEM_WR"] += n - reads - maintenance
+            out["GPUSIM_INSTS_OTHER"] += maintenance
             continue
         for c in _UNIT_COUNTERS[name]:
             out[c] += n

@@ -48,7 +48,9 @@ CALLEE_RE = re.compile(r"([\w.$]+)@(?:rel32@lo|rel32@hi|gotpcrel32@lo|gotpcrel)"
 CALL_RE = re.compile(
     r"^\s*(s_swappc_b64|s_setpc_b64|s_getpc_b64|s_call_b64)\b|@rel32@|@gotpcrel",
     re.MULTILINE)
-SCRATCH_INSN_RE = re.compile(r"^\s*(scratch_\w+|buffer_\w+)\b", re.MULTILINE)
+# (buffer_wbl2 / buffer_inv / buffer_invl2 / buffer_wbinvl1*: cache maintenance of atomics and fences, not scratch)
+SCRATCH_INSN_RE = re.compile(r"^\s*(scratch_\w+|buffer_(?!wbl2\b|inv\b|invl2\b|wbinvl1(?:_vol)?\b)\w+)\b",
+                             re.MULTILINE)
 PRIVATE_SIZE_RE = re.compile(r"^\s*\.amdhsa_private_segment_fixed_size\s+(\d+)",
                              re.MULTILINE)
 DYNAMIC_STACK_RE = re.compile(r"^\s*\.amdhsa_uses_dynamic_stack\s+1\b", re.MULTILINE)

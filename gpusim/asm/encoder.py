@@ -99,18 +99,33 @@ def encode_constant(value, t: str) -> tuple[int, bool]:
     Integers are bit patterns (sign-extended to 64 bits for 64-bit types); a
     literal for an f64 operand is its high 32 bits, as the hardware reads it.
     Floats are converted to the operand's format.
+
+    The hardware produces an inline constant in the operand's own format, as
+    LLVM's AMDGPU backend models it: an integer is sign-extended to the
+    operand's width (32 bits for 16-bit and packed 16-bit operands, 64 bits
+    for 64-bit and packed-f32 operands); a float is the f16 value in bits
+    0-15 (high bits zero) for f16 and packed-f16 operands, the f32 value for
+    32-bit operands (16-bit integer ones included, whose low half is then
+    0x0000 for 1.0), the f32 value in the low dword (high dword zero) for
+    packed-f32 operands, and the f64 value for 64-bit ones.
     """
     bits = isa.type_bits(t)
     if isinstance(value, float):
-        inline = value in INLINE_FLOATS or value == 0.0
         if t in ("f16", "v2f16"):
-            return _f16_bits(value), not inline
-        if t in ("f64",) or (bits == 64 and not t.startswith("v2")):
-            return _f64_bits(value), not inline
-        return _f32_bits(value), not inline
+            convert = _f16_bits
+        elif t in ("f64",) or (bits == 64 and not t.startswith("v2")):
+            convert = _f64_bits
+        else:
+            convert = _f32_bits
+        pattern = convert(value)
+        # 1/(2*pi) as llvm-mc prints it (0.15915494) is the inline constant when it rounds to the same bits
+        inline = value == 0.0 or any(pattern == convert(x) for x in INLINE_FLOATS)
+        return pattern, not inline
     v = int(value)
     inline = -16 <= v <= 64
-    if bits == 64 and not t.startswith("v2"):
+    if bits == 64 and t.startswith("v2"):
+        return v & 0xFFFFFFFFFFFFFFFF, not inline
+    if bits == 64:
         if t == "f64" and not inline:
             return (v & 0xFFFFFFFF) << 32, True
         return v & 0xFFFFFFFFFFFFFFFF, not inline
@@ -353,7 +368,7 @@ class Encoder:
                 t = d.src[k] if k < 3 else d.src[2]
                 if slot == S2 and d.layout in ("cndmask", "carry_inout"):
                     t = "b64"
-                kind, val, width, lit = self._source(ins, op, t)
+                kind, val, width, lit = self._source(ins, op, _constant_type(d, k, t, mods))
                 literal |= lit
                 ops[slot] = (kind, val, width)
                 if op.neg and kind != K_IMM:
@@ -438,6 +453,16 @@ class Encoder:
             raise self._fail(ins, f"{ins.mnemonic} needs {want} data registers, got {ops[slot, WIDTH]}")
 
     def _encode_vmem(self, ins, d, ops, mods):
+        if d.sem == sems.MEM_CACHE:
+            # as llvm-mc: only gfx942's buffer_wbl2 and buffer_inv take scope bits (sc0, sc1, nt)
+            scoped = self.target == "gfx942" and d.kind in ("CACHE_WB_L2", "CACHE_INV")
+            what = "only the sc0/sc1/nt scope bits" if scoped else "no operands or modifiers"
+            bad = [k for k in ins.modifiers if not (scoped and k in ("sc0", "sc1", "nt"))]
+            if ins.operands or bad:
+                found = f"'{bad[0]}'" if bad else "an operand"
+                raise self._fail(ins, f"{ins.mnemonic} takes {what} on {self.target}, got {found}")
+            mods[M_SUB] = getattr(fields, d.kind)
+            return
         n = len(ins.operands)
         dw = isa.type_bits(d.data) // 32
         returning = d.sem == sems.MEM_ATOMIC and bool(mods[M_CACHE] & 1)
@@ -512,6 +537,24 @@ class Encoder:
                 raise self._fail(ins, "offset0/offset1 of ds_*2 must be 0..255")
         elif mods[M_OFFSET] > 0xFFFF:
             raise self._fail(ins, "ds offset must be 0..65535")
+
+
+MIX_SEMS = (sems.V_FMA_MIX_F32, sems.V_FMA_MIXLO_F16, sems.V_FMA_MIXHI_F16)
+
+
+def _constant_type(d: isa.InstrDef, k: int, t: str, mods: np.ndarray) -> str:
+    """_constant_type returns the format in which source ``k`` of type ``t`` receives an inline constant.
+
+    A v_fma_mix / v_mad_mix source marked f16 by its op_sel_hi bit gets the
+    f16 constant (1.0 is 0x3C00), an f32 one the f32 constant. A 64-bit
+    VOP3P source (v_pk_mov_b32) is two packed dwords and gets the f32
+    constant in its low dword, like the packed-f32 arithmetic.
+    """
+    if d.sem in MIX_SEMS:
+        return "f16" if (mods[M_OPSEL_HI] >> k) & 1 else "f32"
+    if d.fmt == "VOP3P" and t == "b64":
+        return "v2f32"
+    return t
 
 
 def _one_edit_apart(a: str, b: str) -> bool:

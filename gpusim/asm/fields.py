@@ -15,6 +15,12 @@ ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
 # store kinds (M_SUB low byte of stores)
 (ST_DWORDS, ST_B8, ST_B16, ST_B8_D16_HI, ST_B16_D16_HI) = range(5)
 
+# cache maintenance operations (M_SUB low byte of MEM_CACHE): write the L2's dirty lines back
+# (buffer_wbl2); invalidate the CU's L1, and the L2 too at agent or system scope (gfx942 buffer_inv);
+# invalidate the L1 only (buffer_wbinvl1*; the L1 is write-through, so nothing is written back);
+# invalidate the L2 (gfx90a buffer_invl2)
+(CACHE_WB_L2, CACHE_INV, CACHE_INV_L1, CACHE_INV_L2) = range(4)
+
 # atomic operations (M_SUB >> 8 of atomics)
 (A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
  A_SWAP, A_CMPSWAP, A_ADD_F32, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_PK_ADD_F16,

@@ -51,6 +51,9 @@ def _operand(rng, t: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         v = rng.uniform(-4, 4, n)
         return v, v.view(np.uint64)
     v = rng.uniform(-4, 4, n).astype(np.float32)
+    if t == "xf32":  # the MFMA reads f32 registers at TF32 precision: 11 significant bits, nearest-even
+        mant, exp = np.frexp(v.astype(np.float64))
+        return np.ldexp(np.rint(np.ldexp(mant, 11)), exp - 11), v.view(np.uint32).astype(np.uint64)
     return v.astype(np.float64), v.view(np.uint32).astype(np.uint64)
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.program import (
-    D0, K_SREG, K_VREG, KIND, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
+    D0, K_SREG, K_VREG, KIND, M_CACHE, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
 )
 from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
@@ -41,6 +41,7 @@ from gpusim.memory.kernels.access import (
     GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS, access_line, end_of_kernel_write_back,
 )
 from gpusim.memory.kernels.coalesce import coalesce
+from gpusim.memory.kernels.maintenance import cache_control
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
@@ -442,6 +443,10 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                             # taken: the instruction buffer refills from the target before the wave issues again
                             ready[w] = cycle + 1 + params[P_REFILL]
                             hazard[w] |= REFILLING
+                    elif kind == TK_VMEM and sem[i] == S.MEM_CACHE:
+                        # buffer_wbl2 / buffer_inv: a cache write-back or invalidate, counted in vmcnt
+                        done = cache_control(M, cu, mods[i, M_SUB] & 0xFF, mods[i, M_CACHE], cycle)
+                        _push(vmq, vmn, w, done, cycle)
                     elif kind == TK_SMEM or kind == TK_VMEM:
                         # the cache lines the access touches, each walked through the memory hierarchy
                         n = 0

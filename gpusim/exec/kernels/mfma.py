@@ -11,7 +11,8 @@ single-block M x N x K instruction with ``kpl`` K-values per lane:
 The 16-block 4x4 shapes hold block b in lanes 4b..4b+3:
 A[i][k].b at lane 4b + i, D[i][j].b in register i at lane 4b + j.
 Elements narrower than 32 bits are packed from the low bits up; f64 values
-take register pairs. Products are summed in float64 in k order, C is added
+take register pairs; xf32 inputs are f32 registers rounded to TF32 (10
+mantissa bits, nearest-even) before the product. Products are summed in float64 in k order, C is added
 and the result rounded once, which is within the hardware's documented
 accuracy; integer sums are exact this way (int8 products summed over at most
 32 k, plus an int32 C, stay far below 2**53).
@@ -19,7 +20,7 @@ accuracy; integer sums are exact this way (int8 products summed over at most
 import numpy as np
 from numba import njit
 
-from gpusim.asm.fields import T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8
+from gpusim.asm.fields import T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8, T_XF32
 from gpusim.asm.program import D0, M_SUB, S0, S1, S2, VAL
 from gpusim.exec.kernels.bits import bf16, bits32, bits64, f32, f64
 
@@ -95,6 +96,21 @@ def _half_value(h):
 
 
 @njit(_nrt=False)
+def _tf32_value(x):
+    """_tf32_value rounds f32 bits to TF32 (xf32: 8 exponent, 10 mantissa bits), nearest-even, as float64.
+
+    The xf32 MFMAs read each f32 input at this precision: the 13 low
+    mantissa bits round to nearest, ties to even (a carry may raise the
+    exponent, and the largest finite values round to infinity). Infinities
+    and NaNs pass unchanged.
+    """
+    x = U(x) & U(0xFFFFFFFF)
+    if x & U(0x7F800000) != U(0x7F800000):
+        x = (x + U(0xFFF) + ((x >> U(13)) & U(1))) & U(0xFFFFE000)
+    return np.float64(f32(x))
+
+
+@njit(_nrt=False)
 def _stage(vreg, w, base, t, kpl, S, off):
     """_stage decodes the ``kpl`` packed elements of every lane of the operand at VGPR ``base``.
 
@@ -127,6 +143,9 @@ def _stage(vreg, w, base, t, kpl, S, off):
         elif t == T_BF8:
             for l in range(64):
                 S[o + l] = _fp8_value(U(vreg[w, r, l]) >> sh, True)
+        elif t == T_XF32:
+            for l in range(64):
+                S[o + l] = _tf32_value(vreg[w, r, l])
         else:
             for l in range(64):
                 S[o + l] = np.float64(f32(vreg[w, r, l]))

@@ -311,15 +311,18 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
         return 0
 
     # ---- VOP3 op_sel on 16-bit operands: bit k reads the high half of source k
+    # (a v_fma_mix source is 16-bit only where its op_sel_hi bit is set; an
+    # f32 source ignores op_sel)
+    mix = s == S.V_FMA_MIX_F32 or s == S.V_FMA_MIXLO_F16 or s == S.V_FMA_MIXHI_F16
     if opsel != 0:
         for k in range(3):
-            if (opsel >> k) & 1:
+            if (opsel >> k) & 1 and not (mix and ((mods[i, M_OPSEL_HI] >> k) & 1) == 0):
                 X = T[k]
                 for l in range(64):
                     X[l] = X[l] >> U(16)
 
     # ---- mixed-precision FMA (v_fma_mix*): op_sel_hi marks f16 sources
-    if s == S.V_FMA_MIX_F32 or s == S.V_FMA_MIXLO_F16 or s == S.V_FMA_MIXHI_F16:
+    if mix:
         ohi = mods[i, M_OPSEL_HI]
         for k in range(3):
             X = T[k]

@@ -182,6 +182,8 @@ def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
 def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault):
     """exec_vmem runs global/flat/buffer instruction ``i`` for wave ``w``: 0 ok, -2 fault."""
     s = sem[i]
+    if s == S.MEM_CACHE:
+        return 0  # cache write-back / invalidate: memory here is coherent, so only the timing sees them
     mask = exec_mask(sreg, w)
     addr = T[7]
     num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
@@ -275,6 +277,8 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
     Returns 0, or -2 after recording the fault.
     """
     s = sem[i]
+    if s == S.MEM_CACHE:
+        return 0
     mask = exec_mask(sreg, w)
     addr = T[7]
     num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)

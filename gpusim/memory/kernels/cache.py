@@ -1,7 +1,8 @@
 """A set-associative cache over two arrays: tags and replacement stamps.
 
 ``tags[sets, ways]`` (int64) holds ``cache_tag`` of each way's line, the line number ``line_addr // line_bytes``
-plus one, so that 0 (``EMPTY``) marks an invalid way and a freshly zeroed array is an empty cache;
+plus one, so that 0 (``EMPTY``) marks an invalid way and a freshly zeroed array is an empty cache, and
+-1 (``INVALIDATED``) a way whose line was invalidated;
 ``stamps[sets, ways]`` (int64) orders ways for replacement. A line lives in set
 ``(line_addr // line_bytes) % sets``. Callers that split a cache into channels pass channel-local addresses
 (``channel.channel_local``) so every set of a channel is used. Caches that time their lines also keep
@@ -15,6 +16,9 @@ from gpusim.memory.kernels.fastdiv import quot, rem
 LRU = 0
 FIFO = 1
 EMPTY = 0  # the tag of an invalid way
+# the tag of a way whose line a cache invalidate dropped: it matches no line, yet is not EMPTY, so ways
+# still fill in order (cache_lookup stops at the first EMPTY way)
+INVALIDATED = -1
 
 
 @njit(_nrt=False)
@@ -112,3 +116,12 @@ def line_hit(entry, t):
         entry[1] = t
         return entry[0]
     return max(t, ready)
+
+
+@njit(_nrt=False)
+def cache_invalidate_way(tags, stamps, s, w):
+    """cache_invalidate_way drops the line of way ``w`` of set ``s``: no lookup finds it again, and its
+    stamp (-1, below every replacement stamp) makes it the set's next victim."""
+    if tags[s, w] != EMPTY:
+        tags[s, w] = INVALIDATED
+        stamps[s, w] = -1

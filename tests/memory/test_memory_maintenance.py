@@ -1,0 +1,67 @@
+"""Cache maintenance on the memory model: invalidates drop lines, a write-back cleans the L2, at a cost."""
+import numpy as np
+import pytest
+
+from memory_support import py
+
+from gpusim.arch import load_arch
+from gpusim.asm.fields import CACHE_INV, CACHE_INV_L1, CACHE_INV_L2, CACHE_WB_L2
+from gpusim.memory import MemoryLevels
+from gpusim.memory.kernels.cache import INVALIDATED, cache_invalidate_way, cache_lookup
+from gpusim.memory.kernels.maintenance import cache_control
+
+ARCH = load_arch("cdna3")
+L1_LAT, L2_LAT = ARCH.cu.l1.latency_cycles, ARCH.l2.latency_cycles
+SC0, SC1 = 1, 2
+
+
+def _warm(m):
+    """_warm reads line 0 into CU 0's L1 and L2 and dirties another L2 line with a write; returns the read's end."""
+    done = m.access(0, 0, 0)
+    m.access(0, 1 << 20, 0, nbytes=4, write=True)
+    return done
+
+
+@pytest.mark.parametrize("impl", ["compiled", "py_func"])
+@pytest.mark.parametrize("op, scope, l1_hit, l2_hit, cost", [
+    (CACHE_INV, SC0, False, True, L1_LAT),
+    (CACHE_INV_L1, 0, False, True, L1_LAT),
+    (CACHE_INV, SC1, False, False, L1_LAT + L2_LAT),
+    (CACHE_INV_L2, 0, True, False, L1_LAT + L2_LAT),
+    (CACHE_WB_L2, SC1, True, True, None),
+])
+def test_maintenance_drops_the_lines_of_its_levels(impl, op, scope, l1_hit, l2_hit, cost):
+    m = MemoryLevels(ARCH, cus=2)
+    t = _warm(m) + 1000
+    fn = cache_control if impl == "compiled" else py(cache_control)
+    done = fn(m.kernel_args(), 0, op, scope, t)
+    if cost is not None:
+        assert done == t + cost
+    else:  # the dirty line's write to memory goes all the way to HBM
+        assert done > t + L1_LAT + L2_LAT + ARCH.hbm.latency_cycles
+    before = m.counters()
+    m.access(0, 0, done + 10)
+    c = m.counters()
+    assert c["GPUSIM_TCP_HIT_sum"] - before["GPUSIM_TCP_HIT_sum"] == int(l1_hit)
+    if not l1_hit:
+        assert c["TCC_HIT_sum"] - before["TCC_HIT_sum"] == int(l2_hit)
+    # the dirty line survives every invalidate; only the write-back cleans it
+    assert m.l2_dirty.sum() == (0 if op == CACHE_WB_L2 else 1)
+    assert c["TCC_EA_WRREQ_sum"] == (2 if op == CACHE_WB_L2 else 0)
+
+
+def test_a_write_back_with_nothing_dirty_costs_the_l2_round_trip():
+    m = MemoryLevels(ARCH, cus=2)
+    m.access(0, 0, 0)
+    assert cache_control(m.kernel_args(), 0, CACHE_WB_L2, SC1, 5000) == 5000 + L1_LAT + L2_LAT
+
+
+def test_an_invalidated_way_matches_nothing_and_is_the_next_victim():
+    for invalidate in (cache_invalidate_way, py(cache_invalidate_way)):
+        tags = np.array([[3, 4, 5, 0]], np.int64)
+        stamps = np.array([[7, 8, 9, 0]], np.int64)
+        invalidate(tags, stamps, 0, 1)
+        assert tags[0, 1] == INVALIDATED
+        assert cache_lookup(tags, stamps, 0, (4 - 1) * 128, 128) == -1 - 3  # not found; the empty way 3 fills
+        tags[0, 3], stamps[0, 3] = 6, 10
+        assert cache_lookup(tags, stamps, 0, (4 - 1) * 128, 128) == -1 - 1  # full set: the invalidated way goes
