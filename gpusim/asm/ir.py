@@ -134,12 +134,14 @@ class KernelSource:
     ``descriptor`` maps each ``.amdhsa_*`` field (without the ``.amdhsa_``
     prefix) to its integer value. ``entry`` is the index into
     ``AsmModule.instructions`` of the kernel's first instruction.
+    ``field_locs`` maps each field to the line that set it, for errors about its value.
     """
 
     name: str
     descriptor: dict[str, int]
     entry: int
     loc: SourceLoc
+    field_locs: dict[str, SourceLoc] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
