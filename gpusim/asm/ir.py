@@ -163,6 +163,9 @@ class ArgSpec:
     For a buffer: ``dtype`` is the element type, ``shape`` its dimensions,
     ``init`` the initialiser name and ``init_params`` its numeric arguments,
     ``seed`` the RNG seed and ``out`` whether it is an output.
+    ``shape_exprs`` holds, for a buffer whose shape names scalar arguments (``f32[n]``), the text of
+    each dimension, so that ``shape`` can be computed again when ``--arg`` changes them; it is empty
+    for a shape of plain sizes.
     For a scalar: ``value`` holds the number.
     """
 
@@ -170,6 +173,7 @@ class ArgSpec:
     kind: str  # 'buffer' | 'scalar'
     dtype: str
     shape: tuple[int, ...] = ()
+    shape_exprs: tuple[str, ...] = ()
     init: str = "zeros"
     init_params: tuple[float, ...] = ()
     seed: int = 0
