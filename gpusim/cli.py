@@ -54,8 +54,8 @@ The kernel file is the output of `clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -
 (or hand-written gfx90a/gfx942 assembly) plus comment lines that say how to
 launch it:
   ; gpusim-launch: grid=16,1,1 block=256,1,1
-  ; gpusim-arg: x buffer f32[4096] init=uniform(-1,1) seed=1
   ; gpusim-arg: n i32 4096
+  ; gpusim-arg: x buffer f32[n] init=uniform(-1,1) seed=1   # shapes may name integer arguments
   ; gpusim-check: y ~= 2 * x  rtol=1e-6
 """
 
