@@ -41,6 +41,7 @@ INITS = {"zeros": 0, "ones": 0, "arange": 0, "perm": 0, "cycle": 0,
 KEYWORDS = ("launch", "arg", "check")
 MAX_BLOCK = 1024
 _MAX_DIM = (1 << 31) - 1
+_MAX_GRID_ITEMS = (1 << 32) - 1   # an HSA dispatch packet's grid_size_x/y/z are 32-bit work-item counts
 ITEM_BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4,
               "i64": 8, "u64": 8, "f64": 8}
 MAX_BUFFER_BYTES = 16 << 30   # all buffers of a launch together: what a host can hold, not a toy limit
@@ -150,6 +151,7 @@ def _parse_launch(rest: str, base: int, ctx: _Ctx) -> LaunchSpec:
         if key not in found:
             raise ctx.error(f"gpusim-launch needs '{key}=X,Y,Z'", base)
     _check_block(found["block"], lambda msg: ctx.error(msg, base))
+    _check_grid_size(found["grid"], found["block"], lambda msg: ctx.error(msg, base))
     return LaunchSpec(grid=found["grid"], block=found["block"], loc=ctx.loc())
 
 
@@ -185,6 +187,15 @@ def _check_block(block: tuple[int, int, int], err) -> None:
     total = block[0] * block[1] * block[2]
     if total > MAX_BLOCK:
         raise err(f"block of {total} work-items exceeds the maximum of {MAX_BLOCK}")
+
+
+def _check_grid_size(grid: tuple[int, int, int], block: tuple[int, int, int], err) -> None:
+    """_check_grid_size refuses a launch whose grid, in work-items, does not fit the dispatch packet's
+    32-bit sizes (grid x block per dimension, as HSA counts it)."""
+    for axis, g, b in zip("xyz", grid, block):
+        if g * b > _MAX_GRID_ITEMS:
+            raise err(f"grid {axis}: {g} workgroups x {b} work-items = {g * b:,} work-items, over the "
+                      f"{_MAX_GRID_ITEMS:,} a dispatch can address")
 
 
 # -- args -----------------------------------------------------------------
@@ -601,6 +612,8 @@ def apply_overrides(module: AsmModule, grid: Union[str, Sequence[int], None] = N
             launch = LaunchSpec(grid=new_grid, block=new_block)
         else:
             launch = dataclasses.replace(launch, grid=new_grid or launch.grid, block=new_block or launch.block)
+        flags = " ".join(f for f, v in (("--grid", grid), ("--block", block)) if v is not None)
+        _check_grid_size(launch.grid, launch.block, lambda msg: HeaderError(f"{flags}: {msg}", launch.loc))
     new_args = list(module.args)
     if args:
         index = {a.name: k for k, a in enumerate(new_args)}

@@ -262,3 +262,15 @@ def test_an_override_that_makes_a_shape_unusable_names_the_flag_and_the_buffer_l
     err = info.value
     assert err.message.startswith(f"--arg n={value}: ") and phrase in err.message, str(err)
     assert err.loc is not None and err.loc.line == line, str(err)
+
+
+def test_a_grid_beyond_32_bit_work_item_counts_is_refused_at_the_launch_line():
+    with pytest.raises(HeaderError) as info:
+        parse("; gpusim-launch: grid=8388608,1,1 block=1024,1,1\n")
+    assert info.value.loc.line == 1 and "over the 4,294,967,295 a dispatch can address" in info.value.message
+    assert parse("; gpusim-launch: grid=4194303,1,1 block=1024,1,1\n").launch.grid == (4194303, 1, 1)
+    with pytest.raises(HeaderError):
+        parse("; gpusim-launch: grid=1,4194304,1 block=1,1024,1\n")   # 2**32 work-items: one too many
+    with pytest.raises(HeaderError) as info:
+        apply_overrides(parse("; gpusim-launch: grid=64,1,1 block=256,1,1\n"), grid="2147483647")
+    assert info.value.message.startswith("--grid: grid x: 2147483647 workgroups x 256 work-items")
