@@ -124,7 +124,8 @@ class Issue:
 
     categories: tuple = _param("issue ports: at most one instruction of each per cycle",
                                choices=ISSUE_CATEGORIES)
-    simds_per_cycle: int = _param("SIMDs the arbiter considers per cycle", minimum=1, maximum=64)
+    simds_per_cycle: int = _param("SIMDs the arbiter considers per cycle (the timing model visits one)",
+                                  choices=(1,))
     valu_cycles: int = _param("cycles a wave's plain VALU op holds its SIMD", minimum=1, maximum=MAX_CYCLES)
     trans_cycles_multiplier: int = _param("transcendental VALU op holds the SIMD this many "
                                           "times valu_cycles", minimum=1, maximum=1024)
@@ -207,7 +208,7 @@ class Cu:
     arch VGPRs and AGPRs share one unified file of ``vgprs_per_simd_lane`` per SIMD.
     """
 
-    simds: int = _param("SIMD units per CU", minimum=1, maximum=64)
+    simds: int = _param("SIMD units per CU (the timing model's arbiter serves four)", choices=(4,))
     simd_width: int = _param("lanes per SIMD", minimum=1, maximum=64)
     max_waves_per_simd: int = _param("wave slots per SIMD", minimum=1, maximum=64)
     max_workgroups_per_cu: int = _param("barrier slots: resident multi-wave workgroups per CU",
