@@ -50,6 +50,9 @@ def _tokens(text: str) -> list:
         start = m.start(m.lastindex)
         if m.group(1):
             digits = m.group(1)
+            if m.end() < len(text) and (text[m.end()].isalnum() or text[m.end()] == "_"):
+                word = re.match(r"\w+", text[start:]).group(0)
+                raise ShapeSyntaxError(f"malformed size '{word}' in shape '{text}'", start)
             if len(digits) > 20:
                 raise ShapeSyntaxError(f"size '{digits}' is too large", start)
             out.append(("num", int(digits, 16 if digits[1:2] in "xX" else 10), start))
