@@ -16,6 +16,7 @@ from typing import Mapping, Optional, Sequence, Union
 import numpy as np
 
 from gpusim.arch import Arch, Occupancy, descriptor_occupancy, load_arch
+from gpusim.arch.occupancy import KernelDoesNotFit
 from gpusim.asm import flops, isa, sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
@@ -118,9 +119,29 @@ def _check_register_budget(program: Program, source: KernelSource) -> None:
 
 
 def kernel_occupancy(kernel: Kernel, arch: Arch) -> Occupancy:
-    """kernel_occupancy computes waves per SIMD and the limiter for a kernel on an architecture."""
+    """kernel_occupancy computes waves per SIMD and the limiter for a kernel on an architecture.
+
+    Raises KernelDoesNotFit, located at the ``.amdhsa_*`` line (or the launch line) whose value is at
+    fault, when the kernel's registers, LDS or workgroup exceed what one CU of ``arch`` holds.
+    """
     launch = kernel.module.launch
-    return descriptor_occupancy(arch, kernel.descriptor, int(np.prod(launch.block)) if launch else 64)
+    try:
+        return descriptor_occupancy(arch, kernel.descriptor, int(np.prod(launch.block)) if launch else 64)
+    except KernelDoesNotFit as err:
+        if err.loc is not None:
+            raise
+        source = kernel.source
+        if err.directive == "block":
+            loc = launch.loc if launch is not None and launch.loc is not None else source.loc
+            message = err.message
+        else:
+            loc = source.field_locs.get(err.directive, source.loc)
+            value = source.descriptor.get(err.directive)
+            prefix = f".amdhsa_{err.directive} {value}: " if value is not None else ""
+            message = err.message if err.message.startswith(".amdhsa_") else prefix + err.message
+        located = KernelDoesNotFit(message, err.directive)
+        located.loc = loc
+        raise located from None
 
 
 # counters that count instructions per issue unit (AMD profiler names)
@@ -233,6 +254,9 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     if module.launch is None:
         raise HeaderError(f"{kernel.path} has no '; gpusim-launch: grid=X,Y,Z block=X,Y,Z' line "
                           "(or pass --grid and --block)", None)
+    # registers, LDS and workgroup size must fit a CU in every mode, not only where the timing model needs
+    # the occupancy: a functional run would otherwise allocate and run what no GPU could launch
+    occ = kernel_occupancy(kernel, arch)
     timed = None
     if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
         from gpusim.engine.timing import time_kernel
@@ -249,10 +273,6 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
         if not module.checks:
             raise HeaderError(f"{kernel.path} has no '; gpusim-check:' line to verify", None)
         checks = run_checks(module.checks, run.final, run.initial, run.scalars)
-    try:
-        occ = kernel_occupancy(kernel, arch)
-    except Exception:  # occupancy is informative here; a kernel too big still ran functionally
-        occ = None
     cycles = None
     instances: dict = {}
     if timed is not None:

@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Optional, Sequence
 
+from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder
 from gpusim.errors import GpusimError, UsageError
 
 EPILOG_RUN = """\
@@ -53,8 +54,8 @@ The kernel file is the output of `clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -
 (or hand-written gfx90a/gfx942 assembly) plus comment lines that say how to
 launch it:
   ; gpusim-launch: grid=16,1,1 block=256,1,1
-  ; gpusim-arg: x buffer f32[4096] init=uniform(-1,1) seed=1
   ; gpusim-arg: n i32 4096
+  ; gpusim-arg: x buffer f32[n] init=uniform(-1,1) seed=1   # shapes may name integer arguments
   ; gpusim-check: y ~= 2 * x  rtol=1e-6
 """
 
@@ -317,6 +318,8 @@ def _cmd_run(ns) -> int:
     from gpusim.report.table import write_csv
     from gpusim.report.text import format_run
 
+    for flag, path in (("--json", ns.json), ("--csv", ns.csv), ("--trace", ns.trace)):
+        check_output_file(flag, path)
     kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
                              args=_parse_args_kv(ns.arg))
     arch = api.load_arch(ns.arch)
@@ -409,6 +412,7 @@ def _cmd_gen(ns) -> int:
         if ns.family is None and not ns.list:
             print("\nsay 'gpusim gen TEMPLATE --help' for a template's parameters")
         return 0
+    check_output_file("-o", ns.output)
     t = templates()[ns.family]
     given = {p.name: getattr(ns, p.name.replace("-", "_")) for p in t.params
              if getattr(ns, p.name.replace("-", "_")) is not None}
@@ -497,6 +501,7 @@ def _cmd_roofline(ns) -> int:
 
     from gpusim import api
     from gpusim.report.roofline import kernel_points, plot_roofline, roofline_summary
+    check_output_file("-o", ns.output, IMAGE_SUFFIXES)
     arch = api.load_arch(ns.arch)
     points = {}
     for ref in ns.kernels:
@@ -518,6 +523,7 @@ def _cmd_tune(ns) -> int:
     from gpusim.templates.registry import templates
     if ns.family is None:
         raise UsageError("gpusim tune: name a template (see 'gpusim tune --help')")
+    check_output_folder("-o", ns.output)
     for flag in ("top", "max_points", "workers"):
         if getattr(ns, flag) is not None and getattr(ns, flag) <= 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be positive")
@@ -558,6 +564,7 @@ def _cmd_sweep(ns) -> int:
     if ns.workers is not None and ns.workers <= 0:
         raise UsageError("--workers must be positive")
     out = Path(ns.output) if ns.output else default_folder(study)
+    check_output_folder("-o" if ns.output else "results folder", str(out))
     where = f"Dask scheduler {ns.scheduler}" if ns.scheduler else f"{ns.workers or 'one per core'} local workers"
     print(f"study {study.name}: {len(points)} points on {where}; results in {out}/", file=sys.stderr)
     outcome = run_study(study, out, workers=ns.workers, scheduler=ns.scheduler, resume=ns.resume, fmt=ns.format,
@@ -571,6 +578,7 @@ def _cmd_sweep(ns) -> int:
 
 def _cmd_plot(ns) -> int:
     from gpusim.report.plot import plot_results
+    check_output_file("-o", ns.output, IMAGE_SUFFIXES)
     where = dict(_parse_args_kv(ns.where, flag="--where"))
     path = plot_results(ns.results, x=ns.x, y=ns.y, hue=ns.hue, z=ns.z, kind=ns.kind, where=where,
                         logx=ns.logx, output=ns.output)

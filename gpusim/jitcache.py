@@ -11,16 +11,34 @@ cost a recompile. The caches are wherever numba keeps them: the package's
 ``__pycache__``, or under ``NUMBA_CACHE_DIR`` when that is set, or numba's
 user-wide folder for a read-only install. tests/test_jitcache.py checks that
 kernels import nothing else.
+
+The functional run (``run_grid``) and the timing model (``run_timed``) call the
+same instruction executors (``exec_valu``, ``exec_salu``, ...); those are
+cached on their own, so whichever entry point compiles second loads them from
+disk instead of compiling them again (saxpy's first ``--no-timing`` run after
+its first timed run: 67 -> 31 CPU seconds).
+
+``compiled_call`` calls a cached numba entry point (the functional run's
+``run_grid``, the timing model's ``run_timed``) and, when numba is about to
+compile it rather than load it, first says so once on stderr: a cold compile
+takes minutes, and a silent pause that long looks like a hang.
 """
 from __future__ import annotations
 
 import hashlib
+import sys
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 _KERNEL_DIRS = ("exec/kernels", "engine/kernels", "memory/kernels")
 HASHED_DIRS = _KERNEL_DIRS + ("asm",)   # what compiled code reads; see the module docstring
 _checked = False
+_announced = False
+# CPU seconds of a cold compile on a 2-core machine, measured (see the commit that set them): the timing
+# model's loop (with the functional executor it inlines) and the functional run alone
+COMPILE_SECONDS = 80
+COMPILE_NOTICE = ("gpusim: compiling the simulator's kernels once (about {seconds} s on 2 cores); later runs load "
+                  "them from the cache")
 
 
 def _source_hash() -> str:
@@ -82,3 +100,37 @@ def timing_model_cached() -> bool:
     """timing_model_cached tells whether the timing model's compiled code is on disk and current."""
     ensure_fresh()
     return any(cache_dir("engine/kernels").glob("cu.run_timed-*.nbi"))
+
+
+def will_compile(dispatcher, args: tuple) -> bool:
+    """will_compile tells whether calling numba ``dispatcher`` with ``args`` compiles machine code.
+
+    False when this process already compiled that signature, or numba's on-disk cache holds it for
+    the current source (what numba's own loader checks); False too when ``dispatcher`` is not a numba
+    dispatcher (NUMBA_DISABLE_JIT). Falls back to "nothing compiled in this process yet" if numba's
+    internals are not as expected (or the function is not cached).
+    """
+    if not hasattr(dispatcher, "overloads"):
+        return False
+    try:
+        sig = tuple(dispatcher.typeof_pyval(a) for a in args)
+        if sig in dispatcher.overloads:
+            return False
+        cache = dispatcher._cache
+        if not hasattr(cache, "_cache_file"):   # not cached on disk: every new signature compiles
+            return True
+        index = cache._cache_file._load_index()
+        return cache._index_key(sig, dispatcher.targetctx.codegen()) not in index
+    except Exception:   # numba internals moved: a coarser answer, never a failure of the run
+        return not dispatcher.overloads
+
+
+def compiled_call(dispatcher, *args):
+    """compiled_call returns ``dispatcher(*args)``, first printing COMPILE_NOTICE once per process on stderr
+    when that call is about to compile (a cold or stale cache)."""
+    global _announced
+    ensure_fresh()
+    if not _announced and will_compile(dispatcher, args):
+        _announced = True
+        print(COMPILE_NOTICE.format(seconds=COMPILE_SECONDS), file=sys.stderr, flush=True)
+    return dispatcher(*args)

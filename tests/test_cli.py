@@ -231,3 +231,11 @@ def test_cli_overrides_change_the_launch():
 def test_run_on_cdna2_target_file():
     out = ok("run", str(CORPUS / "gfx90a" / "vadd_tail.s"), "--arch", "cdna2", "--check")
     assert "vadd_tail (gfx90a) on cdna2" in out and "PASS" in out
+
+
+def test_readme_tour_override_example_runs_as_written_and_resizes_the_buffers():
+    line = next(ln for ln in (REPO / "README.md").read_text().splitlines() if "--arg n=16384" in ln)
+    words = line.split("#")[0].split()
+    assert words[:2] == ["gpusim", "run"]
+    out = ok(*words[1:], cwd=REPO)
+    assert re.search(r"^check\s+PASS y ~= a \* x \+ y: 16384 elements", out, re.M), out

@@ -60,3 +60,35 @@ def test_a_numba_cache_dir_set_by_the_user_is_kept_fresh_too(tmp_path, monkeypat
     jitcache.ensure_fresh()
     assert not stale.exists()
     assert (cache / "gpusim-kernels.stamp").read_text() == jitcache._source_hash()
+
+
+def test_will_compile_is_true_until_the_signature_is_compiled():
+    from numba import njit
+
+    from gpusim.jitcache import will_compile
+
+    @njit
+    def twice(x):
+        return 2 * x
+
+    assert will_compile(twice, (3,))
+    assert twice(3) == 6
+    assert not will_compile(twice, (4,))
+    assert will_compile(twice, (1.5,))   # another signature compiles again
+    assert not will_compile(lambda x: x, (1,))   # not a numba dispatcher (NUMBA_DISABLE_JIT): nothing compiles
+
+
+def test_compiled_call_announces_a_compile_once(capsys, monkeypatch):
+    from numba import njit
+
+    from gpusim import jitcache
+
+    @njit
+    def plus(a, b):
+        return a + b
+
+    monkeypatch.setattr(jitcache, "_announced", False)
+    assert jitcache.compiled_call(plus, 1, 2) == 3
+    assert jitcache.compiled_call(plus, 1.5, 2.0) == 3.5
+    err = capsys.readouterr().err
+    assert err.count("gpusim: compiling the simulator's kernels once (about") == 1, err

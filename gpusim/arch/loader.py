@@ -180,16 +180,20 @@ def _convert_leaf(ftype: Any, meta: Mapping, src: _Src, path: str) -> Any:
             raise _fail(path, f"expected true or false, got {_type_name(value)}", where)
         return value
     if ftype is int:
+        minimum, maximum = meta.get("min"), meta.get("max")
         if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            if isinstance(value, float) and math.isfinite(value) and value.is_integer() \
+                    and (maximum is None or abs(value) <= maximum):
                 raise _fail(path, f"expected an integer, got {value!r}; write "
                                   f"{int(value)}", where)
             raise _fail(path, f"expected an integer, got {_type_name(value)}", where)
         if choices is not None and value not in choices:
             raise _fail(path, f"{value} is not one of {', '.join(map(str, choices))}", where)
-        minimum = meta.get("min")
         if minimum is not None and value < minimum:
             raise _fail(path, f"must be >= {minimum}, got {value}", where)
+        if maximum is not None and value > maximum:
+            shown = value if len(str(value)) <= 24 else f"a {len(str(value))}-digit number"
+            raise _fail(path, f"must be <= {maximum:_}, got {shown}", where)
         if meta.get("pow2") and value & (value - 1):
             raise _fail(path, f"must be a power of two, got {value}", where)
         return value
@@ -197,9 +201,11 @@ def _convert_leaf(ftype: Any, meta: Mapping, src: _Src, path: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value):
             raise _fail(path, f"expected a number, got {_type_name(value)}", where)
-        minimum = meta.get("min")
+        minimum, maximum = meta.get("min"), meta.get("max")
         if minimum is not None and value < minimum:
             raise _fail(path, f"must be >= {minimum}, got {value}", where)
+        if maximum is not None and value > maximum:
+            raise _fail(path, f"must be <= {maximum}, got {value}", where)
         return float(value)
     if ftype is str:
         if not isinstance(value, str):

@@ -19,7 +19,15 @@ LIMITERS = ("waves", "vgprs", "sgprs", "lds", "workgroup_slots")
 
 
 class KernelDoesNotFit(GpusimError):
-    """KernelDoesNotFit is a kernel whose registers, LDS or workgroup size exceed what a CU offers."""
+    """KernelDoesNotFit is a kernel whose registers, LDS or workgroup size exceed what a CU offers.
+
+    ``directive`` names the ``.amdhsa_*`` field (without the prefix) whose value is at fault, or
+    ``"block"`` for the launch's workgroup size, so a caller can point at the line that set it.
+    """
+
+    def __init__(self, message: str, directive: str = "block"):
+        super().__init__(message)
+        self.directive = directive
 
 
 def align_up(value: int, granule: int) -> int:
@@ -89,7 +97,7 @@ def kernel_resources(arch: Arch, *, next_free_vgpr: int, accum_offset: Optional[
                          ("dynamic_lds_bytes", dynamic_lds_bytes)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise KernelDoesNotFit(f".amdhsa_{label} must be a non-negative integer, "
-                                   f"got {value!r}")
+                                   f"got {value!r}", label)
     if accum_offset is None:
         arch_vgprs, agprs = next_free_vgpr, 0
     else:
@@ -98,12 +106,13 @@ def kernel_resources(arch: Arch, *, next_free_vgpr: int, accum_offset: Optional[
                 or not granule <= accum_offset <= cu.max_arch_vgprs_per_wave \
                 or accum_offset % granule:
             raise KernelDoesNotFit(f".amdhsa_accum_offset must be a multiple of {granule} in "
-                                   f"{granule}..{cu.max_arch_vgprs_per_wave}, got {accum_offset!r}")
+                                   f"{granule}..{cu.max_arch_vgprs_per_wave}, got {accum_offset!r}",
+                                   "accum_offset")
         arch_vgprs = min(next_free_vgpr, accum_offset)
         agprs = max(0, next_free_vgpr - accum_offset)
     if next_free_sgpr > cu.max_sgprs_per_wave:
         raise KernelDoesNotFit(f".amdhsa_next_free_sgpr {next_free_sgpr} exceeds the "
-                               f"{cu.max_sgprs_per_wave} addressable SGPRs of {arch.name}")
+                               f"{cu.max_sgprs_per_wave} addressable SGPRs of {arch.name}", "next_free_sgpr")
     sgprs = next_free_sgpr + extra_sgprs(arch, reserve_vcc=reserve_vcc,
                                          reserve_flat_scratch=reserve_flat_scratch,
                                          reserve_xnack_mask=reserve_xnack_mask)
@@ -149,11 +158,11 @@ class Occupancy:
                 f"{self.workgroups_per_cu} workgroups per CU; limiter {self.limiter}: {self.rule}")
 
 
-def _check_count(name: str, value: int, maximum: int, what: str) -> None:
+def _check_count(name: str, value: int, maximum: int, what: str, directive: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise KernelDoesNotFit(f"{name} must be a non-negative integer, got {value!r}")
+        raise KernelDoesNotFit(f"{name} must be a non-negative integer, got {value!r}", directive)
     if value > maximum:
-        raise KernelDoesNotFit(f"{name} {value} exceeds {what} {maximum}")
+        raise KernelDoesNotFit(f"{name} {value} exceeds {what} {maximum}", directive)
 
 
 def occupancy(arch: Arch, *, arch_vgprs: int, agprs: int = 0, sgprs: int = 0,
@@ -183,18 +192,19 @@ def occupancy(arch: Arch, *, arch_vgprs: int, agprs: int = 0, sgprs: int = 0,
     """
     cu = arch.cu
     _check_count("arch_vgprs", arch_vgprs, cu.max_arch_vgprs_per_wave,
-                 f"the addressable arch VGPRs of {arch.name}")
-    _check_count("agprs", agprs, cu.max_agprs_per_wave, f"the AGPRs of {arch.name}")
-    _check_count("sgprs", sgprs, cu.sgprs_per_simd, f"the SGPRs per SIMD of {arch.name}")
-    _check_count("lds_bytes", lds_bytes, cu.lds.size_bytes, f"the LDS per CU of {arch.name}")
+                 f"the addressable arch VGPRs of {arch.name}", "next_free_vgpr")
+    _check_count("agprs", agprs, cu.max_agprs_per_wave, f"the AGPRs of {arch.name}", "next_free_vgpr")
+    _check_count("sgprs", sgprs, cu.sgprs_per_simd, f"the SGPRs per SIMD of {arch.name}", "next_free_sgpr")
+    _check_count("lds_bytes", lds_bytes, cu.lds.size_bytes, f"the LDS per CU of {arch.name}",
+                 "group_segment_fixed_size")
     _check_count("workgroup_size", workgroup_size, cu.max_workitems_per_workgroup,
-                 f"the largest workgroup of {arch.name}")
+                 f"the largest workgroup of {arch.name}", "block")
     if workgroup_size == 0:
         raise KernelDoesNotFit("workgroup_size must be at least 1")
     total = unified_vgprs(arch_vgprs, agprs, cu.accum_offset_granule)
     if total > cu.max_vgprs_per_wave:
         raise KernelDoesNotFit(f"{total} VGPRs (arch + acc) exceed the {cu.max_vgprs_per_wave} "
-                               f"a wave of {arch.name} may hold")
+                               f"a wave of {arch.name} may hold", "next_free_vgpr")
 
     n = _ceil_div(workgroup_size, arch.wave_size)
     vgprs_allocated = align_up(max(total, 1), cu.vgpr_alloc_granule)
@@ -232,8 +242,9 @@ def occupancy(arch: Arch, *, arch_vgprs: int, agprs: int = 0, sgprs: int = 0,
                            f"(barrier slots)",
     }
     if workgroups == 0:
+        at_fault = {"vgprs": "next_free_vgpr", "sgprs": "next_free_sgpr", "lds": "group_segment_fixed_size"}
         raise KernelDoesNotFit(f"not one workgroup of {workgroup_size} work-items fits on a CU "
-                               f"of {arch.name}: {rules[limiter]}")
+                               f"of {arch.name}: {rules[limiter]}", at_fault.get(limiter, "block"))
     waves_per_cu = workgroups * n
     return Occupancy(
         waves_per_simd=waves_per_cu / cu.simds,
@@ -261,8 +272,12 @@ def descriptor_occupancy(arch: Arch, descriptor: Mapping[str, int], workgroup_si
     d = descriptor
     accum = d.get("accum_offset")
     nfv = int(d.get("next_free_vgpr", 0))
-    res = kernel_resources(arch, next_free_vgpr=nfv,
-                           accum_offset=int(accum) if accum is not None and nfv > accum else None,
+    if accum is not None and nfv >= 0 and accum > align_up(max(nfv, 1), 4):
+        raise KernelDoesNotFit(f".amdhsa_accum_offset {accum} exceeds the VGPRs allocated, "
+                               f"alignTo(.amdhsa_next_free_vgpr {nfv}, 4) = {align_up(max(nfv, 1), 4)} "
+                               "(llvm-mc refuses it too)", "accum_offset")
+    # an accum_offset at or past next_free_vgpr leaves no AGPRs; it is still checked like LLVM does
+    res = kernel_resources(arch, next_free_vgpr=nfv, accum_offset=None if accum is None else int(accum),
                            next_free_sgpr=int(d.get("next_free_sgpr", 0)),
                            group_segment_fixed_size=int(d.get("group_segment_fixed_size", 0)),
                            reserve_vcc=bool(d.get("reserve_vcc", 1)),

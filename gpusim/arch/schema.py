@@ -18,9 +18,13 @@ it issues (``cu.l1`` -> ``l2`` -> ``mall`` when present -> ``hbm``); see
 :meth:`Arch.load_to_use_cycles`.
 
 Field metadata carries the validation rules the loader applies (``min``,
-``pow2``, ``choices``) and a one-line ``doc``. Rules that relate several fields
+``max``, ``pow2``, ``choices``) and a one-line ``doc``. Every integer has a
+range: a plausible physical value with generous headroom, bounded so that no
+product the simulator forms overflows int64. Rules that relate several fields
 live in each section's ``problems`` method, which yields ``(key, message)``
-pairs with ``key`` relative to that section.
+pairs with ``key`` relative to that section; :meth:`Arch.problems` also bounds
+the host memory the timing model allocates for the architecture
+(:func:`model_bytes`), so every architecture that loads can run.
 """
 from __future__ import annotations
 
@@ -39,13 +43,21 @@ L1_WRITE_POLICIES = ("write_through_no_allocate", "write_through_allocate")
 L2_WRITE_POLICIES = ("write_back", "write_through")
 WAVE_SIZES = (32, 64)
 
+MAX_CYCLES = 1_000_000            # a latency or occupancy time in shader cycles
+MAX_LINE = 4096                   # cache line bytes
+MAX_WAYS = 1024                   # cache associativity
+MAX_BYTES_PER_CLK = 1 << 20       # a port's or channel's bandwidth per clock
+MAX_FLOPS_PER_CLK = 1 << 24       # a datasheet rate per CU per clock
+MAX_CUS = 4096                    # xcds * cus_per_xcd
+MODEL_MEMORY_BYTES = 8 << 30      # host memory the timing model may allocate for an architecture's state
+
 Problems = Iterator["tuple[str, str]"]
 
 
-def _param(doc: str, *, minimum: Optional[int] = None, pow2: bool = False,
+def _param(doc: str, *, minimum: Optional[int] = None, maximum: Optional[int] = None, pow2: bool = False,
            choices: Optional[tuple] = None, default: Any = MISSING):
     """_param declares one YAML key with its validation rules."""
-    meta = {"doc": doc, "min": minimum, "pow2": pow2, "choices": choices}
+    meta = {"doc": doc, "min": minimum, "max": maximum, "pow2": pow2, "choices": choices}
     if default is MISSING:
         return field(metadata=meta)
     return field(default=default, metadata=meta)
@@ -80,8 +92,8 @@ def _check_set_associative(size: int, line: int, ways: int, slices: int = 1,
 class Gpu:
     """Gpu is the chip's organisation: XCDs (each with its own L2) and CUs per XCD."""
 
-    xcds: int = _param("accelerator complex dies; each has its own L2 and CUs", minimum=1)
-    cus_per_xcd: int = _param("compute units per XCD", minimum=1)
+    xcds: int = _param("accelerator complex dies; each has its own L2 and CUs", minimum=1, maximum=64)
+    cus_per_xcd: int = _param("compute units per XCD", minimum=1, maximum=1024)
 
     @property
     def cus(self) -> int:
@@ -89,16 +101,18 @@ class Gpu:
         return self.xcds * self.cus_per_xcd
 
     def problems(self) -> Problems:
-        return iter(())
+        if self.cus > MAX_CUS:
+            yield ("cus_per_xcd", f"{self.xcds} xcds x {self.cus_per_xcd} cus_per_xcd = {self.cus} CUs, over "
+                                  f"the {MAX_CUS} gpusim models")
 
 
 @dataclass(frozen=True)
 class Clocks:
     """Clocks are the shader (engine) clock and the HBM memory clock, in MHz."""
 
-    shader_mhz: int = _param("engine clock; every *_cycles value counts these", minimum=1)
+    shader_mhz: int = _param("engine clock; every *_cycles value counts these", minimum=1, maximum=100_000)
     memory_mhz: int = _param("HBM clock that hbm.bytes_per_memory_clk_per_channel refers to",
-                             minimum=1)
+                             minimum=1, maximum=100_000)
 
     def problems(self) -> Problems:
         return iter(())
@@ -110,18 +124,19 @@ class Issue:
 
     categories: tuple = _param("issue ports: at most one instruction of each per cycle",
                                choices=ISSUE_CATEGORIES)
-    simds_per_cycle: int = _param("SIMDs the arbiter considers per cycle", minimum=1)
-    valu_cycles: int = _param("cycles a wave's plain VALU op holds its SIMD", minimum=1)
+    simds_per_cycle: int = _param("SIMDs the arbiter considers per cycle (the timing model visits one)",
+                                  choices=(1,))
+    valu_cycles: int = _param("cycles a wave's plain VALU op holds its SIMD", minimum=1, maximum=MAX_CYCLES)
     trans_cycles_multiplier: int = _param("transcendental VALU op holds the SIMD this many "
-                                          "times valu_cycles", minimum=1)
+                                          "times valu_cycles", minimum=1, maximum=1024)
     f64_cycles_multiplier: int = _param("FP64 VALU op holds the SIMD this many times "
-                                        "valu_cycles", minimum=1)
+                                        "valu_cycles", minimum=1, maximum=1024)
     mfma_pass_cycles: int = _param("cycles per MFMA pass (the ISA table counts passes)",
-                                   minimum=1)
+                                   minimum=1, maximum=MAX_CYCLES)
     mfma_coissue_delay_cycles: int = _param("cycles after an XDL MFMA issues before the same "
-                                            "SIMD may issue independent VALU work", minimum=0)
+                                            "SIMD may issue independent VALU work", minimum=0, maximum=MAX_CYCLES)
     taken_branch_cycles: int = _param("cycles a wave waits after a taken branch while its "
-                                      "instruction buffer refills from the target", minimum=0)
+                                      "instruction buffer refills from the target", minimum=0, maximum=MAX_CYCLES)
 
     def problems(self) -> Problems:
         if not self.categories:
@@ -137,12 +152,12 @@ class Issue:
 class Lds:
     """Lds is the per-CU local data share: size, banking, bandwidth, latency, allocation granule."""
 
-    size_bytes: int = _param("LDS per CU", minimum=1)
-    banks: int = _param("independent banks", minimum=1)
-    bank_width_bytes: int = _param("bytes one bank delivers per clock", minimum=1, pow2=True)
-    bytes_per_clk: int = _param("peak LDS bandwidth per CU", minimum=1)
-    latency_cycles: int = _param("issue to data visible for a conflict-free access", minimum=0)
-    alloc_granule_bytes: int = _param("a workgroup's LDS is rounded up to this", minimum=1,
+    size_bytes: int = _param("LDS per CU", minimum=1, maximum=1 << 24)
+    banks: int = _param("independent banks", minimum=1, maximum=1024)
+    bank_width_bytes: int = _param("bytes one bank delivers per clock", minimum=1, maximum=1024, pow2=True)
+    bytes_per_clk: int = _param("peak LDS bandwidth per CU", minimum=1, maximum=MAX_BYTES_PER_CLK)
+    latency_cycles: int = _param("issue to data visible for a conflict-free access", minimum=0, maximum=MAX_CYCLES)
+    alloc_granule_bytes: int = _param("a workgroup's LDS is rounded up to this", minimum=1, maximum=1 << 24,
                                       pow2=True)
 
     def problems(self) -> Problems:
@@ -159,12 +174,12 @@ class Lds:
 class VectorL1:
     """VectorL1 is the per-CU vector L1 data cache (bytes, shader cycles)."""
 
-    size_bytes: int = _param("capacity per CU", minimum=1)
-    line_bytes: int = _param("cache line", minimum=1, pow2=True)
-    associativity: int = _param("ways per set", minimum=1)
-    latency_cycles: int = _param("vector load issue to data visible on a hit", minimum=0)
-    bytes_per_clk: int = _param("hit bandwidth per CU", minimum=1)
-    mshrs: int = _param("outstanding line misses per CU", minimum=1)
+    size_bytes: int = _param("capacity per CU", minimum=1, maximum=1 << 26)
+    line_bytes: int = _param("cache line", minimum=1, maximum=MAX_LINE, pow2=True)
+    associativity: int = _param("ways per set", minimum=1, maximum=MAX_WAYS)
+    latency_cycles: int = _param("vector load issue to data visible on a hit", minimum=0, maximum=MAX_CYCLES)
+    bytes_per_clk: int = _param("hit bandwidth per CU", minimum=1, maximum=MAX_BYTES_PER_CLK)
+    mshrs: int = _param("outstanding line misses per CU", minimum=1, maximum=65536)
     write_policy: str = _param("what a store does to the L1", choices=L1_WRITE_POLICIES)
 
     def problems(self) -> Problems:
@@ -175,11 +190,11 @@ class VectorL1:
 class SharedCache:
     """SharedCache is a small cache shared by neighbouring CUs (scalar data or instructions)."""
 
-    size_bytes: int = _param("capacity of one instance", minimum=1)
-    shared_by_cus: int = _param("CUs that share one instance", minimum=1)
-    line_bytes: int = _param("cache line", minimum=1, pow2=True)
-    associativity: int = _param("ways per set", minimum=1)
-    latency_cycles: int = _param("issue to data visible on a hit", minimum=0)
+    size_bytes: int = _param("capacity of one instance", minimum=1, maximum=1 << 26)
+    shared_by_cus: int = _param("CUs that share one instance", minimum=1, maximum=1024)
+    line_bytes: int = _param("cache line", minimum=1, maximum=MAX_LINE, pow2=True)
+    associativity: int = _param("ways per set", minimum=1, maximum=MAX_WAYS)
+    latency_cycles: int = _param("issue to data visible on a hit", minimum=0, maximum=MAX_CYCLES)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity)
@@ -193,25 +208,25 @@ class Cu:
     arch VGPRs and AGPRs share one unified file of ``vgprs_per_simd_lane`` per SIMD.
     """
 
-    simds: int = _param("SIMD units per CU", minimum=1)
-    simd_width: int = _param("lanes per SIMD", minimum=1)
-    max_waves_per_simd: int = _param("wave slots per SIMD", minimum=1)
+    simds: int = _param("SIMD units per CU (the timing model's arbiter serves four)", choices=(4,))
+    simd_width: int = _param("lanes per SIMD", minimum=1, maximum=64)
+    max_waves_per_simd: int = _param("wave slots per SIMD", minimum=1, maximum=64)
     max_workgroups_per_cu: int = _param("barrier slots: resident multi-wave workgroups per CU",
-                                        minimum=1)
-    max_workitems_per_workgroup: int = _param("largest workgroup", minimum=1)
+                                        minimum=1, maximum=1024)
+    max_workitems_per_workgroup: int = _param("largest workgroup", minimum=1, maximum=65536)
     vgprs_per_simd_lane: int = _param("unified VGPR file per SIMD, registers per lane",
-                                      minimum=1)
-    vgpr_alloc_granule: int = _param("VGPRs are allocated in blocks of this", minimum=1,
+                                      minimum=1, maximum=4096)
+    vgpr_alloc_granule: int = _param("VGPRs are allocated in blocks of this", minimum=1, maximum=256,
                                      pow2=True)
-    max_vgprs_per_wave: int = _param("arch + acc VGPRs one wave may hold", minimum=1)
-    max_arch_vgprs_per_wave: int = _param("addressable arch VGPRs (v0..)", minimum=1)
-    max_agprs_per_wave: int = _param("addressable acc VGPRs (a0..)", minimum=0)
-    accum_offset_granule: int = _param("AGPRs start at a multiple of this", minimum=1)
-    sgprs_per_simd: int = _param("SGPR file per SIMD", minimum=1)
+    max_vgprs_per_wave: int = _param("arch + acc VGPRs one wave may hold", minimum=1, maximum=4096)
+    max_arch_vgprs_per_wave: int = _param("addressable arch VGPRs (v0..)", minimum=1, maximum=4096)
+    max_agprs_per_wave: int = _param("addressable acc VGPRs (a0..)", minimum=0, maximum=4096)
+    accum_offset_granule: int = _param("AGPRs start at a multiple of this", minimum=1, maximum=256)
+    sgprs_per_simd: int = _param("SGPR file per SIMD", minimum=1, maximum=65536)
     sgpr_alloc_granule: int = _param("SGPRs are encoded/allocated in blocks of this",
-                                     minimum=1)
+                                     minimum=1, maximum=1024)
     max_sgprs_per_wave: int = _param("addressable SGPRs, without VCC/FLAT_SCRATCH/XNACK_MASK",
-                                     minimum=1)
+                                     minimum=1, maximum=1024)
     architected_flat_scratch: bool = _param("flat scratch base is architected: LLVM always "
                                             "counts 6 extra SGPRs")
     issue: Issue = _param("instruction issue")
@@ -250,15 +265,15 @@ class Cu:
 class L2:
     """L2 is the L2 cache of one XCD, split into address-interleaved channels."""
 
-    size_bytes: int = _param("capacity per XCD (all channels)", minimum=1)
-    channels: int = _param("channels per XCD", minimum=1)
-    line_bytes: int = _param("cache line", minimum=1, pow2=True)
-    associativity: int = _param("ways per set", minimum=1)
-    bytes_per_clk_per_channel: int = _param("bandwidth of one channel", minimum=1)
-    latency_cycles: int = _param("added to an L1 miss that hits in L2", minimum=0)
-    mshrs_per_channel: int = _param("outstanding misses per channel", minimum=1)
+    size_bytes: int = _param("capacity per XCD (all channels)", minimum=1, maximum=1 << 32)
+    channels: int = _param("channels per XCD", minimum=1, maximum=1024)
+    line_bytes: int = _param("cache line", minimum=1, maximum=MAX_LINE, pow2=True)
+    associativity: int = _param("ways per set", minimum=1, maximum=MAX_WAYS)
+    bytes_per_clk_per_channel: int = _param("bandwidth of one channel", minimum=1, maximum=MAX_BYTES_PER_CLK)
+    latency_cycles: int = _param("added to an L1 miss that hits in L2", minimum=0, maximum=MAX_CYCLES)
+    mshrs_per_channel: int = _param("outstanding misses per channel", minimum=1, maximum=65536)
     channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel",
-                                           minimum=1, pow2=True)
+                                           minimum=1, maximum=1 << 30, pow2=True)
     write_policy: str = _param("what a store does to the L2", choices=L2_WRITE_POLICIES)
     write_back_at_kernel_end: bool = _param("the end-of-kernel release writes every dirty L2 line back to "
                                             "memory, and the kernel ends when that is done", default=False)
@@ -275,12 +290,12 @@ class L2:
 class Mall:
     """Mall is the memory-attached last-level cache (Infinity Cache); size_bytes 0 means none."""
 
-    size_bytes: int = _param("capacity of the whole GPU; 0 = no MALL", minimum=0)
-    channels: int = _param("slices, address interleaved", minimum=0)
-    line_bytes: int = _param("cache line", minimum=0)
-    associativity: int = _param("ways per set", minimum=0)
-    bytes_per_clk_per_channel: int = _param("bandwidth of one slice", minimum=0)
-    latency_cycles: int = _param("added to an L2 miss that hits in the MALL", minimum=0)
+    size_bytes: int = _param("capacity of the whole GPU; 0 = no MALL", minimum=0, maximum=1 << 36)
+    channels: int = _param("slices, address interleaved", minimum=0, maximum=4096)
+    line_bytes: int = _param("cache line", minimum=0, maximum=MAX_LINE)
+    associativity: int = _param("ways per set", minimum=0, maximum=MAX_WAYS)
+    bytes_per_clk_per_channel: int = _param("bandwidth of one slice", minimum=0, maximum=MAX_BYTES_PER_CLK)
+    latency_cycles: int = _param("added to an L2 miss that hits in the MALL", minimum=0, maximum=MAX_CYCLES)
 
     @property
     def present(self) -> bool:
@@ -305,16 +320,16 @@ class Mall:
 class Hbm:
     """Hbm is the DRAM: stacks, channels, per-channel bandwidth (memory clock) and latency."""
 
-    stacks: int = _param("HBM stacks", minimum=1)
-    channels: int = _param("independent channels, all stacks together", minimum=1)
+    stacks: int = _param("HBM stacks", minimum=1, maximum=64)
+    channels: int = _param("independent channels, all stacks together", minimum=1, maximum=4096)
     bytes_per_memory_clk_per_channel: int = _param("bandwidth of one channel per memory clock",
-                                                   minimum=1)
-    capacity_bytes: int = _param("memory size", minimum=1)
+                                                   minimum=1, maximum=MAX_BYTES_PER_CLK)
+    capacity_bytes: int = _param("memory size", minimum=1, maximum=1 << 50)
     latency_cycles: int = _param("added to a miss in the last cache level (MALL, else L2)",
-                                 minimum=0)
+                                 minimum=0, maximum=MAX_CYCLES)
     queue_depth_per_channel: int = _param("requests a channel holds before back-pressure",
-                                          minimum=1)
-    channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel", minimum=1,
+                                          minimum=1, maximum=65536)
+    channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel", minimum=1, maximum=1 << 30,
                                            pow2=True)
 
     def problems(self) -> Problems:
@@ -326,13 +341,13 @@ class Hbm:
 class MatrixPeaks:
     """MatrixPeaks are MFMA operations per CU per shader clock (FLOP; OPs for i8); 0 = no such MFMA."""
 
-    f16: int = _param("FP16 MFMA", minimum=0)
-    bf16: int = _param("BF16 MFMA", minimum=0)
-    xf32: int = _param("XF32/TF32 MFMA", minimum=0)
-    f32: int = _param("FP32 MFMA", minimum=0)
-    f64: int = _param("FP64 MFMA", minimum=0)
-    fp8: int = _param("FP8/BF8 MFMA", minimum=0)
-    i8: int = _param("INT8 MFMA (integer ops)", minimum=0)
+    f16: int = _param("FP16 MFMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    bf16: int = _param("BF16 MFMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    xf32: int = _param("XF32/TF32 MFMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    f32: int = _param("FP32 MFMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    f64: int = _param("FP64 MFMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    fp8: int = _param("FP8/BF8 MFMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    i8: int = _param("INT8 MFMA (integer ops)", minimum=0, maximum=MAX_FLOPS_PER_CLK)
 
     def problems(self) -> Problems:
         return iter(())
@@ -342,9 +357,9 @@ class MatrixPeaks:
 class VectorPeaks:
     """VectorPeaks are VALU FLOP per CU per shader clock (an FMA counts 2)."""
 
-    f32: int = _param("plain FP32 FMA", minimum=0)
-    f32_packed: int = _param("packed FP32 (v_pk_fma_f32)", minimum=0)
-    f64: int = _param("FP64 FMA", minimum=0)
+    f32: int = _param("plain FP32 FMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    f32_packed: int = _param("packed FP32 (v_pk_fma_f32)", minimum=0, maximum=MAX_FLOPS_PER_CLK)
+    f64: int = _param("FP64 FMA", minimum=0, maximum=MAX_FLOPS_PER_CLK)
 
     def problems(self) -> Problems:
         return iter(())
@@ -422,6 +437,13 @@ class Arch:
             yield ("cu.max_workitems_per_workgroup",
                    f"{self.cu.max_workitems_per_workgroup} work-items need {waves} waves but a "
                    f"CU holds {self.cu.max_waves_per_cu} (simds * max_waves_per_simd)")
+        parts = model_bytes(self)
+        total = sum(parts.values())
+        if total > MODEL_MEMORY_BYTES:
+            key = max(parts, key=parts.get)
+            yield (key, f"the timing model would need {total / 2**30:.1f} GiB of host memory for this "
+                        f"architecture ({parts[key] / 2**30:.1f} GiB for the state that {key} sizes), over "
+                        f"gpusim's {MODEL_MEMORY_BYTES >> 30} GiB")
 
     def to_dict(self) -> dict:
         """to_dict returns the canonical nested dict of every YAML key (lists for tuples)."""
@@ -460,6 +482,35 @@ class Arch:
         steps = {"l1": self.cu.l1.latency_cycles, "l2": self.l2.latency_cycles,
                  "mall": self.mall.latency_cycles, "hbm": self.hbm.latency_cycles}
         return sum(steps[name] for name in order[: order.index(level) + 1])
+
+
+_LINE_STATE_BYTES = 33        # a modelled cache line: tag, stamp and two ready cycles (int64) and a dirty byte
+_CHANNEL_STATE_BYTES = 16384  # a bandwidth server's calendar (gpusim.memory.kernels.channel)
+
+
+def model_bytes(arch: "Arch") -> dict:
+    """model_bytes estimates the host memory the timing model allocates for ``arch``, by the key that sizes it.
+
+    Caches keep state per line (gpusim.memory.hierarchy.MemoryLevels), channels a calendar each, and
+    every CU at most its register files and LDS (occupancy never holds more waves than the VGPR file).
+    Upper estimates: what a kernel allocates on top (its buffers) is bounded by the launch header.
+    """
+    cu, cus, xcds = arch.cu, arch.gpu.cus, arch.gpu.xcds
+
+    def lines(cache) -> int:
+        return cache.size_bytes // cache.line_bytes if cache.line_bytes else 0
+
+    shared = -(-cus // cu.scalar_cache.shared_by_cus)
+    return {
+        "cu.l1.size_bytes": cus * (lines(cu.l1) * _LINE_STATE_BYTES + cu.l1.mshrs * 16 + _CHANNEL_STATE_BYTES),
+        "cu.scalar_cache.size_bytes": shared * lines(cu.scalar_cache) * _LINE_STATE_BYTES,
+        "l2.size_bytes": xcds * (lines(arch.l2) * _LINE_STATE_BYTES
+                                 + arch.l2.channels * (arch.l2.mshrs_per_channel * 16 + _CHANNEL_STATE_BYTES)),
+        "mall.size_bytes": lines(arch.mall) * _LINE_STATE_BYTES + arch.mall.channels * _CHANNEL_STATE_BYTES,
+        "hbm.channels": arch.hbm.channels * (arch.hbm.queue_depth_per_channel * 16 + _CHANNEL_STATE_BYTES),
+        "cu.vgprs_per_simd_lane": cus * cu.simds * cu.vgprs_per_simd_lane * arch.wave_size * 4,
+        "cu.lds.size_bytes": cus * cu.lds.size_bytes,
+    }
 
 
 def yaml_fields(cls) -> list:

@@ -4,6 +4,7 @@ Grammar (see DESIGN.md, "Input: real assembly plus a launch header")::
 
     ; gpusim-launch: grid=X,Y,Z block=X,Y,Z
     ; gpusim-arg: NAME buffer DTYPE[SHAPE] [init=...] [seed=N] [out]
+      SHAPE: sizes, or expressions of integer scalar arguments: f32[n], f16[m*k], u8[(n+3)//4]
     ; gpusim-arg: NAME DTYPE VALUE
     ; gpusim-check: EXPR ~= EXPR [rtol=.. atol=..]
     ; gpusim-check: EXPR == EXPR
@@ -23,6 +24,7 @@ from typing import Iterable, Mapping, Optional, Sequence, Union
 
 from gpusim.asm.ir import ArgSpec, AsmModule, CheckSpec, LaunchSpec
 from gpusim.asm.lexer import HeaderLine
+from gpusim.asm.shape_expr import ShapeSyntaxError, eval_shape, names_in, parse_shape
 from gpusim.check_expr import CheckExprError
 from gpusim.check_expr import validate as validate_check_expr
 from gpusim.errors import HeaderError, SourceLoc, did_you_mean
@@ -42,6 +44,10 @@ INITS = {"zeros": 0, "ones": 0, "arange": 0, "perm": 0, "cycle": 0,
 KEYWORDS = ("launch", "arg", "check")
 MAX_BLOCK = 1024
 _MAX_DIM = (1 << 31) - 1
+_MAX_GRID_ITEMS = (1 << 32) - 1   # an HSA dispatch packet's grid_size_x/y/z are 32-bit work-item counts
+ITEM_BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4,
+              "i64": 8, "u64": 8, "f64": 8}
+MAX_BUFFER_BYTES = 16 << 30   # all buffers of a launch together: what a host can hold, not a toy limit
 
 _KEYWORD_RE = re.compile(r"gpusim-([\w-]*)[ \t]*(:?)")
 _KV_RE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*((?:[^\s,=]+)(?:[ \t]*,[ \t]*[^\s,=]+)*)")
@@ -85,6 +91,7 @@ def parse_header_lines(lines: Iterable[HeaderLine]) -> tuple[Optional[LaunchSpec
     args: list[ArgSpec] = []
     checks: list[tuple[CheckSpec, _Ctx, int, int, ast.AST, ast.AST]] = []
     seen: dict[str, ArgSpec] = {}
+    shapes: dict[str, list] = {}   # buffer name -> [(dimension, parsed expression, offset)] of named shapes
     for hl in lines:
         ctx = _Ctx(hl)
         if len(hl.body) > MAX_LINE:
@@ -105,7 +112,7 @@ def parse_header_lines(lines: Iterable[HeaderLine]) -> tuple[Optional[LaunchSpec
                 raise ctx.error(f"duplicate gpusim-launch line (first at line {launch.loc.line})")
             launch = _parse_launch(rest, start, ctx)
         elif key == "arg":
-            spec = _parse_arg(rest, start, ctx)
+            spec = _parse_arg(rest, start, ctx, shapes)
             if spec.name in seen:
                 raise ctx.error(f"duplicate argument '{spec.name}' (first at line {seen[spec.name].loc.line})",
                                 start + (len(rest) - len(rest.lstrip())))
@@ -113,6 +120,8 @@ def parse_header_lines(lines: Iterable[HeaderLine]) -> tuple[Optional[LaunchSpec
             args.append(spec)
         else:
             checks.append(_parse_check(rest, start, ctx))
+    args = _resolve_shapes(args, shapes)
+    check_buffer_memory(args, lambda msg, spec: HeaderError(msg, spec.loc))
     names = frozenset(seen)
     for spec, ctx, lhs_off, rhs_off, lhs_tree, rhs_tree in checks:
         _check_names(lhs_tree, lhs_off, names, ctx)
@@ -144,6 +153,7 @@ def _parse_launch(rest: str, base: int, ctx: _Ctx) -> LaunchSpec:
         if key not in found:
             raise ctx.error(f"gpusim-launch needs '{key}=X,Y,Z'", base)
     _check_block(found["block"], lambda msg: ctx.error(msg, base))
+    _check_grid_size(found["grid"], found["block"], lambda msg: ctx.error(msg, base))
     return LaunchSpec(grid=found["grid"], block=found["block"], loc=ctx.loc())
 
 
@@ -179,6 +189,15 @@ def _check_block(block: tuple[int, int, int], err) -> None:
     total = block[0] * block[1] * block[2]
     if total > MAX_BLOCK:
         raise err(f"block of {total} work-items exceeds the maximum of {MAX_BLOCK}")
+
+
+def _check_grid_size(grid: tuple[int, int, int], block: tuple[int, int, int], err) -> None:
+    """_check_grid_size refuses a launch whose grid, in work-items, does not fit the dispatch packet's
+    32-bit sizes (grid x block per dimension, as HSA counts it)."""
+    for axis, g, b in zip("xyz", grid, block):
+        if g * b > _MAX_GRID_ITEMS:
+            raise err(f"grid {axis}: {g} workgroups x {b} work-items = {g * b:,} work-items, over the "
+                      f"{_MAX_GRID_ITEMS:,} a dispatch can address")
 
 
 # -- args -----------------------------------------------------------------
@@ -223,7 +242,7 @@ def _dtype_error(word: str, off: int, ctx: _Ctx, extra: Sequence[str] = ()) -> H
     return ctx.error(f"unknown dtype '{word}'", off, hint)
 
 
-def _parse_arg(rest: str, base: int, ctx: _Ctx) -> ArgSpec:
+def _parse_arg(rest: str, base: int, ctx: _Ctx, shapes: dict) -> ArgSpec:
     words = _split_words(rest, base, ctx)
     if len(words) < 2:
         raise ctx.error("gpusim-arg needs 'NAME buffer DTYPE[SHAPE] ...' or 'NAME DTYPE VALUE'",
@@ -232,7 +251,7 @@ def _parse_arg(rest: str, base: int, ctx: _Ctx) -> ArgSpec:
     _check_arg_name(name, noff, ctx)
     kind, koff = words[1]
     if kind == "buffer":
-        return _parse_buffer(name, words[2:], koff, noff, ctx)
+        return _parse_buffer(name, words[2:], koff, noff, ctx, shapes)
     if kind not in DTYPES:
         m = _BUFFER_TYPE_RE.match(kind)
         if m and m.group(1) in DTYPES:
@@ -247,7 +266,8 @@ def _parse_arg(rest: str, base: int, ctx: _Ctx) -> ArgSpec:
     return ArgSpec(name=name, kind="scalar", dtype=kind, value=value, loc=ctx.loc(noff))
 
 
-def _parse_buffer(name: str, words: list[tuple[str, int]], koff: int, noff: int, ctx: _Ctx) -> ArgSpec:
+def _parse_buffer(name: str, words: list[tuple[str, int]], koff: int, noff: int, ctx: _Ctx,
+                  shapes: dict) -> ArgSpec:
     if not words:
         raise ctx.error(f"buffer '{name}' needs DTYPE[SHAPE]", koff + len("buffer"))
     tword, toff = words[0]
@@ -264,9 +284,21 @@ def _parse_buffer(name: str, words: list[tuple[str, int]], koff: int, noff: int,
     if not shape_text.strip():
         raise ctx.error(f"empty shape for buffer '{name}'", soff)
     shape = []
+    exprs = []
     off = soff
-    for part in shape_text.split(","):
-        shape.append(_parse_size(part.strip(), "shape", lambda msg, o=off: ctx.error(msg, o)))
+    for dim, part in enumerate(shape_text.split(",")):
+        text = part.strip()
+        lead = off + len(part) - len(part.lstrip())
+        if _is_literal_size(text):
+            shape.append(_parse_size(text, "shape", lambda msg, o=off: ctx.error(msg, o)))
+        else:   # names scalar arguments: computed once every argument is known (_resolve_shapes)
+            try:
+                node = parse_shape(text)
+            except ShapeSyntaxError as e:
+                raise ctx.error(e.message, lead + e.offset) from None
+            shapes.setdefault(name, []).append((dim, node, lead, ctx))
+            shape.append(0)
+        exprs.append(text)
         off += len(part) + 1
     init, params, seed, out = "zeros", (), 0, False
     seen: set[str] = set()
@@ -294,7 +326,76 @@ def _parse_buffer(name: str, words: list[tuple[str, int]], koff: int, noff: int,
         else:
             init, params = _parse_init(value.strip(), woff + 5, ctx)
     return ArgSpec(name=name, kind="buffer", dtype=dtype, shape=tuple(shape), init=init,
-                   init_params=params, seed=seed, out=out, loc=ctx.loc(noff))
+                   init_params=params, seed=seed, out=out, loc=ctx.loc(noff),
+                   shape_exprs=tuple(exprs) if name in shapes else ())
+
+
+def _is_literal_size(text: str) -> bool:
+    """_is_literal_size says whether a dimension is a plain size or a product of sizes (``4096*4096``)."""
+    return bool(text) and all(_INT_RE.match(f.strip()) for f in text.split("*"))
+
+
+def _integer_scalars(args: Sequence[ArgSpec]) -> dict:
+    """_integer_scalars maps each integer scalar argument's name to its value (what a shape may name)."""
+    return {a.name: a.value for a in args if a.kind == "scalar" and a.dtype in INT_RANGES}
+
+
+def _shape_value(node, values: Mapping[str, int], text: str, buffer: str, err) -> int:
+    """_shape_value computes one dimension and checks it is a usable size; ``err(msg, offset)`` builds errors."""
+    value = eval_shape(node, values, err)
+    if not 0 < value <= _MAX_DIM:
+        named = ", ".join(f"{n}={values[n]}" for n in dict.fromkeys(n for n, _ in names_in(node)))
+        raise err(f"shape '{text}' of buffer '{buffer}' is {value} with {named}; a size must be 1.."
+                  f"{_MAX_DIM}", 0)
+    return value
+
+
+def _resolve_shapes(args: list, shapes: dict) -> list:
+    """_resolve_shapes fills in the dimensions that name scalar arguments, at parse time (errors located)."""
+    if not shapes:
+        return args
+    values = _integer_scalars(args)
+    others = {a.name: a for a in args if a.name not in values}
+    out = []
+    for spec in args:
+        if spec.name not in shapes:
+            out.append(spec)
+            continue
+        shape = list(spec.shape)
+        for dim, node, off, ctx in shapes[spec.name]:
+            for name, noff in names_in(node):
+                if name in values:
+                    continue
+                if name in others:
+                    what = "a buffer" if others[name].kind == "buffer" else f"a {others[name].dtype} argument"
+                    raise ctx.error(f"shape names '{name}', {what}; a shape takes integer scalar arguments",
+                                    off + noff)
+                raise ctx.error(f"unknown name '{name}' in the shape of buffer '{spec.name}'", off + noff,
+                                did_you_mean(name, values) or _known_integers(values))
+            shape[dim] = _shape_value(node, values, spec.shape_exprs[dim], spec.name,
+                                      lambda msg, o, c=ctx, base=off: c.error(msg, base + o))
+        out.append(dataclasses.replace(spec, shape=tuple(shape)))
+    return out
+
+
+def _known_integers(values: Mapping[str, int]) -> str:
+    names = list(values)
+    return f"integer arguments: {', '.join(names)}" if names else "the header declares no integer arguments"
+
+
+def check_buffer_memory(args: Sequence[ArgSpec], err) -> None:
+    """check_buffer_memory refuses buffers that need more than MAX_BUFFER_BYTES together.
+
+    ``err(message, spec)`` builds the exception, ``spec`` being the largest buffer.
+    """
+    buffers = [a for a in args if a.kind == "buffer"]
+    sizes = [math.prod(a.shape) * ITEM_BYTES[a.dtype] for a in buffers]
+    total = sum(sizes)
+    if total > MAX_BUFFER_BYTES:
+        largest = buffers[sizes.index(max(sizes))]
+        raise err(f"the buffers need {total:,} bytes together, over gpusim's limit of {MAX_BUFFER_BYTES:,} "
+                  f"({MAX_BUFFER_BYTES >> 30} GiB); the largest is '{largest.name}' {largest.dtype}"
+                  f"[{','.join(map(str, largest.shape))}] ({max(sizes):,} bytes)", largest)
 
 
 def _parse_init(text: str, off: int, ctx: _Ctx) -> tuple[str, tuple[float, ...]]:
@@ -501,6 +602,8 @@ def apply_overrides(module: AsmModule, grid: Union[str, Sequence[int], None] = N
             launch = LaunchSpec(grid=new_grid, block=new_block)
         else:
             launch = dataclasses.replace(launch, grid=new_grid or launch.grid, block=new_block or launch.block)
+        flags = " ".join(f for f, v in (("--grid", grid), ("--block", block)) if v is not None)
+        _check_grid_size(launch.grid, launch.block, lambda msg: HeaderError(f"{flags}: {msg}", launch.loc))
     new_args = list(module.args)
     if args:
         index = {a.name: k for k, a in enumerate(new_args)}
@@ -515,7 +618,28 @@ def apply_overrides(module: AsmModule, grid: Union[str, Sequence[int], None] = N
             text = str(value) if not isinstance(value, str) else value
             parsed = parse_scalar(spec.dtype, text, lambda msg, n=name: HeaderError(f"--arg {n}: {msg}"))
             new_args[index[name]] = dataclasses.replace(spec, value=parsed)
+        new_args = _reshape_after_override(new_args, args)
     return dataclasses.replace(module, launch=launch, args=new_args)
+
+
+def _reshape_after_override(args: list, overridden: Mapping) -> list:
+    """_reshape_after_override computes again the shapes that name scalar arguments (``f32[n]`` after
+    ``--arg n=16384``) and checks the buffers' memory; errors name the flag and the buffer's line."""
+    values = _integer_scalars(args)
+    flags = " ".join(f"--arg {k}={v}" for k, v in overridden.items())
+    out = []
+    for spec in args:
+        if spec.kind != "buffer" or not spec.shape_exprs:
+            out.append(spec)
+            continue
+        shape = list(spec.shape)
+        for dim, text in enumerate(spec.shape_exprs):
+            if not _is_literal_size(text):
+                shape[dim] = _shape_value(parse_shape(text), values, text, spec.name,
+                                          lambda msg, o, s=spec: HeaderError(f"{flags}: {msg}", s.loc))
+        out.append(dataclasses.replace(spec, shape=tuple(shape)))
+    check_buffer_memory(out, lambda msg, spec: HeaderError(f"{flags}: {msg}", spec.loc))
+    return out
 
 
 def _known(names: Iterable[str]) -> str:

@@ -137,12 +137,14 @@ class KernelSource:
     ``descriptor`` maps each ``.amdhsa_*`` field (without the ``.amdhsa_``
     prefix) to its integer value. ``entry`` is the index into
     ``AsmModule.instructions`` of the kernel's first instruction.
+    ``field_locs`` maps each field to the line that set it, for errors about its value.
     """
 
     name: str
     descriptor: dict[str, int]
     entry: int
     loc: SourceLoc
+    field_locs: dict[str, SourceLoc] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,9 @@ class ArgSpec:
     For a buffer: ``dtype`` is the element type, ``shape`` its dimensions,
     ``init`` the initialiser name and ``init_params`` its numeric arguments,
     ``seed`` the RNG seed and ``out`` whether it is an output.
+    ``shape_exprs`` holds, for a buffer whose shape names scalar arguments (``f32[n]``), the text of
+    each dimension, so that ``shape`` can be computed again when ``--arg`` changes them; it is empty
+    for a shape of plain sizes.
     For a scalar: ``value`` holds the number.
     """
 
@@ -171,6 +176,7 @@ class ArgSpec:
     kind: str  # 'buffer' | 'scalar'
     dtype: str
     shape: tuple[int, ...] = ()
+    shape_exprs: tuple[str, ...] = ()
     init: str = "zeros"
     init_params: tuple[float, ...] = ()
     seed: int = 0

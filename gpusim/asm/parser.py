@@ -1278,7 +1278,9 @@ class _Assembler:
                 where = "is a data label, not code" if pk.name in self.data_labels else "has no label"
                 raise self.err(f"kernel '{pk.name}' {where} (expected '{pk.name}:' before its first instruction)",
                                kline, pk.name_col, did_you_mean(pk.name, module.labels))
-            module.kernels.append(KernelSource(pk.name, descriptor, entry, pk.loc))
+            locs = {f: SourceLoc(ln.file, ln.lineno, len(ln.code) - len(ln.code[col:].lstrip()) + 1, ln.text)
+                    for f, (_, ln, col) in pk.fields.items()}   # where each value is written
+            module.kernels.append(KernelSource(pk.name, descriptor, entry, pk.loc, locs))
         for index, ref, rloc in self.refs:
             name = ref.name
             if name in self.label_locs or ref.reloc:

@@ -14,6 +14,7 @@ from typing import Optional
 
 import numpy as np
 
+from gpusim import jitcache
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
@@ -236,7 +237,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 
-    cycles = cuk.run_timed(
+    cycles = jitcache.compiled_call(
+        cuk.run_timed,
         p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
         dispatch_order(arch),
         sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,

@@ -8,7 +8,6 @@ a fault record into a :class:`KernelFault` a user can act on.
 from __future__ import annotations
 
 import struct
-import sys
 from dataclasses import dataclass
 from typing import Optional
 
@@ -283,10 +282,9 @@ class Dispatch:
         lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 4), dtype=np.uint8)
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
         counts = np.zeros(len(p), dtype=np.int64)
-        _announce_first_compile()
-        itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
-                     mem, self.regions, self.env(), lds, fault, counts, limit,
-                     np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
+        jitcache.compiled_call(itp.run_grid, p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg,
+                               vreg, T, valid, mem, self.regions, self.env(), lds, fault, counts, limit,
+                               np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
         if fault[memk.F_CODE]:
             raise self.fault_error(fault, limit)
         return self.outcome(mem, counts)
@@ -351,13 +349,3 @@ class Dispatch:
             return ""
         dist, name, after = best
         return f", {dist} bytes {'past the end of' if after else 'before'} buffer '{name}'"
-
-
-def _announce_first_compile() -> None:
-    """_announce_first_compile tells the user why the very first run pauses (numba compiling)."""
-    compiled = getattr(itp.run_grid, "signatures", None)
-    if compiled is None or compiled:  # JIT disabled, or already compiled in this process
-        return
-    if not any(jitcache.cache_dir("exec/kernels").glob("interpreter.run_grid-*.nbi")):
-        print("gpusim: compiling the simulator's kernels (first run after install; about a minute)...",
-              file=sys.stderr, flush=True)

@@ -618,9 +618,9 @@ ATTENTION = register(Template(
         Param("mfma", "dims:3", "32x32x8", "f16 MFMA block MxNxK", choices=tuple(_MFMA)),
         Param("scale", "float", None, "the score scale, a positive number (default: 1/sqrt(head-dim))"),
         Param("prefetch", "int", 1, "1 issues the next key block's global loads before computing this one, "
-              "0 loads after", choices=(0, 1)),
+              "0 loads after", choices=(0, 1), minimum=0),
         Param("lds-pad", "int", 4, "elements added to each LDS row so MFMA fragment reads hit distinct banks "
-              "(0 shows the conflicts)"),
+              "(0 shows the conflicts)", minimum=0),
     ),
     build=build,
     problems=problems,

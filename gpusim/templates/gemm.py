@@ -429,10 +429,10 @@ GEMM = register(Template(
               "16x16x4 for f32"),
         Param("vec", "int", 16, "bytes per lane per global load (dword, dwordx2, dwordx4)", choices=(4, 8, 16)),
         Param("lds-pad", "int", None, "elements added to each LDS row so fragment reads hit distinct banks "
-              "(default: 8 bytes for 16-bit types, 4 for f32; 0 shows the conflicts)"),
+              "(default: 8 bytes for 16-bit types, 4 for f32; 0 shows the conflicts)", minimum=0),
         Param("lds-double-buffer", "bool", False, "two LDS buffers: write the next tile while reading this one"),
         Param("prefetch", "int", 1, "global prefetch depth: 1 issues the next tile's loads before computing "
-              "this one, 0 loads after", choices=(0, 1)),
+              "this one, 0 loads after", choices=(0, 1), minimum=0),
         Param("unroll", "int", 1, "K tiles per loop trip (copies of the loop body)", choices=(1, 2, 4)),
     ),
     build=build,

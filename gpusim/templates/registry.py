@@ -9,6 +9,7 @@ for an invalid combination.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
@@ -17,6 +18,9 @@ from gpusim.errors import GpusimError
 
 class TemplateError(GpusimError):
     """TemplateError is a template parameter or combination that cannot be generated (exit code 2)."""
+
+
+MAX_INT = 2**31 - 1   # every integer parameter ends up in an i32 kernel argument or a 32-bit immediate
 
 
 def parse_dims(text: str, count: int) -> tuple:
@@ -38,6 +42,8 @@ class Param:
 
     ``kind`` is ``int``, ``float``, ``bool`` (a flag), ``str`` (one of ``choices``) or ``dims:N`` (N integers
     joined by x, such as a tile 128x128x32). ``choices`` lists the valid values where they are few.
+    An ``int`` lies in ``minimum..MAX_INT`` (a size, count or step is at least 1 unless the template
+    says 0 means "none"); a ``float`` is finite.
     """
 
     name: str
@@ -45,6 +51,7 @@ class Param:
     default: Any
     help: str
     choices: Optional[Sequence] = None
+    minimum: int = 1
 
     def parse(self, value: Any) -> Any:
         """parse turns a command-line or API value into the parameter's type, or raises TemplateError."""
@@ -55,13 +62,19 @@ class Param:
         if self.kind == "int":
             try:
                 v = int(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise TemplateError(f"--{self.name}: {value!r} is not an integer") from None
+            if isinstance(value, float) and value != v:
+                raise TemplateError(f"--{self.name}: {value!r} is not an integer")
+            if not self.minimum <= v <= MAX_INT:
+                raise TemplateError(f"--{self.name} {v} must be at least {self.minimum} and at most {MAX_INT}")
         elif self.kind == "float":
             try:
                 v = float(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise TemplateError(f"--{self.name}: {value!r} is not a number") from None
+            if not math.isfinite(v):
+                raise TemplateError(f"--{self.name}: {value!r} is not a finite number")
         elif self.kind.startswith("dims:"):
             v = parse_dims(value, int(self.kind[5:])) if not isinstance(value, tuple) else value
             v = "x".join(str(d) for d in v)

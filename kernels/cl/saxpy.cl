@@ -1,8 +1,8 @@
 // gpusim-launch: grid=16,1,1 block=256,1,1
 // gpusim-arg: n i32 4000
 // gpusim-arg: a f32 2.5
-// gpusim-arg: x buffer f32[4000] init=uniform(-1,1) seed=1
-// gpusim-arg: y buffer f32[4000] init=uniform(-1,1) seed=2 out
+// gpusim-arg: x buffer f32[n] init=uniform(-1,1) seed=1
+// gpusim-arg: y buffer f32[n] init=uniform(-1,1) seed=2 out
 // gpusim-check: y ~= a * x + y rtol=1e-6 atol=1e-6
 //
 // BLAS saxpy, y updated in place.

@@ -193,3 +193,86 @@ def test_spec_types():
     m = parse(HEADER)
     assert all(isinstance(a, ArgSpec) for a in m.args)
     assert all(isinstance(c, CheckSpec) for c in m.checks)
+
+
+# -- shapes in terms of scalar arguments ------------------------------------------------
+SHAPED = """\
+; gpusim-arg: n i32 4000
+; gpusim-arg: x buffer f32[n] init=uniform(-1,1) seed=1
+; gpusim-arg: t buffer u8[(n + 3) // 4, 2*2] out
+; gpusim-arg: a f32 2.5
+"""
+
+
+def _shapes(module) -> dict:
+    return {a.name: a.shape for a in module.args if a.kind == "buffer"}
+
+
+def test_shapes_may_name_integer_arguments_and_follow_their_overrides():
+    m = parse(SHAPED)
+    assert _shapes(m) == {"x": (4000,), "t": (1000, 4)}
+    o = apply_overrides(m, args={"n": "16384"})
+    assert _shapes(o) == {"x": (16384,), "t": (4096, 4)}
+    assert _shapes(m) == {"x": (4000,), "t": (1000, 4)}   # the input is untouched
+
+
+def test_an_argument_declared_after_the_buffer_sizes_it():
+    m = parse("; gpusim-arg: x buffer f32[2*m-1]\n; gpusim-arg: m u32 8\n")
+    assert _shapes(m) == {"x": (15,)}
+
+
+SHAPE_ERRORS = [
+    ("; gpusim-arg: x buffer f32[nn]\n; gpusim-arg: n i32 4\n", 1, 28, "unknown name 'nn' in the shape", "'n'"),
+    ("; gpusim-arg: x buffer f32[a]\n; gpusim-arg: a f32 4\n", 1, 28, "names 'a', a f32 argument", None),
+    ("; gpusim-arg: x buffer f32[y]\n; gpusim-arg: y buffer f32[4]\n", 1, 28, "names 'y', a buffer", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[n-4]\n", 2, 28, "is 0 with n=4", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[n//(n-4)]\n", 2, 28, "division by zero", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[n+]\n", 2, 30, "found the end", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[n**2]\n", 2, 30, "expected a size", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[n.real]\n", 2, 29, "unexpected '.'", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[__import__('os')]\n", 2, 39, "unexpected '''", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[__import__]\n", 2, 28, "unknown name '__import__'", None),
+    ("; gpusim-arg: n i32 65536\n; gpusim-arg: x buffer f32[n*n*n]\n", 2, 28, "a size must be 1..2147483647", None),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f32[" + "(" * 40 + "n" + ")" * 40 + "]\n", 2, None,
+     "nested more than 32 deep", None),
+    ("; gpusim-arg: x buffer f32[65536,65536]\n; gpusim-arg: y buffer u8[4]\n", 1, 15,
+     "the buffers need 17,179,869,188 bytes together, over gpusim's limit", None),
+]
+
+
+@pytest.mark.parametrize("header, line, col, phrase, hint", SHAPE_ERRORS, ids=[e[3][:30] for e in SHAPE_ERRORS])
+def test_shape_errors_are_located(header, line, col, phrase, hint):
+    with pytest.raises(HeaderError) as info:
+        parse(header)
+    err = info.value
+    assert (err.loc.file, err.loc.line) == ("h.s", line), str(err)
+    if col is not None:
+        assert err.loc.col == col, str(err)
+    assert phrase in err.message, str(err)
+    if hint:
+        assert hint in err.hint, str(err)
+
+
+@pytest.mark.parametrize("header, value, line, phrase", [
+    (SHAPED, "0", 2, "shape 'n' of buffer 'x' is 0 with n=0"),
+    (SHAPED, "-8", 2, "is -8 with n=-8"),
+    ("; gpusim-arg: n i32 4\n; gpusim-arg: x buffer f64[n, n]\n", "65536", 2, "over gpusim's limit"),
+])
+def test_an_override_that_makes_a_shape_unusable_names_the_flag_and_the_buffer_line(header, value, line, phrase):
+    with pytest.raises(HeaderError) as info:
+        apply_overrides(parse(header), args={"n": value})
+    err = info.value
+    assert err.message.startswith(f"--arg n={value}: ") and phrase in err.message, str(err)
+    assert err.loc is not None and err.loc.line == line, str(err)
+
+
+def test_a_grid_beyond_32_bit_work_item_counts_is_refused_at_the_launch_line():
+    with pytest.raises(HeaderError) as info:
+        parse("; gpusim-launch: grid=8388608,1,1 block=1024,1,1\n")
+    assert info.value.loc.line == 1 and "over the 4,294,967,295 a dispatch can address" in info.value.message
+    assert parse("; gpusim-launch: grid=4194303,1,1 block=1024,1,1\n").launch.grid == (4194303, 1, 1)
+    with pytest.raises(HeaderError):
+        parse("; gpusim-launch: grid=1,4194304,1 block=1,1024,1\n")   # 2**32 work-items: one too many
+    with pytest.raises(HeaderError) as info:
+        apply_overrides(parse("; gpusim-launch: grid=64,1,1 block=256,1,1\n"), grid="2147483647")
+    assert info.value.message.startswith("--grid: grid x: 2147483647 workgroups x 256 work-items")

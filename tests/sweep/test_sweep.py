@@ -156,7 +156,7 @@ def test_a_local_worker_killed_mid_study_loses_no_point(tmp_path):
 def test_a_faulting_point_is_recorded_and_the_interrupted_study_resumes(tmp_path):
     good = SAXPY.read_text()
     (tmp_path / "good.s").write_text(good)
-    (tmp_path / "bad.s").write_text(good.replace("f32[4000]", "f32[1000]", 1))   # n=4000 reads past x
+    (tmp_path / "bad.s").write_text(good.replace("x buffer f32[n]", "x buffer f32[1000]", 1))   # n=4000 reads past x
     study = load_study(write(tmp_path, "name: faults\nworkloads: [good.s, bad.s]\nvary:\n"
                                        "  arch.cu.l1.latency_cycles: [100, 120, 140]\nmetrics: [cycles]\n"))
     assert len(study.points()) == 6

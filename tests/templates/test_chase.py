@@ -71,7 +71,7 @@ def test_wrong_index_fails_the_check(tmp_path):
     (dict(footprint_bytes=1000, stride_bytes=128), "--footprint-bytes 1000 is not a multiple of --stride-bytes 128"),
     (dict(footprint_bytes=128, stride_bytes=128), "a chase needs at least 2"),
     (dict(footprint_bytes=96 * 128, stride_bytes=128), "96 elements: over 64 it must be a multiple of 64"),
-    (dict(footprint_bytes=1 << 31), "under 2147483648"),
+    (dict(footprint_bytes=1 << 31), "at most 2147483647"),
     (dict(steps=0), "--steps 0 must be at least 1"),
 ])
 def test_invalid_combinations(given, reason):

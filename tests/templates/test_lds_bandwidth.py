@@ -64,7 +64,7 @@ def test_wrong_row_fails_the_check(tmp_path):
 
 @pytest.mark.parametrize("given, reason", [
     (dict(width=8, stride_words=3), "--stride-words 3 must be a positive multiple of width/4 = 2"),
-    (dict(width=16, stride_words=0), "--stride-words 0 must be a positive multiple of width/4 = 4"),
+    (dict(width=16, stride_words=0), "--stride-words 0 must be at least 1"),
     (dict(unroll=16, reads=32), "--unroll 16 must be 1..15"),
     (dict(unroll=4, reads=10), "--reads 10 must be a positive multiple of --unroll 4"),
     (dict(waves_per_block=17), "--waves-per-block 17 must be 1..16"),

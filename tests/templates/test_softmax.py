@@ -50,7 +50,7 @@ def test_matches_numpy_softmax(tmp_path, params):
     (dict(block=96), "multiple of 64"),
     (dict(cols=64 * 65, block=64), "65 elements per thread; at most 64"),
     (dict(block=2048, cols=4096), "up to 1024"),
-    (dict(rows=0), "--rows 0 must be positive"),
+    (dict(rows=0), "--rows 0 must be at least 1"),
     (dict(rows=65536, cols=16384), "over 2 GiB"),
 ])
 def test_invalid_combinations_name_the_reason(params, reason):

@@ -69,7 +69,8 @@ def _in_range(o, size, lds_size):
     return 0 <= o and o + size <= lds_size
 
 
-@njit(_nrt=False)
+# cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
+@njit(_nrt=False, cache=True)
 def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
     """exec_lds runs ds_* instruction ``i`` for wave ``w`` on the workgroup's LDS: 0 ok, -2 fault."""
     s = sem[i]

@@ -284,7 +284,8 @@ def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs):
                 vreg[w, rd + r, l] = np.uint32(bits32(np.float32(S[_SD + 64 * r + l] + cv)))
 
 
-@njit(_nrt=False)
+# cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
+@njit(_nrt=False, cache=True)
 def exec_mfma(i, w, ops, mods, vreg, T):
     """exec_mfma runs v_mfma instruction ``i`` for wave ``w`` (all lanes; EXEC is ignored by MFMA).
 

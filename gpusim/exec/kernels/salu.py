@@ -40,7 +40,8 @@ def _scmp(a, b, cond, signed):
     return x <= y
 
 
-@njit(_nrt=False, error_model="numpy")
+# cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
+@njit(_nrt=False, error_model="numpy", cache=True)
 def exec_salu(i, w, sem, ops, mods, sreg):
     """exec_salu runs scalar instruction ``i`` for wave slot ``w``; returns 0, or -1 if unknown."""
     s = sem[i]

@@ -204,7 +204,8 @@ def _preserves_high_half(s):
     return s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16
 
 
-@njit(_nrt=False, error_model="numpy")
+# cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
+@njit(_nrt=False, error_model="numpy", cache=True)
 def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     """exec_valu runs VALU instruction ``i`` for wave slot ``w``; returns 0."""
     s = sem[i]

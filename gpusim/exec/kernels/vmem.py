@@ -178,7 +178,8 @@ def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
     return True
 
 
-@njit(_nrt=False)
+# cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
+@njit(_nrt=False, cache=True)
 def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault):
     """exec_vmem runs global/flat/buffer instruction ``i`` for wave ``w``: 0 ok, -2 fault."""
     s = sem[i]
@@ -307,7 +308,8 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
     return 0
 
 
-@njit(_nrt=False)
+# cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
+@njit(_nrt=False, cache=True)
 def exec_smem(i, w, sem, ops, mods, sreg, mem, regions, env, fault):
     """exec_smem runs s_load_dword*/s_buffer_load_dword* for wave ``w``: 0 ok, -2 fault."""
     s = sem[i]
