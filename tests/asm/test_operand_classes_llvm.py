@@ -118,6 +118,8 @@ def _swaps(role) -> list[tuple[str, str]]:
 def _modifier_sets(d: isa.InstrDef, target: str) -> list[str]:
     """_modifier_sets lists modifier strings that select the instruction's operand layouts."""
     returning = "sc0" if target == "gfx942" else "glc"
+    if d.layout == "none":  # buffer_wbl2, buffer_inv: no address, so no offen/idxen
+        return [""]
     if d.fmt == "MUBUF":
         forms = ["", "offen", "idxen", "idxen offen"]
         return forms + [f"{f} {returning}".strip() for f in forms] if d.sem == _sem("MEM_ATOMIC") else forms
