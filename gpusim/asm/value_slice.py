@@ -118,7 +118,8 @@ def _entry_exec(program: Program) -> np.ndarray:
         if s in _MASK_OPS and dst >= 0:
             new[dst] = _combine(_MASK_OPS[s], value(st, i, S0), value(st, i, S1) if s != S.S_MOV else ENTRY)
         elif s in _SAVEEXEC_OPS:
-            new[dst] = st.get(EXEC_LO, UNKNOWN)
+            if dst >= 0:   # (a destination that is not an SGPR pair saves nothing this analysis can follow)
+                new[dst] = st.get(EXEC_LO, UNKNOWN)
             new[EXEC_LO] = _combine(_SAVEEXEC_OPS[s], value(st, i, S0), st.get(EXEC_LO, UNKNOWN))
         elif S.V_CMP_FIRST <= s <= S.V_CMP_LAST:  # a compare sets only lanes that are on
             inside = SUBSET if st.get(EXEC_LO, UNKNOWN) <= SUBSET else UNKNOWN
