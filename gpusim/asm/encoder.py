@@ -503,7 +503,7 @@ class Encoder:
         elif s in (sems.DS_READ, sems.DS_WRITE):
             mods[M_SUB] = getattr(fields, d.kind)
         if s == sems.DS_READ2 or s == sems.DS_WRITE2:
-            if mods[M_OFFSET] > 255 or mods[M_OFFSET1] > 255:
+            if not (0 <= mods[M_OFFSET] <= 255 and 0 <= mods[M_OFFSET1] <= 255):
                 raise self._fail(ins, "offset0/offset1 of ds_*2 must be 0..255")
         elif mods[M_OFFSET] > 0xFFFF:
             raise self._fail(ins, "ds offset must be 0..65535")

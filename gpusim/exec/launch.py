@@ -300,7 +300,7 @@ class Dispatch:
         T = np.zeros((SCRATCH_ROWS_NEEDED, 64), dtype=np.uint64)
         valid = np.ones(64, dtype=np.uint8)
         mem = self._memory_image()
-        lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 4), dtype=np.uint8)
+        lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 0), dtype=np.uint8)   # 0: none
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
         counts = np.zeros(p.rows, dtype=np.int64)
         _announce_first_compile()
