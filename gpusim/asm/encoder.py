@@ -21,10 +21,10 @@ from gpusim.asm.program import (
     D0, D1, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ABID, M_ABS, M_ADDR, M_BANK_MASK, M_BLGP, M_BOUND_CTRL,
     M_CACHE, M_CBSZ, M_CLAMP, M_FAST, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
     M_OFFSET, M_OFFSET1, M_OMOD, M_OPSEL, M_OPSEL_HI, M_ROW_MASK, M_SDWA, M_SEXT, M_SIGN, M_SIMM, M_SRC0_SEL,
-    M_SRC1_SEL, M_SUB, M_TARGET, M_VMCNT, N_MODS, N_SLOTS, NO_DPP, S0, S1, S2, S3, SEL_DWORD, VAL, WIDTH,
-    Program,
+    M_SRC1_SEL, M_SUB, M_TARGET, M_VMCNT, N_MODS, N_SLOTS, NO_DPP, PAST_END, S0, S1, S2, S3, SEL_DWORD, SREG_FILE, VAL,
+    WIDTH, Program,
 )
-from gpusim.errors import AsmError, UnsupportedInstruction, did_you_mean
+from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction, did_you_mean
 from gpusim.asm import fields
 from gpusim.asm.fields import pack_shape
 from gpusim.asm.operand_classes import check_operands
@@ -337,6 +337,7 @@ class Encoder:
             self._encode_ds(ins, d, ops, mods)
         else:
             literal = self._encode_alu(ins, d, ops, mods)
+        check_register_reach(ins, d, ops, mods)
         return d, _encoded_size(d, ins, literal)
 
     def _slots_for(self, ins: Instruction, d: isa.InstrDef):
@@ -533,7 +534,7 @@ class Encoder:
         elif s in (sems.DS_READ, sems.DS_WRITE):
             mods[M_SUB] = getattr(fields, d.kind)
         if s == sems.DS_READ2 or s == sems.DS_WRITE2:
-            if mods[M_OFFSET] > 255 or mods[M_OFFSET1] > 255:
+            if not (0 <= mods[M_OFFSET] <= 255 and 0 <= mods[M_OFFSET1] <= 255):
                 raise self._fail(ins, "offset0/offset1 of ds_*2 must be 0..255")
         elif mods[M_OFFSET] > 0xFFFF:
             raise self._fail(ins, "ds offset must be 0..65535")
@@ -555,6 +556,95 @@ def _constant_type(d: isa.InstrDef, k: int, t: str, mods: np.ndarray) -> str:
     if d.fmt == "VOP3P" and t == "b64":
         return "v2f32"
     return t
+
+
+SCALAR_FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM")
+_MFMA_BITS = {MFMA_TYPES["f16"]: 16, MFMA_TYPES["bf16"]: 16, MFMA_TYPES["i8"]: 8, MFMA_TYPES["fp8"]: 8,
+              MFMA_TYPES["bf8"]: 8, MFMA_TYPES["f64"]: 64}
+_SLOT_NAMES = {D0: "destination", D1: "second destination", S0: "source 0", S1: "source 1", S2: "source 2",
+               S3: "data"}
+
+
+def _scalar_reach(d: isa.InstrDef) -> dict:
+    """_scalar_reach maps each operand slot the executor accesses in the scalar register file to how many
+    32-bit registers it reaches from the operand's first (at least its written width)."""
+    if d.fmt in SCALAR_FORMATS:
+        reach = dict.fromkeys((D0, D1, S0, S1, S2, S3), 1)
+        if d.sem in (sems.S_GETPC_B64, sems.S_SETPC_B64, sems.S_SWAPPC_B64, sems.S_MEMTIME):
+            reach[D0] = reach[S0] = 2
+        if d.fmt == "SMEM":
+            reach[S0] = 4 if d.sem == sems.S_BUFFER_LOAD else 2   # the base pair, or the buffer resource
+        return reach
+    reach = {D1: 2}
+    if d.fmt == "VOPC" or d.layout in ("readlane", "readfirstlane"):
+        reach[D0] = 2 if d.fmt == "VOPC" else 1
+    if d.layout == "readlane":
+        reach[S1] = 1
+    if d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
+        reach[S1] = 4 if d.fmt == "MUBUF" else 2   # the buffer resource, or the saddr pair
+        reach[S2] = 1
+    return reach
+
+
+def _vector_widths(d: isa.InstrDef, mods: np.ndarray) -> dict:
+    """_vector_widths maps the operand slots whose vector registers the executor touches by the
+    instruction's own shape (not the operand's written width) to that many registers."""
+    if d.fmt == "MFMA":
+        m_, n_, k_, b_ = d.shape
+        a, b = MFMA_TYPES[d.atype], MFMA_TYPES[d.btype]
+        kpl = k_ if b_ > 1 else k_ * m_ // 64
+        out = m_ * n_ * b_ // 64 * (2 if a == MFMA_TYPES["f64"] else 1)
+        return {D0: out, S0: max(kpl * _MFMA_BITS.get(a, 32) // 32, 1),
+                S1: max(kpl * _MFMA_BITS.get(b, 32) // 32, 1), S2: out}
+    if d.sem in (sems.DS_READ2, sems.DS_WRITE2):
+        element = (d.sub & 0xFF) // 4   # registers per element (gpusim.exec.kernels.lds.ds2_offsets)
+        return {D0: 2 * element} if d.sem == sems.DS_READ2 else {S1: element, S2: element}
+    if d.fmt in ("VOP1", "VOP2", "VOP3", "VOP3P") and isa.type_bits(d.dst) == 64 and not d.dst.startswith("v2"):
+        return {D0: 2}
+    return {}
+
+
+def _vector_only(d: isa.InstrDef) -> tuple:
+    """_vector_only names the operand slots the executor indexes the vector register file with, whatever
+    their kind: they must be vector registers (an MFMA's C may also be an inline constant)."""
+    if d.fmt == "MFMA":
+        return (D0, S0, S1)
+    if d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
+        return (D0, S3)
+    if d.fmt == "DS":
+        return (D0, S1, S2)
+    if d.fmt in ("VOP1", "VOP2", "VOP3", "VOP3P") and d.layout not in ("readlane", "readfirstlane"):
+        return (D0,)
+    return ()
+
+
+def check_register_reach(ins: Instruction, d: isa.InstrDef, ops: np.ndarray, mods: np.ndarray) -> None:
+    """check_register_reach refuses an operand whose registers the executor would access outside the register
+    file it reads or writes them in: a vector register where the instruction takes a scalar one, a scalar
+    tuple that runs past the end of the scalar file, or a vector tuple narrower than the registers the
+    instruction touches (an MFMA's A, B, C and D, a ds_read2/ds_write2 pair, a 64-bit result), or a scalar
+    register or constant where the executor indexes the vector file. Raises AsmError at the instruction."""
+    for slot, reach in _scalar_reach(d).items():
+        kind, first, width = (int(x) for x in ops[slot])
+        if kind == K_VREG:
+            raise AsmError(f"{_SLOT_NAMES[slot]} of '{ins.mnemonic}' is a scalar operand: a vector register "
+                           "cannot be used here", ins.loc)
+        if kind == K_SREG and first + max(width, reach) > SREG_FILE:
+            raise AsmError(f"{_SLOT_NAMES[slot]} of '{ins.mnemonic}' needs {max(width, reach)} scalar registers "
+                           f"from register {first}, past the end of the scalar register file", ins.loc)
+    for slot in _vector_only(d) + ((S2,) if d.fmt == "MFMA" else ()):
+        kind = int(ops[slot, KIND])
+        if kind == K_SREG or (kind == K_IMM and slot != S2):
+            what = "a scalar register" if kind == K_SREG else "a constant"
+            raise AsmError(f"{_SLOT_NAMES[slot]} of '{ins.mnemonic}' is a vector operand: {what} cannot be used "
+                           "here", ins.loc)
+    for slot, need in _vector_widths(d, mods).items():
+        kind, first, width = (int(x) for x in ops[slot])
+        if kind == K_VREG and width != need:
+            raise AsmError(f"{_SLOT_NAMES[slot]} of '{ins.mnemonic}' must be {need} vector registers "
+                           f"(v[N:N+{need - 1}]), got {width}" if need > 1 else
+                           f"{_SLOT_NAMES[slot]} of '{ins.mnemonic}' must be one vector register, got {width}",
+                           ins.loc)
 
 
 def _one_edit_apart(a: str, b: str) -> bool:
@@ -675,13 +765,16 @@ def _encoded_size(d: isa.InstrDef, ins: Instruction, literal: bool) -> int:
 
 
 def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
-    """encode_module encodes every instruction of ``module`` for ``target`` ('gfx90a' or 'gfx942')."""
+    """encode_module encodes every instruction of ``module`` for ``target`` ('gfx90a' or 'gfx942').
+
+    The Program ends with the end-of-text sentinel (gpusim.asm.program.PAST_END) after the last instruction.
+    """
     n = len(module.instructions)
-    ops = np.zeros((max(n, 1), N_SLOTS, 3), np.int64)
-    mods = np.zeros((max(n, 1), N_MODS), np.int64)
-    sem = np.zeros(max(n, 1), np.int32)
-    unit = np.zeros(max(n, 1), np.int8)
-    pc_bytes = np.zeros(max(n, 1), np.int64)
+    ops = np.zeros((n + 1, N_SLOTS, 3), np.int64)
+    mods = np.zeros((n + 1, N_MODS), np.int64)
+    sem = np.zeros(n + 1, np.int32)
+    unit = np.zeros(n + 1, np.int8)
+    pc_bytes = np.zeros(n + 1, np.int64)
     enc = Encoder(module, target, accum_offset)
     pc = 0
     names = []
@@ -694,5 +787,16 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
         pc_bytes[i] = pc
         pc += size
         names.append(ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else ""))
-    return Program(sem=sem[:n], ops=ops[:n], mods=mods[:n], unit=unit[:n], pc_bytes=pc_bytes[:n],
-                   mnemonics=names, locs=[ins.loc for ins in module.instructions], defs=defs)
+    locs = [ins.loc for ins in module.instructions]
+    end = isa.lookup("s_endpgm")
+    ops[n, :, KIND] = K_NONE
+    mods[n, M_SUB] = PAST_END
+    mods[n, M_DPP] = NO_DPP
+    sem[n] = end.sem
+    unit[n] = isa.UNITS.index(end.unit)
+    pc_bytes[n] = pc
+    defs.append(end)
+    names.append("(end of code)")
+    last = locs[-1] if locs else SourceLoc(module.path, 1)
+    locs.append(SourceLoc(last.file, last.line, last.col))
+    return Program(sem=sem, ops=ops, mods=mods, unit=unit, pc_bytes=pc_bytes, mnemonics=names, locs=locs, defs=defs)

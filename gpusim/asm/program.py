@@ -106,14 +106,24 @@ def register_set(ops: np.ndarray, i: int, slots) -> int:
 
 NO_DPP = -1
 SEL_DWORD = 6
+# ``mods[i, M_SUB]`` of the end-of-text sentinel (an s_endpgm row): executing it is a fault, not the end
+PAST_END = 1
 
 
 @dataclass
 class Program:
     """Program is an encoded kernel, ready for the executor.
 
-    Arrays have one row per instruction of the module's text section; a
-    kernel starts at ``entry``. ``pc_bytes`` is each instruction's byte
+    Arrays have one row per instruction of the module's text section, then
+    one more: the end-of-text sentinel at row ``len(program)``, an
+    ``s_endpgm`` row whose ``mods[M_SUB]`` is PAST_END and whose ``pc_bytes``
+    is the address just past the last instruction. A wave that runs off the
+    end of the code (no s_endpgm, a branch to a label at the very end, a
+    jump to the end address) reaches the sentinel, so every pc the executor
+    can hold indexes the arrays, and executing it is a fault. ``len(program)``
+    counts the real instructions only; ``rows`` is the array length, what
+    per-pc tables (counts, timing tables, the value slice) must be sized to.
+    A kernel starts at ``entry``. ``pc_bytes`` is each instruction's byte
     offset from the start of the text section, as the real encoding lays it
     out; ``locs`` and ``text`` point back at the source for error reports.
     """
@@ -128,6 +138,11 @@ class Program:
     defs: list = field(default_factory=list)  # gpusim.asm.isa.InstrDef of each instruction
 
     def __len__(self) -> int:
+        return int(self.sem.shape[0]) - 1
+
+    @property
+    def rows(self) -> int:
+        """rows is the number of rows of the arrays: the instructions and the end-of-text sentinel."""
         return int(self.sem.shape[0])
 
     def describe(self, i: int) -> str:

@@ -63,7 +63,7 @@ def _successors(program: Program, i: int) -> tuple:
         return (int(program.mods[i, M_TARGET]),)
     if s == S.S_CBRANCH:
         return (int(program.mods[i, M_TARGET]), i + 1)
-    return (i + 1,) if i + 1 < len(program) else ()
+    return (i + 1,) if i + 1 < program.rows else ()
 
 
 # EXEC lattice: exactly the launch lanes, some subset of them, or unknown (possibly more lanes)
@@ -87,14 +87,14 @@ def _combine(op: str, a: int, b: int) -> int:
 
 
 def _entry_exec(program: Program) -> np.ndarray:
-    """_entry_exec returns bool[n]: True where EXEC surely still holds exactly the lanes it had at launch.
+    """_entry_exec returns bool[program.rows]: True where EXEC surely still holds the launch lanes exactly.
 
     Returns all False when EXEC may ever hold lanes outside the launch set
     (``s_mov_b64 exec, -1``, an unrecognised EXEC write), since then no
     vector write can be trusted to cover every lane read later. The program
     has no computed jump (``value_slice`` keeps everything for those).
     """
-    n = len(program)
+    n = program.rows
     ops, sem = program.ops, program.sem
     states: list = [None] * n   # per instruction: dict of lane-mask values known before it; key EXEC_LO = exec
     states[0] = {EXEC_LO: ENTRY} if n else None
@@ -118,7 +118,8 @@ def _entry_exec(program: Program) -> np.ndarray:
         if s in _MASK_OPS and dst >= 0:
             new[dst] = _combine(_MASK_OPS[s], value(st, i, S0), value(st, i, S1) if s != S.S_MOV else ENTRY)
         elif s in _SAVEEXEC_OPS:
-            new[dst] = st.get(EXEC_LO, UNKNOWN)
+            if dst >= 0:   # (a destination that is not an SGPR pair saves nothing this analysis can follow)
+                new[dst] = st.get(EXEC_LO, UNKNOWN)
             new[EXEC_LO] = _combine(_SAVEEXEC_OPS[s], value(st, i, S0), st.get(EXEC_LO, UNKNOWN))
         elif S.V_CMP_FIRST <= s <= S.V_CMP_LAST:  # a compare sets only lanes that are on
             inside = SUBSET if st.get(EXEC_LO, UNKNOWN) <= SUBSET else UNKNOWN
@@ -192,7 +193,7 @@ def _launch_pointer_loads(program: Program) -> set:
     the base, and no backward branch jumps over them.
     """
     ops, sem, mods = program.ops, program.sem, program.mods
-    n = len(program)
+    n = program.rows
     in_loop = [False] * n
     for j in range(n):
         if sem[j] in (S.S_BRANCH, S.S_CBRANCH) and int(mods[j, M_TARGET]) <= j:
@@ -229,14 +230,16 @@ def reads_buffers(program: Program, needed: np.ndarray) -> bool:
 
 
 def value_slice(program: Program) -> np.ndarray:
-    """value_slice returns bool[n]: True where instruction i's values are needed for control and addresses.
+    """value_slice returns bool[program.rows]: True where instruction i's values are needed for control and addresses.
+
+    Row ``len(program)``, the end-of-text sentinel, is a root like every non-vector instruction.
 
     False marks a vector instruction whose results feed no address, branch
     or EXEC mask (through registers or memory, on any path): a timing-only
     run may skip its arithmetic and data movement; memory instructions still
     compute and check their addresses.
     """
-    n = len(program)
+    n = program.rows
     ops, sem = program.ops, program.sem
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
@@ -310,7 +313,7 @@ def compact_vgprs(program: Program, needed: np.ndarray) -> tuple[np.ndarray, int
     """
     ops = program.ops
     used = {0}
-    for i in range(len(program)):
+    for i in range(program.rows):
         slots = (S0, S1, S2, S3, D0, D1) if needed[i] else _address_slots(int(program.sem[i]))
         for slot in slots:
             if int(ops[i, slot, KIND]) == K_VREG:
@@ -318,7 +321,7 @@ def compact_vgprs(program: Program, needed: np.ndarray) -> tuple[np.ndarray, int
                 used.update(range(first, first + max(int(ops[i, slot, WIDTH]), 1)))
     index = {r: k for k, r in enumerate(sorted(used))}
     renumbered = ops.copy()
-    for i in range(len(program)):
+    for i in range(program.rows):
         slots = (S0, S1, S2, S3, D0, D1) if needed[i] else _address_slots(int(program.sem[i]))
         for slot in slots:
             if int(ops[i, slot, KIND]) == K_VREG:

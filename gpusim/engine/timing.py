@@ -117,7 +117,7 @@ def dispatch_order(arch: Arch) -> np.ndarray:
 
 def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """timing_tables returns (kind, category, busy cycles) for every instruction of ``program``."""
-    n = len(program)
+    n = program.rows   # the end-of-text sentinel too: a wave can reach it
     kind = np.zeros(n, np.int64)
     cat = np.zeros(n, np.int64)
     busy = np.zeros(n, np.int64)
@@ -159,6 +159,16 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 QUANTUM_CYCLES = 256
+_WIDEST_LANE_ACCESS = 16     # bytes: a dwordx4 load or store
+_WIDEST_SCALAR_ACCESS = 64   # bytes: s_load_dwordx16
+
+
+def _lines_per_access(arch: Arch) -> int:
+    """_lines_per_access bounds how many L1 lines one wave's memory instruction touches (the timing loop's
+    ``lines`` scratch): 64 lanes of 16 bytes, each across at most 16 // line + 2 lines, or one scalar
+    load's 64 bytes; an architecture with lines narrower than an access needs more than the usual 128."""
+    line = arch.cu.l1.line_bytes
+    return max(64 * (_WIDEST_LANE_ACCESS // line + 2), _WIDEST_SCALAR_ACCESS // line + 2, 128)
 
 
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
@@ -177,7 +187,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     """
     module = kernel.module
     p = kernel.program
-    full = np.ones(len(p), dtype=bool) if values else value_slice(p)
+    full = np.ones(p.rows, dtype=bool) if values else value_slice(p)
     # a sliced run whose addresses and branches read no buffer needs no buffer contents
     dispatch = Dispatch(module, kernel.source, p, module.launch, module.args,
                         contents=values or reads_buffers(p, full))
@@ -214,10 +224,10 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     sreg[:, SRC_SHARED_BASE] = SHARED_APERTURE >> 32
     sreg[:, SRC_SHARED_LIMIT] = (SHARED_APERTURE >> 32) + 1
     vreg = np.zeros((slots, nv, 64), np.uint32)
-    lds = np.zeros((n_wgs, max(int(kernel.descriptor.get("group_segment_fixed_size", 0)), 4)), np.uint8)
+    lds = np.zeros((n_wgs, max(int(kernel.descriptor.get("group_segment_fixed_size", 0)), 0)), np.uint8)
     fault = np.zeros(memk.N_FAULT, np.int64)
     counters = np.zeros(cuk.C_N, np.int64)
-    icount = np.zeros(len(p), np.int64)
+    icount = np.zeros(p.rows, np.int64)
     memory = MemoryLevels(arch)
     mem = dispatch._memory_image()
 
@@ -242,7 +252,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
         dispatch_order(arch),
         sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
-        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(len(p)),
+        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(p.rows),
         per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
         per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
         regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
@@ -250,7 +260,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
         per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
         per_cu(), per_cu(),   # cu_wake, cu_live
-        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(5, np.int64),
+        counters, icount, np.zeros(3, np.int64), np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
         np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
     if fault[memk.F_CODE]:
         raise dispatch.fault_error(fault, max_instructions)

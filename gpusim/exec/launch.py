@@ -30,6 +30,7 @@ CODE_BASE = 0x7E00_0000_0000
 GUARD_BYTES = 4096
 ALIGN = 256
 DEFAULT_LIMIT = 2_000_000_000
+MAX_USER_SGPRS = 31   # gfx9's COMPUTE_PGM_RSRC2.USER_SGPR is 5 bits
 
 _SCALAR_FORMATS = {"i8": "<b", "u8": "<B", "i16": "<h", "u16": "<H", "i32": "<i", "u32": "<I", "i64": "<q",
                    "u64": "<Q", "f16": "<e", "f32": "<f", "f64": "<d"}
@@ -40,6 +41,7 @@ _FAULT_TEXT = {
     memk.FAULT_LIMIT: "runaway kernel: instruction limit reached",
     memk.FAULT_UNSUPPORTED: "unsupported operation",
     memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
+    memk.FAULT_PAST_END: "pc past the end of the kernel",
 }
 
 
@@ -92,6 +94,7 @@ class Dispatch:
         self.buffers: dict[str, Buffer] = {}
         self.scalars: dict[str, object] = {}
         self._layout()
+        self._check_initial_sgprs()
 
     # ------------------------------------------------------------ memory image
     def _kernarg_offsets(self) -> tuple[dict[str, int], dict[str, int], int]:
@@ -229,6 +232,24 @@ class Dispatch:
             nxt += 1
         return np.array(pairs if pairs else np.zeros((0, 2)), dtype=np.int64).reshape(-1, 2)
 
+    def _check_initial_sgprs(self) -> None:
+        """_check_initial_sgprs refuses a descriptor whose launch-time SGPRs lie outside what gfx9 allows,
+        as llvm-mc does: at most 31 user SGPRs (the kernel's 5-bit USER_SGPR field), no more than
+        ``.amdhsa_user_sgpr_count`` implied by the enabled user-SGPR fields. The interpreter's init_wave writes
+        them into the scalar file unchecked."""
+        count = self.desc.get("user_sgpr_count", 0)
+        preload = self.desc.get("user_sgpr_kernarg_preload_length", 0)
+        if not 0 <= count <= MAX_USER_SGPRS:
+            raise HeaderError(f"too many user SGPRs enabled: .amdhsa_user_sgpr_count is {count} "
+                              f"(0..{MAX_USER_SGPRS})", self.kernel.loc)
+        if not 0 <= preload <= MAX_USER_SGPRS or self.desc.get("user_sgpr_kernarg_preload_offset", 0) < 0:
+            raise HeaderError(f".amdhsa_user_sgpr_kernarg_preload_length {preload} is out of range "
+                              f"(0..{MAX_USER_SGPRS})", self.kernel.loc)
+        implied = int(self.user_sgprs()[:, 0].max()) + 1 if len(self.user_sgprs()) else 0
+        if implied > MAX_USER_SGPRS:
+            raise HeaderError(f"too many user SGPRs enabled: the enabled .amdhsa_user_sgpr_* fields need {implied}"
+                              f" (at most {MAX_USER_SGPRS})", self.kernel.loc)
+
     def abi(self) -> np.ndarray:
         """abi returns the launch parameters the interpreter's init_wave reads."""
         d = self.desc
@@ -279,9 +300,9 @@ class Dispatch:
         T = np.zeros((SCRATCH_ROWS_NEEDED, 64), dtype=np.uint64)
         valid = np.ones(64, dtype=np.uint8)
         mem = self._memory_image()
-        lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 4), dtype=np.uint8)
+        lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 0), dtype=np.uint8)   # 0: none
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
-        counts = np.zeros(len(p), dtype=np.int64)
+        counts = np.zeros(p.rows, dtype=np.int64)
         jitcache.compiled_call(itp.run_grid, p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg,
                                vreg, T, valid, mem, self.regions, self.env(), lds, fault, counts, limit,
                                np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
@@ -331,12 +352,18 @@ class Dispatch:
         elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
             what = f"instruction '{p.mnemonics[i]}' is not supported yet by the executor"
         lane = int(fault[memk.F_LANE])
-        where = f"pc 0x{int(p.pc_bytes[i] - p.pc_bytes[self.kernel.entry]):x}" if 0 <= i < len(p) else "pc ?"
+        where = f"pc 0x{int(p.pc_bytes[i] - p.pc_bytes[self.kernel.entry]):x}" if 0 <= i < p.rows else "pc ?"
         instr = f" '{p.describe(i)}'" if 0 <= i < len(p) else ""
+        if code == memk.FAULT_PAST_END:   # the end-of-text sentinel: no instruction of its own to name
+            what = f"{where} is past the end of the kernel"
+            if self.kernel.entry < i <= len(p):
+                end = int(p.pc_bytes[i - 1] - p.pc_bytes[self.kernel.entry])
+                what += f" (its code ends with '{p.describe(i - 1)}' at pc 0x{end:x})"
+            what += " and no s_endpgm ended the wave"
         lane_txt = f", lane {lane}" if lane >= 0 else ""
         msg = (f"kernel '{self.kernel.name}' faulted: {what}; {where}{instr}, workgroup {wg}, "
                f"wave {int(fault[memk.F_WAVE])}{lane_txt}")
-        return KernelFault(msg, p.locs[i] if 0 <= i < len(p) else None)
+        return KernelFault(msg, p.locs[i] if 0 <= i < p.rows else None)
 
     def _nearest_buffer(self, addr: int) -> str:
         best = None

@@ -249,7 +249,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     per workgroup slot (``wg_*``), per CU and SIMD (``unit_*``, ``simd_wake``,
     ``last_k``: the SIMD's last issuing slot), per CU (``cu_*``). Counters
     accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
-    ``wgv`` (int64[3]), ``lines`` (int64[128]), ``pick``/``pkey`` (int64[5])
+    ``wgv`` (int64[3]), ``lines`` (int64, room for the lines of one access), ``pick``/``pkey`` (int64[5])
     are scratch; ``M`` is :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`,
     the memory hierarchy every vector and scalar memory access goes through. With ``tctl`` (T_* columns)
     given, the events (EV_*) of the CUs and cycles it selects are appended to ``trace``; with ``tctl``

@@ -11,12 +11,13 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, M_FAST, M_SUB, M_TARGET, S0, SCC, VAL, VCC_HI, VCC_LO,
+    D0, EXEC_HI, EXEC_LO, M_FAST, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL, VCC_HI, VCC_LO,
 )
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
-    F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_UNSUPPORTED, record_fault,
+    F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_PAST_END, FAULT_UNSUPPORTED,
+    record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -67,6 +68,9 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
         r = exec_salu(i, w, sem, ops, mods, sreg)
     elif s < S.FLOW_END:
         if s == S.S_ENDPGM:
+            if mods[i, M_SUB] == PAST_END:  # the end-of-text sentinel: the wave ran off its code
+                record_fault(fault, FAULT_PAST_END, w, i, -1, code_base + pc_bytes[i], 0)
+                return FAULT
             return END
         if s == S.S_BARRIER:
             pc[w] = i + 1

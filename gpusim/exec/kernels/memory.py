@@ -33,6 +33,7 @@ FAULT_LIMIT = 4
 FAULT_UNSUPPORTED = 5
 FAULT_MISALIGNED = 6
 FAULT_BAD_JUMP = 7
+FAULT_PAST_END = 8  # the wave ran off the end of the code (the Program's end-of-text sentinel)
 
 
 @njit(_nrt=False)

@@ -1,0 +1,187 @@
+"""How gpusim's command line takes bad input: a few hundred generated bad inputs, counted by outcome.
+
+    python benchmarks/robustness.py [--cases N] [--seed S] [--timeout SECONDS] [--jobs N] [--show OUTCOMES]
+
+Each case runs ``python -m gpusim.cli ...`` in a fresh process with a time limit and is counted by how it
+ended: ``refused`` (exit 2, one error line), ``fault`` (exit 3, a GPU fault report), ``check_failed``
+(exit 1), ``passed`` (exit 0), ``traceback`` (a Python traceback on stderr, whatever the exit status),
+``signal`` (killed by a signal: a crash) or ``hang`` (still running at the time limit). The last three
+are bugs; the cases behind them are listed with the command that reproduces each.
+
+The inputs: mutated corpus kernels (tests/exec/kernel_mutator.py, as the fuzz test makes them, run with a
+small --max-instructions in timed and --no-timing mode), kernels whose gpusim launch/arg/check header
+lines are damaged, architecture YAML files with bad values, and bad command-line flags.
+Every file is written to a temporary folder that is removed at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "exec"))
+from kernel_mutator import choices_from, mutate, seed_texts  # noqa: E402
+
+OUTCOMES = ("refused", "fault", "check_failed", "passed", "traceback", "signal", "hang")
+BUGS = ("traceback", "signal", "hang")
+LIMIT = "200000"
+SAXPY = (REPO / "workloads" / "saxpy.s").read_text()
+
+BAD_LAUNCH = ("grid=0,1,1 block=64,1,1", "grid=-1,1,1 block=64,1,1", "grid=1,1,1 block=0,1,1",
+              "grid=1,1,1 block=2048,1,1", "grid=99999999999,1,1 block=64,1,1", "grid=1,1 block=64,1,1",
+              "grid=a,b,c block=64,1,1", "block=64,1,1", "grid=1,1,1", "grid=1e3,1,1 block=64,1,1",
+              "grid=16,1,1 block=256,1,1 grid=2,1,1", "grid=16,1,1 block=256,1,1 extra=1", "")
+BAD_ARGS = ("n i32 abc", "n i32 99999999999999", "n f99 1", "x buffer f32[-1]", "x buffer f32[0]",
+            "x buffer f32[99999999999999] init=zeros", "x buffer f32[4000] init=uniform(1)",
+            "x buffer f32[4000] init=nosuch(1,2)", "x buffer f32[4000] seed=x", "x buffer", "a f32 nan",
+            "y buffer f32[4000] init=uniform(-1,1) seed=2 out out", "q buffer f32[4] init=[1,2,3,4,5]")
+BAD_CHECKS = ("y ~= ", "y ~= a * * x", "y ~= nosuch + 1", "y ~= x[99999]", "y ~= x.reshape(7, 7)",
+              "y ~= a * x + y rtol=abc", "y ~= (", "y == y", "z ~= y", "y ~= x @ x", "y ~= 1 / 0",
+              "y ~= np.nosuch(x)", "y ~= x if a else y", "y ~= [x for x in y]", "y ~= lambda: 1",
+              "y ~= ().__class__", "y ~= 10 ** 10 ** 10", "y ~= x.astype('U99999999')")
+BAD_ARCH_VALUES = (("hbm", "channels", "1e30"), ("hbm", "channels", "0"), ("hbm", "channels", "-8"),
+                   ("hbm", "channels", "abc"), ("gpu", "xcds", "100000000"), ("gpu", "cus_per_xcd", "0"),
+                   ("clocks", "shader_mhz", "0"), ("clocks", "shader_mhz", "1e308"), ("l2", "line_bytes", "3"),
+                   ("l2", "size_bytes", "1"), ("cu", "simds", "0"), ("hbm", "latency_cycles", "-1"),
+                   ("mall", "associativity", "0"), ("hbm", "channels", "[1, 2]"), ("hbm", "nosuch_key", "1"))
+BAD_FLAGS = (["--grid", "0,1,1"], ["--grid", "-4,1,1"], ["--block", "5000"], ["--block", "x"],
+             ["--max-instructions", "-1"], ["--max-instructions", "0"], ["--max-instructions", "abc"],
+             ["--arg", "n=abc"], ["--arg", "nosuch=1"], ["--arg", "n"], ["--arg", "n=16384"],
+             ["--kernel", "nosuch"], ["--arch", "nosuch"], ["--arch", "/nonexistent/a.yaml"],
+             ["--json", "/nonexistent/dir/r.json"], ["--csv", "/nonexistent/dir/r.csv"],
+             ["--trace", "/nonexistent/dir/t.json"], ["--trace-cus", "9-1"], ["--trace-cycles", "x:y"],
+             ["--trace-max-events", "-5"], ["--no-such-flag"], ["--timeline", "--no-timing"])
+
+
+def kernel_cases(rng: random.Random, count: int) -> list[tuple[str, str, list[str]]]:
+    """kernel_cases are (what, kernel text, extra CLI flags) for ``count`` mutated corpus kernels."""
+    seeds = seed_texts()
+    out = []
+    for n in range(count):
+        path, text = seeds[n % len(seeds)]
+        mutated, done = mutate(text, choices_from([rng.randrange(1 << 16) for _ in range(16)]), rng.randint(1, 3))
+        mode = ["--check"] if n % 2 else ["--check", "--no-timing"]
+        out.append((f"mutated {Path(path).name}: {'; '.join(done)}", mutated, ["--max-instructions", LIMIT, *mode]))
+    return out
+
+
+def header_cases() -> list[tuple[str, str, list[str]]]:
+    """header_cases damage saxpy's launch, argument and check lines one at a time."""
+    out = []
+    lines = SAXPY.split("\n")
+
+    def with_line(prefix: str, new: str) -> str:
+        edited = list(lines)
+        for k, line in enumerate(edited):
+            if line.startswith(prefix):
+                edited[k] = f"{prefix} {new}"
+                break
+        return "\n".join(edited)
+
+    for launch in BAD_LAUNCH:
+        out.append((f"launch line '{launch}'", with_line("; gpusim-launch:", launch), ["--no-timing", "--check", "--max-instructions", LIMIT]))
+    for arg in BAD_ARGS:
+        edited = SAXPY.replace("; gpusim-arg: n i32 4000", f"; gpusim-arg: {arg}") if arg.startswith(("n ", "a ")) \
+            else SAXPY.replace("; gpusim-check:", f"; gpusim-arg: {arg}\n; gpusim-check:")
+        out.append((f"arg line '{arg}'", edited, ["--no-timing", "--check", "--max-instructions", LIMIT]))
+    for check in BAD_CHECKS:
+        out.append((f"check line '{check}'", with_line("; gpusim-check:", check), ["--no-timing", "--check", "--max-instructions", LIMIT]))
+    return out
+
+
+def arch_cases() -> list[tuple[str, str, str]]:
+    """arch_cases are (what, arch YAML text, CLI subcommand) for architecture files with bad values."""
+    out = []
+    for section, key, value in BAD_ARCH_VALUES:
+        text = f"extends: cdna3\nname: bad\n{section}:\n  {key}: {value}\n"
+        for cmd in ("arch", "run"):
+            out.append((f"arch {section}.{key}: {value} ({cmd})", text, cmd))
+    bomb = "extends: cdna3\nname: bomb\na0: &a0 [1, 1, 1, 1, 1]\n" + "".join(
+        f"a{k}: &a{k} [*a{k - 1}, *a{k - 1}, *a{k - 1}, *a{k - 1}, *a{k - 1}]\n" for k in range(1, 6))
+    out += [("arch with a small alias bomb (run)", bomb, "run"), ("arch: not a mapping", "- 1\n- 2\n", "arch"),
+            ("arch: broken YAML", "extends: cdna3\nhbm: {channels: \n", "arch"),
+            ("arch: extends itself", "extends: bad.yaml\nname: loop\n", "run"), ("arch: empty file", "", "arch")]
+    return out
+
+
+def classify(proc: subprocess.CompletedProcess) -> str:
+    if proc.returncode < 0:
+        return "signal"
+    if "Traceback (most recent call last)" in proc.stderr:
+        return "traceback"
+    return {0: "passed", 1: "check_failed", 2: "refused", 3: "fault"}.get(proc.returncode, "traceback")
+
+
+def run_case(args: list[str], timeout: float, cwd: Path) -> tuple[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True,
+                              timeout=timeout, cwd=cwd, env=env)
+    except subprocess.TimeoutExpired:
+        return "hang", f"still running after {timeout:.0f} s"
+    return classify(proc), (proc.stderr or proc.stdout)[-600:]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", type=int, default=200, help="mutated kernels (default 200)")
+    ap.add_argument("--seed", type=int, default=15, help="random seed of the mutations (default 15)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case (default 60)")
+    ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
+    ap.add_argument("--show", default=",".join(BUGS), help="outcomes whose cases to list (default: the bugs)")
+    ns = ap.parse_args()
+    rng = random.Random(ns.seed)
+    work = Path(tempfile.mkdtemp(prefix="gpusim-robustness-"))
+    counts: collections.Counter = collections.Counter()
+    by_kind: dict = collections.defaultdict(collections.Counter)
+    shown: list = []
+    show = set(ns.show.split(","))
+    started = time.perf_counter()
+    try:
+        cases = []
+        for k, (what, text, flags) in enumerate(kernel_cases(rng, ns.cases) + header_cases()):
+            path = work / f"k{k}.s"
+            path.write_text(text)
+            cases.append(("kernel" if what.startswith("mutated") else "header", what,
+                          ["run", str(path), *flags]))
+        for k, (what, text, cmd) in enumerate(arch_cases()):
+            path = work / f"arch{k}.yaml"
+            path.write_text(text)
+            args = ["arch", "show", str(path)] if cmd == "arch" else \
+                ["run", str(REPO / "workloads" / "saxpy.s"), "--arch", str(path), "--max-instructions", LIMIT]
+            cases.append(("arch", what, args))
+        for flags in BAD_FLAGS:
+            cases.append(("flags", " ".join(flags), ["run", str(REPO / "workloads" / "saxpy.s"), "--check", *flags]))
+        with ThreadPoolExecutor(max_workers=max(ns.jobs, 1)) as pool:
+            runs = pool.map(lambda case: run_case(case[2], ns.timeout, work), cases)
+            for n, ((kind, what, args), (outcome, detail)) in enumerate(zip(cases, runs), 1):
+                counts[outcome] += 1
+                by_kind[kind][outcome] += 1
+                if outcome in show:
+                    shown.append((outcome, what, args, detail))
+                print(f"\r{n}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        for outcome, what, args, detail in shown:
+            print(f"--- {outcome}: {what}\n    gpusim {' '.join(args)}\n    {detail.strip().splitlines()[-1] if detail.strip() else ''}")
+        print(f"{len(cases)} bad inputs in {time.perf_counter() - started:.0f} s")
+        print(f"{'input':8s} " + " ".join(f"{o:>12s}" for o in OUTCOMES))
+        for kind in ("kernel", "header", "arch", "flags"):
+            print(f"{kind:8s} " + " ".join(f"{by_kind[kind][o]:12d}" for o in OUTCOMES))
+        print(f"{'all':8s} " + " ".join(f"{counts[o]:12d}" for o in OUTCOMES))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if any(counts[b] for b in BUGS) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
