@@ -160,6 +160,17 @@ def _refuse(what: str, node: Optional[ast.AST] = None, hint: str = "") -> CheckE
     return CheckExprError(f"check expressions may not contain {what}", _col(node) if node is not None else 0, hint)
 
 
+def _constant_arithmetic(node: ast.AST) -> bool:
+    """_constant_arithmetic: ``node`` is numbers joined by unary and binary operators, nothing else."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp):
+        return _constant_arithmetic(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _constant_arithmetic(node.left) and _constant_arithmetic(node.right)
+    return False
+
+
 def _private(name: str) -> bool:
     return name.startswith("_")
 
@@ -208,6 +219,10 @@ class _Validator:
                 raise _refuse("arithmetic or formatting on strings", node)
             self.visit(node.left, d, False)
             self.visit(node.right, d, False)
+            if _constant_arithmetic(node):
+                # literal-only arithmetic is worked out now, under the run's caps, so 9**9**9 is refused
+                # when the header is read rather than after the kernel ran
+                _Interpreter({}, MIN_ELEMENT_LIMIT).run(ast.Expression(node))
         elif kind is ast.BoolOp:
             for v in node.values:
                 self.visit(v, d, False)
