@@ -33,6 +33,8 @@ FAULT_LIMIT = 4
 FAULT_UNSUPPORTED = 5
 FAULT_MISALIGNED = 6
 FAULT_BAD_JUMP = 7
+FAULT_WAVE_LIMIT = 9  # one wave ran past its instruction budget
+FAULT_ENDLESS = 10  # a wave is in a loop it can never leave (gpusim.exec.runaway)
 
 
 @njit(_nrt=False)
