@@ -192,3 +192,15 @@ def test_an_address_at_or_above_2_to_the_63_faults_at_lane_0(kw):
     assert "memory access outside every buffer at address 0x8000000000000000 (4 bytes)" in msg
     assert "past the end of buffer 'dst'" in msg
     assert re.search(r"workgroup \(0, 0, 0\), wave 0, lane 0\b", msg)
+
+
+# ---------------------------------------------------------------- which instructions are in an endless loop
+@pytest.mark.parametrize("name, endless", [
+    ("fault_runaway.s", [1, 1, 1, 0]),              # s_mov falls into s_add / s_branch back (s_endpgm: an exit)
+    ("fault_runaway_counter.s", [0, 0, 0, 0, 0]),   # s_cbranch_scc0 may leave
+    ("fault_barrier_half.s", [0, 0, 0, 0, 0, 0, 1]),
+])
+def test_endless_instructions_are_those_no_exit_is_reachable_from(name, endless):
+    from gpusim.exec.runaway import endless_instructions
+    program = api.load_kernel(fixture_path(name)).program
+    assert endless_instructions(program)[:len(endless)].tolist() == endless

@@ -139,12 +139,12 @@ def _deps_ready(reads_at, reads, i, w, reg_ready, hazard):
     read of one sets UNINIT in ``hazard[w]``.
     """
     t = np.int64(0)
-    low = NEVER
+    unset = False
     for j in range(reads_at[i], reads_at[i + 1]):
         r = reg_ready[w, reads[j]]
         t = max(t, r)
-        low = min(low, r)
-    if low == 0:
+        unset |= r == 0
+    if unset:
         hazard[w] |= UNINIT
     return t
 

@@ -1,5 +1,6 @@
-; Reads of registers nothing wrote: v_add_f32 reads v2 and s_add_u32 reads s9,
-; which neither the launch nor an earlier instruction sets (both read 0). v4 is
+; Reads of registers nothing wrote: v_add_f32 reads v2 and s_or_b64 reads s3
+; (s2 holds the workgroup id), which neither the launch nor an earlier
+; instruction sets (both read 0). v4 is
 ; written under a one-lane EXEC and then read by every lane: written, as
 ; gpusim tracks registers, not lanes.
 ; gpusim-launch: grid=1,1,1 block=128,1,1
@@ -13,7 +14,7 @@ uninit_reads:
 	s_load_dwordx2 s[0:1], s[0:1], 0x0
 	v_lshlrev_b32_e32 v1, 2, v0
 	v_add_f32_e32 v3, v2, v1
-	s_add_u32 s10, s9, 1
+	s_or_b64 s[8:9], s[2:3], exec
 	s_mov_b64 s[6:7], exec
 	s_mov_b64 exec, 1
 	v_mov_b32_e32 v4, 7
