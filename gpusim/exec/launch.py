@@ -318,7 +318,8 @@ class Dispatch:
                      mem, self.regions, self.env(), lds, fault, counts, limit,
                      np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64),
                      wave_limit, np.zeros(waves, np.int64), self.endless(), regs.reads_at, regs.reads,
-                     regs.writes_at, regs.writes, written0, np.zeros((waves, regs.entries), np.uint8), uninit)
+                     regs.writes_at, regs.writes, written0, np.zeros((waves, regs.entries), np.uint8),
+                     np.zeros(waves, np.int64), uninit)
         if fault[memk.F_CODE]:
             raise self.fault_error(fault, limit, wave_limit)
         return self.outcome(mem, counts, uninit=uninit, registers=regs.registers)

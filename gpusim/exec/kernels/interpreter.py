@@ -198,12 +198,12 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
 @njit(_nrt=False, cache=True)
 def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, mem, regions, env, lds, fault,
              counts, limit, pc, state, wg, wave_limit, wcount, endless, reads_at, reads, writes_at, writes,
-             abi_written, written, uninit):
+             abi_written, written, unset, uninit):
     """run_grid runs every workgroup of the dispatch, one after another.
 
     ``counts[i]`` accumulates how many waves executed instruction ``i``;
-    ``pc``, ``state`` and ``wcount`` (int64[waves per workgroup]), ``wg`` (int64[3]) and ``written``
-    (uint8[waves per workgroup, register entries]) are work arrays.
+    ``pc``, ``state``, ``wcount`` and ``unset`` (int64[waves per workgroup]), ``wg`` (int64[3]) and
+    ``written`` (uint8[waves per workgroup, register entries]) are work arrays.
     Stops at the first fault; when more than ``limit`` wave-instructions ran, or one wave ran more than
     ``wave_limit``, it records a runaway fault (FAULT_LIMIT, FAULT_WAVE_LIMIT); a wave that takes a
     branch into an ``endless`` instruction (gpusim.exec.runaway) stops, and once its workgroup can make
@@ -218,6 +218,9 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
     waves = (bx * by * bz + 63) // 64
     total = np.int64(0)
     slice_budget = 1 << 16
+    launch_set = 0
+    for e in range(written.shape[1]):
+        launch_set += abi_written[e]
     for gz in range(abi[ABI_GRID_Z]):
         for gy in range(abi[ABI_GRID_Y]):
             for gx in range(abi[ABI_GRID_X]):
@@ -231,6 +234,7 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                     wcount[w] = 0
                     for e in range(written.shape[1]):
                         written[w, e] = abi_written[e]
+                    unset[w] = written.shape[1] - launch_set
                 while True:
                     progressed = False
                     live = 0
@@ -240,7 +244,7 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                             budget = min(slice_budget, wave_limit - wcount[w], limit - total)
                             st, n = _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg,
                                                  vreg, T, valid, mem, regions, env, lds, fault, counts, endless,
-                                                 reads_at, reads, writes_at, writes, written, uninit)
+                                                 reads_at, reads, writes_at, writes, written, unset, uninit)
                             total += n
                             wcount[w] += n
                             state[w] = st
@@ -316,23 +320,29 @@ def uninit_read(reads_at, reads, i, w, written, uninit):
 
 @njit(_nrt=False)
 def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env,
-                 lds, fault, counts, endless, reads_at, reads, writes_at, writes, written, uninit):
+                 lds, fault, counts, endless, reads_at, reads, writes_at, writes, written, unset, uninit):
     """_run_counted steps wave ``w`` until it leaves RUNNING or ``budget`` instructions pass.
 
     Returns (new state, instructions executed) and counts each executed instruction; a wave whose taken
     branch lands on an ``endless`` instruction is TRAPPED. Each instruction's register reads are checked
-    against ``written`` (uninit_read) and its writes marked there as it issues, whatever lanes EXEC holds.
+    against ``written`` (uninit_read) and its writes marked there as it issues, whatever lanes EXEC holds;
+    ``unset[w]`` counts the wave's entries still unwritten, and once none is left neither is looked at.
     """
     n = 0
+    left = unset[w]
     while n < budget:
         i = pc[w]
         counts[i] += 1
-        for j in range(reads_at[i], reads_at[i + 1]):
-            if written[w, reads[j]] == 0:
-                uninit_read(reads_at, reads, i, w, written, uninit)
-                break
-        for j in range(writes_at[i], writes_at[i + 1]):
-            written[w, writes[j]] = 1
+        if left > 0:
+            for j in range(reads_at[i], reads_at[i + 1]):
+                if written[w, reads[j]] == 0:
+                    uninit_read(reads_at, reads, i, w, written, uninit)
+                    break
+            for j in range(writes_at[i], writes_at[i + 1]):
+                if written[w, writes[j]] == 0:
+                    written[w, writes[j]] = 1
+                    left -= 1
+            unset[w] = left
         r = step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault)
         n += 1
         if r == JUMP:
