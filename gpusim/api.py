@@ -213,7 +213,8 @@ class Result:
 
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
              timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT,
-             trace=None, max_wave_instructions: int = DEFAULT_WAVE_LIMIT) -> Result:
+             trace=None, max_wave_instructions: int = DEFAULT_WAVE_LIMIT,
+             timeout: Optional[float] = None) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
@@ -228,7 +229,8 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     the CUs and cycles it selects in ``Result.trace`` (gpusim.report.trace draws
     them). ``max_instructions`` bounds the wave-instructions of the whole dispatch and
     ``max_wave_instructions`` those of each wave: past either the run stops with a
-    runaway-kernel KernelFault. Raises KernelFault if the kernel faults and HeaderError if it has no
+    runaway-kernel KernelFault, as when the run is still going ``timeout`` host seconds after
+    it started. Raises KernelFault if the kernel faults and HeaderError if it has no
     launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
@@ -240,11 +242,12 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
         from gpusim.engine.timing import time_kernel
         timed = time_kernel(kernel, arch, max_instructions=max_instructions,
-                            max_wave_instructions=max_wave_instructions, values=outputs or check, trace=trace)
+                            max_wave_instructions=max_wave_instructions, values=outputs or check, trace=trace,
+                            timeout=timeout)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
-        run = dispatch.run(limit=max_instructions, wave_limit=max_wave_instructions)
+        run = dispatch.run(limit=max_instructions, wave_limit=max_wave_instructions, timeout=timeout)
     counters = _instruction_counters(kernel.program, run.counts)
     counters["SQ_WAVES"] = run.waves
     counters["SQ_WORKGROUPS"] = run.workgroups

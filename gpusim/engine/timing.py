@@ -24,7 +24,9 @@ from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
-from gpusim.exec.launch import CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun
+from gpusim.exec.launch import (
+    CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun, watchdog,
+)
 from gpusim.memory.hierarchy import MemoryLevels
 
 _CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
@@ -161,7 +163,7 @@ QUANTUM_CYCLES = 256
 
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                 max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
-                trace: Optional[TraceWindow] = None) -> TimedRun:
+                trace: Optional[TraceWindow] = None, timeout: Optional[float] = None) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -172,7 +174,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     (``functional.final`` is None). ``trace`` records the events of the CUs and cycles it selects
     (TimedRun.trace); the cycles and counters are the same with or without it. Raises KernelFault (the
     same report as the functional run) if the kernel faults, at the same instruction limits: ``max_instructions``
-    for the dispatch and ``max_wave_instructions`` for each wave.
+    for the dispatch and ``max_wave_instructions`` for each wave, and faults when still running ``timeout``
+    host seconds after it started (the watchdog polls once per window of ``quantum`` cycles).
     """
     module = kernel.module
     p = kernel.program
@@ -237,23 +240,24 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 
-    cycles = cuk.run_timed(
-        p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
-        dispatch_order(arch),
-        sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
-        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(len(p)),
-        per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
-        per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-        regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
-        per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
-        per_slot(), dispatch.endless(), written0, uninit,   # wcount, endless, abi_written, uninit
-        per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
-        per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
-        per_cu(), per_cu(),   # cu_wake, cu_live
-        counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(5, np.int64),
-        np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
+    with watchdog(timeout) as stop:
+        cycles = cuk.run_timed(
+            p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(),
+            params, dispatch_order(arch),
+            sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
+            dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(len(p)),
+            per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
+            per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
+            regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
+            per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
+            per_slot(), dispatch.endless(), written0, uninit, stop,   # wcount, endless, abi_written, uninit, stop
+            per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
+            per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
+            per_cu(), per_cu(),   # cu_wake, cu_live
+            counters, icount, np.zeros(3, np.int64), np.zeros(128, np.int64), np.zeros(5, np.int64),
+            np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
     if fault[memk.F_CODE]:
-        raise dispatch.fault_error(fault, max_instructions, max_wave_instructions)
+        raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
     c = {
         "GRBM_GUI_ACTIVE": int(cycles),
         "GPUSIM_INSTS_TOTAL": int(counters[cuk.C_INSTS]),

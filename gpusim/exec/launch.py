@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import struct
 import sys
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 import numpy as np
 import yaml
@@ -293,11 +295,12 @@ class Dispatch:
         """endless marks the instructions a wave can never leave a loop from (gpusim.exec.runaway)."""
         return endless_instructions(self.program)
 
-    def run(self, limit: int = DEFAULT_LIMIT, wave_limit: int = DEFAULT_WAVE_LIMIT) -> FunctionalRun:
+    def run(self, limit: int = DEFAULT_LIMIT, wave_limit: int = DEFAULT_WAVE_LIMIT,
+            timeout: Optional[float] = None) -> FunctionalRun:
         """run executes every workgroup functionally and returns the final buffers.
 
-        ``limit`` bounds the dispatch's wave-instructions, ``wave_limit`` each wave's.
-        Raises KernelFault if the kernel faults.
+        ``limit`` bounds the dispatch's wave-instructions, ``wave_limit`` each wave's, ``timeout`` (seconds)
+        its host time (watchdog). Raises KernelFault if the kernel faults.
         """
         p = self.program
         waves = self.waves_per_workgroup
@@ -314,14 +317,15 @@ class Dispatch:
         counts = np.zeros(len(p), dtype=np.int64)
         regs, written0, uninit = self.register_tracking()
         _announce_first_compile()
-        itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
-                     mem, self.regions, self.env(), lds, fault, counts, limit,
-                     np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64),
-                     wave_limit, np.zeros(waves, np.int64), self.endless(), regs.reads_at, regs.reads,
-                     regs.writes_at, regs.writes, written0, np.zeros((waves, regs.entries), np.uint8),
-                     np.zeros(waves, np.int64), uninit)
+        with watchdog(timeout) as stop:
+            itp.run_grid(p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T, valid,
+                         mem, self.regions, self.env(), lds, fault, counts, limit,
+                         np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64),
+                         wave_limit, np.zeros(waves, np.int64), self.endless(), regs.reads_at, regs.reads,
+                         regs.writes_at, regs.writes, written0, np.zeros((waves, regs.entries), np.uint8),
+                         np.zeros(waves, np.int64), uninit, stop)
         if fault[memk.F_CODE]:
-            raise self.fault_error(fault, limit, wave_limit)
+            raise self.fault_error(fault, limit, wave_limit, timeout)
         return self.outcome(mem, counts, uninit=uninit, registers=regs.registers)
 
     def outcome(self, mem: np.ndarray, counts: np.ndarray, *, values: bool = True,
@@ -348,7 +352,8 @@ class Dispatch:
                              waves=self.waves_per_workgroup * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2],
                              uninit_reads=reads, uninit_first=first)
 
-    def fault_error(self, fault: np.ndarray, limit: int, wave_limit: int = DEFAULT_WAVE_LIMIT) -> KernelFault:
+    def fault_error(self, fault: np.ndarray, limit: int, wave_limit: int = DEFAULT_WAVE_LIMIT,
+                    timeout: Optional[float] = None) -> KernelFault:
         """fault_error describes a fault record like a GPU fault report."""
         code = int(fault[memk.F_CODE])
         i = int(fault[memk.F_PC])
@@ -371,6 +376,9 @@ class Dispatch:
             if waiting:
                 what += (f" while {waiting} other wave(s) of the workgroup wait at s_barrier: a barrier this "
                          "wave never reaches (barrier deadlock)")
+        elif code == memk.FAULT_TIMEOUT:
+            what = (f"runaway kernel: still running after {timeout:g} s of host time (--timeout); the run was "
+                    "stopped here")
         elif code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS):
             what = self._runaway_text(code, i, int(fault[memk.F_WAVE]), wave_limit, int(fault[memk.F_AT_BARRIER]))
         elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
@@ -416,6 +424,26 @@ class Dispatch:
             return ""
         dist, name, after = best
         return f", {dist} bytes {'past the end of' if after else 'before'} buffer '{name}'"
+
+
+@contextmanager
+def watchdog(seconds: Optional[float]) -> Iterator[np.ndarray]:
+    """watchdog yields the ``stop`` flag (int64[1]) a run loop polls; ``seconds`` later a timer thread sets it.
+
+    The run loops release the GIL so the timer can fire; a run that ends first is untouched, so its
+    cycles and counters do not depend on the host. None or 0: no watchdog.
+    """
+    stop = np.zeros(1, np.int64)
+    timer = None
+    if seconds:
+        timer = threading.Timer(seconds, stop.__setitem__, (0, 1))
+        timer.daemon = True
+        timer.start()
+    try:
+        yield stop
+    finally:
+        if timer is not None:
+            timer.cancel()
 
 
 def _announce_first_compile() -> None:

@@ -128,10 +128,29 @@ def test_the_dispatch_budget_still_bounds_all_waves_together():
     assert "5,000 wave-instructions" in msg and "--max-instructions" in msg
 
 
-@pytest.mark.parametrize("flag", ["--max-wave-instructions", "--max-instructions"])
+@pytest.mark.parametrize("flag", ["--max-wave-instructions", "--max-instructions", "--timeout"])
 def test_a_budget_must_be_positive(flag):
     proc = run_cli("run", str(fixture_path("fault_runaway_counter.s")), flag, "0")
     assert proc.returncode == 2 and f"{flag} must be positive" in proc.stderr
+
+
+@pytest.mark.parametrize("timing", [False, True], ids=["functional", "timed"])
+def test_the_host_time_watchdog_stops_a_run_the_budgets_allow(timing):
+    # 16 waves that would each run 10**12 instructions: only the watchdog ends it
+    kernel = api.load_kernel(fixture_path("fault_runaway_counter.s"), grid="4,1,1", block="256,1,1")
+    with pytest.raises(KernelFault) as info:
+        api.simulate(kernel, "cdna3", timing=timing, max_instructions=10 ** 15, max_wave_instructions=10 ** 12,
+                     timeout=0.5)
+    msg = str(info.value)
+    assert "kernel 'count_past' faulted: runaway kernel: still running after 0.5 s of host time (--timeout)" in msg
+    assert "workgroup (0, 0, 0), wave" in msg
+
+
+def test_a_watchdog_that_does_not_fire_changes_nothing():
+    kernel = api.load_kernel(fixture_path("uninit_reads.s"))
+    plain = api.simulate(kernel, "cdna3", timing=True)
+    watched = api.simulate(kernel, "cdna3", timing=True, timeout=600)
+    assert watched.cycles == plain.cycles and watched.counters == plain.counters
 
 
 # ---------------------------------------------------------------- (d) barrier only some waves reach
@@ -175,7 +194,8 @@ def test_fault_is_not_a_check_failure_even_with_check():
 @pytest.mark.parametrize("name, kw", [
     ("fault_store_past_end.s", {}), ("fault_lds_past_end.s", {}), ("fault_bad_jump.s", {}),
     ("fault_runaway.s", {}), ("fault_barrier_half.s", {}),
-    ("fault_runaway_counter.s", {"max_instructions": 5000}), ("fault_runaway_counter.s", {"max_wave_instructions": 777}),
+    ("fault_runaway_counter.s", {"max_instructions": 5000}),
+    ("fault_runaway_counter.s", {"max_wave_instructions": 777}),
     ("fault_barrier_spin_wait.s", {"max_wave_instructions": 5000}),
 ])
 def test_a_timed_run_reports_a_fault_like_the_functional_run(name, kw):

@@ -47,7 +47,8 @@ from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.lds import ds2_offsets
 from gpusim.exec.kernels.memory import (
-    F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_WAVE_LIMIT, record_fault,
+    F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_TIMEOUT, FAULT_WAVE_LIMIT,
+    record_fault,
 )
 
 # issue categories
@@ -242,11 +243,11 @@ def _emit_sample(trace, tctl, M, cycle):
     _emit(trace, tctl, EV_SAMPLE, -1, cycle, hits, misses, moved)
 
 
-@njit(_nrt=False, cache=True)
+@njit(_nrt=False, cache=True, nogil=True)
 def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch, lds_memo,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, reads_at, reads, writes_at, writes, reg_ready,
-              deps_at, why, acct, hazard, wcount, endless, abi_written, uninit,
+              deps_at, why, acct, hazard, wcount, endless, abi_written, uninit, stop,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
               counters, icount, wgv, lines, pick, pkey, M, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
@@ -260,7 +261,9 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     for the registers the launch sets); ``uninit`` counts the wave-instructions reading one
     (gpusim.exec.kernels.interpreter.uninit_read). ``wcount`` counts each wave's instructions, which
     fault past P_WAVE_LIMIT; a wave whose taken branch lands on an ``endless`` instruction
-    (gpusim.exec.runaway) stops, and faults once nothing else can move.
+    (gpusim.exec.runaway) stops, and faults once nothing else can move. ``stop[0]`` turning nonzero (a
+    host-time watchdog, from another thread: the GIL is released) ends the run with FAULT_TIMEOUT at the
+    end of a window, at the lowest wave slot still running.
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
     category and unit-busy cycles; ``full[i]`` is False for an instruction
     whose values are skipped (gpusim.asm.value_slice: it only computes its
@@ -568,6 +571,13 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
             _emit_sample(trace, tctl, M, window_end)
         if live_waves == 0:
             break
+        if stop[0] != 0:
+            for w in range(state.shape[0]):
+                if state[w] == RUNNING:
+                    cu = w // spc
+                    _fault_at(fault, FAULT_TIMEOUT, w, pc[w], wg_id[wg_of[w]], (w - cu * spc) % wpw, state, cu, spc,
+                              wpc, wpw, wg_of[w])
+                    return cycle
         if next_cycle == NEVER:  # live waves, none of which can ever move: trapped, or waiting at barriers
             # named like the functional run, which meets the lowest workgroup first: its lowest trapped wave
             best = -1

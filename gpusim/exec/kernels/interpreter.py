@@ -17,7 +17,7 @@ from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
     F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_UNSUPPORTED,
-    FAULT_WAVE_LIMIT, record_fault,
+    FAULT_TIMEOUT, FAULT_WAVE_LIMIT, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -195,10 +195,10 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     return live
 
 
-@njit(_nrt=False, cache=True)
+@njit(_nrt=False, cache=True, nogil=True)
 def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, mem, regions, env, lds, fault,
              counts, limit, pc, state, wg, wave_limit, wcount, endless, reads_at, reads, writes_at, writes,
-             abi_written, written, unset, uninit):
+             abi_written, written, unset, uninit, stop):
     """run_grid runs every workgroup of the dispatch, one after another.
 
     ``counts[i]`` accumulates how many waves executed instruction ``i``;
@@ -211,6 +211,8 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
     waves waiting at s_barrier. ``reads_at``/``reads``/``writes_at``/``writes`` are
     gpusim.engine.scoreboard.RegisterLists; ``abi_written[e]`` is 1 for the entries the launch sets;
     ``uninit`` (uninit_reads) counts the wave-instructions that read an entry nothing wrote.
+    ``stop[0]`` turning nonzero (a host-time watchdog, from another thread: the GIL is released) ends the
+    run with FAULT_TIMEOUT at the wave that ran last.
     Returns the wave-instructions executed.
     """
     code_base = abi[ABI_CODE_BASE]
@@ -256,6 +258,8 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                                 code = FAULT_LIMIT
                             elif st == RUNNING and wcount[w] >= wave_limit:
                                 code = FAULT_WAVE_LIMIT
+                            elif stop[0] != 0:
+                                code = FAULT_TIMEOUT
                             if code != 0:
                                 if code > 0:
                                     record_fault(fault, code, w, pc[w], -1, 0, 0)
