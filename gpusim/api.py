@@ -25,7 +25,7 @@ from gpusim.asm.parser import parse_file, parse_text
 from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH, Program
 from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
 from gpusim.exec.check import CheckResult, run_checks
-from gpusim.exec.launch import DEFAULT_LIMIT, Dispatch
+from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch
 
 __all__ = ["Kernel", "Result", "load_arch", "load_kernel", "kernel_from_text", "simulate", "kernel_occupancy"]
 
@@ -177,6 +177,7 @@ class Result:
     cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
     instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
     trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
+    uninit_first: Optional[str] = None  # the first read of a register nothing wrote (GPUSIM_UNINIT_READS)
 
     @property
     def metrics(self) -> dict:
@@ -233,7 +234,8 @@ class Result:
 
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
              timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT,
-             trace=None) -> Result:
+             trace=None, max_wave_instructions: int = DEFAULT_WAVE_LIMIT,
+             timeout: Optional[float] = None) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
@@ -246,7 +248,10 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     faults are the same, ``Result.outputs`` is None. ``trace`` (a
     gpusim.engine.timing.TraceWindow, timed runs only) records the wave events of
     the CUs and cycles it selects in ``Result.trace`` (gpusim.report.trace draws
-    them). Raises KernelFault if the kernel faults and HeaderError if it has no
+    them). ``max_instructions`` bounds the wave-instructions of the whole dispatch and
+    ``max_wave_instructions`` those of each wave: past either the run stops with a
+    runaway-kernel KernelFault, as when the run is still going ``timeout`` host seconds after
+    it started. Raises KernelFault if the kernel faults and HeaderError if it has no
     launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
@@ -260,14 +265,17 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     timed = None
     if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
         from gpusim.engine.timing import time_kernel
-        timed = time_kernel(kernel, arch, max_instructions=max_instructions, values=outputs or check, trace=trace)
+        timed = time_kernel(kernel, arch, max_instructions=max_instructions,
+                            max_wave_instructions=max_wave_instructions, values=outputs or check, trace=trace,
+                            timeout=timeout)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
-        run = dispatch.run(limit=max_instructions)
+        run = dispatch.run(limit=max_instructions, wave_limit=max_wave_instructions, timeout=timeout)
     counters = _instruction_counters(kernel.program, run.counts)
     counters["SQ_WAVES"] = run.waves
     counters["SQ_WORKGROUPS"] = run.workgroups
+    counters["GPUSIM_UNINIT_READS"] = run.uninit_reads
     checks: list[CheckResult] = []
     if check:
         if not module.checks:
@@ -281,7 +289,8 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
         counters.update(scalars)
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
-                  cycles=cycles, instances=instances, trace=None if timed is None else timed.trace)
+                  cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
+                  uninit_first=run.uninit_first)
 
 
 def _split_instances(counters: Mapping[str, int]) -> tuple[dict, dict]:

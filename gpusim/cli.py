@@ -108,6 +108,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="override a scalar argument (repeatable)")
     run.add_argument("--max-instructions", type=int, default=2_000_000_000, metavar="N",
                      help="stop a runaway kernel after N wave-instructions (default 2e9)")
+    run.add_argument("--max-wave-instructions", type=int, default=10_000_000, metavar="N",
+                     help="stop a runaway kernel when one wave runs more than N instructions (default 1e7)")
+    run.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                     help="stop the simulation after SECONDS of host time (default: none)")
     run.add_argument("--json", metavar="FILE", help="also write counters (per instance too), derived metrics and "
                      "check results as JSON ('-' for stdout)")
     run.add_argument("--csv", metavar="FILE", help="also write counters, per-instance counters and derived metrics "
@@ -325,11 +329,16 @@ def _cmd_run(ns) -> int:
     arch = api.load_arch(ns.arch)
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
+    if ns.max_wave_instructions <= 0:
+        raise UsageError("--max-wave-instructions must be positive")
+    if ns.timeout is not None and not ns.timeout > 0:
+        raise UsageError("--timeout must be positive (seconds)")
     window = _trace_window(ns, arch)
     # the report prints no buffers: without --check, the timing model skips the values no address or
     # branch depends on (same cycles and counters, less host time)
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
-                          max_instructions=ns.max_instructions, trace=window)
+                          max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
+                          trace=window, timeout=ns.timeout)
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
     if window is not None:

@@ -22,11 +22,12 @@ from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
-from gpusim.engine.scoreboard import register_lists
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
-from gpusim.exec.launch import CODE_BASE, DEFAULT_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun
+from gpusim.exec.launch import (
+    CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun, watchdog,
+)
 from gpusim.memory.hierarchy import MemoryLevels
 
 _CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
@@ -172,8 +173,8 @@ def _lines_per_access(arch: Arch) -> int:
 
 
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
-                quantum: int = QUANTUM_CYCLES, values: bool = True,
-                trace: Optional[TraceWindow] = None) -> TimedRun:
+                max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
+                trace: Optional[TraceWindow] = None, timeout: Optional[float] = None) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -183,7 +184,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     and faults, much less host time for MFMA and LDS-heavy kernels, but no output buffers
     (``functional.final`` is None). ``trace`` records the events of the CUs and cycles it selects
     (TimedRun.trace); the cycles and counters are the same with or without it. Raises KernelFault (the
-    same report as the functional run) if the kernel faults.
+    same report as the functional run) if the kernel faults, at the same instruction limits: ``max_instructions``
+    for the dispatch and ``max_wave_instructions`` for each wave, and faults when still running ``timeout``
+    host seconds after it started (the watchdog polls once per window of ``quantum`` cycles).
     """
     module = kernel.module
     p = kernel.program
@@ -213,8 +216,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_ARBITRATION] = _ARBITRATION[arch.policies.wave_arbitration]
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
+    params[cuk.P_WAVE_LIMIT] = max_wave_instructions
     kind, cat, busy = timing_tables(p, arch)
-    regs = register_lists(p.ops)
+    regs, written0, uninit = dispatch.register_tracking()
     if values:
         xops, vgprs = p.ops, dispatch.vgprs_needed()
     else:  # only the address/control slice runs, on the few registers it touches
@@ -247,23 +251,24 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 
-    cycles = jitcache.compiled_call(
-        cuk.run_timed,
-        p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(), params,
-        dispatch_order(arch),
-        sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
-        dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(p.rows),
-        per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
-        per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-        regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
-        per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
-        per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
-        per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
-        per_cu(), per_cu(),   # cu_wake, cu_live
-        counters, icount, np.zeros(3, np.int64), np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
-        np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
+    with watchdog(timeout) as stop:
+        cycles = jitcache.compiled_call(
+            cuk.run_timed, p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(),
+            params, dispatch_order(arch),
+            sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
+            dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(p.rows),
+            per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
+            per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
+            regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
+            per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
+            per_slot(), dispatch.endless(), written0, uninit, stop,   # wcount, endless, abi_written, uninit, stop
+            per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
+            per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
+            per_cu(), per_cu(),   # cu_wake, cu_live
+            counters, icount, np.zeros(3, np.int64), np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
+            np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
     if fault[memk.F_CODE]:
-        raise dispatch.fault_error(fault, max_instructions)
+        raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
     c = {
         "GRBM_GUI_ACTIVE": int(cycles),
         "GPUSIM_INSTS_TOTAL": int(counters[cuk.C_INSTS]),
@@ -284,4 +289,5 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     if trace is not None:
         recorded = TraceEvents(events[:tctl[cuk.T_COUNT]].copy(), trace, spc, wpw, int(tctl[cuk.T_DROPPED]))
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
-                    functional=dispatch.outcome(mem, icount, values=values), trace=recorded)
+                    functional=dispatch.outcome(mem, icount, values=values, uninit=uninit, registers=regs.registers),
+                    trace=recorded)

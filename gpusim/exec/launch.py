@@ -8,8 +8,10 @@ a fault record into a :class:`KernelFault` a user can act on.
 from __future__ import annotations
 
 import struct
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional
+from typing import Iterator, Optional
 
 import numpy as np
 
@@ -17,11 +19,14 @@ from gpusim import jitcache
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.errors import AsmError, HeaderError, KernelFault
+from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
+from gpusim.exec.runaway import endless_instructions, loop_around
+from gpusim.exec.uninit import abi_written, first_uninit_read, launch_set_registers
 from gpusim.located_yaml import load_plain
 
 ARENA_BASE = 0x7F00_0000_0000
@@ -29,8 +34,12 @@ SHARED_APERTURE = 0x1000_0000_0000  # flat addresses [base, base + 4 GiB) reach 
 CODE_BASE = 0x7E00_0000_0000
 GUARD_BYTES = 4096
 ALIGN = 256
-DEFAULT_LIMIT = 2_000_000_000
+DEFAULT_LIMIT = 2_000_000_000   # wave-instructions of the whole dispatch
 MAX_USER_SGPRS = 31   # gfx9's COMPUTE_PGM_RSRC2.USER_SGPR is 5 bits
+# wave-instructions of one wave: the biggest shipped workloads run a few thousand per wave (a 65536-step
+# pointer chase a third of a million), and at the timing model's ~20 M/s a wave looping past this budget
+# is stopped within a second or two (a workgroup of 4 such waves in a few seconds)
+DEFAULT_WAVE_LIMIT = 10_000_000
 
 _SCALAR_FORMATS = {"i8": "<b", "u8": "<B", "i16": "<h", "u16": "<H", "i32": "<i", "u32": "<I", "i64": "<q",
                    "u64": "<Q", "f16": "<e", "f32": "<f", "f64": "<d"}
@@ -42,6 +51,8 @@ _FAULT_TEXT = {
     memk.FAULT_UNSUPPORTED: "unsupported operation",
     memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
     memk.FAULT_PAST_END: "pc past the end of the kernel",
+    memk.FAULT_WAVE_LIMIT: "runaway kernel",
+    memk.FAULT_ENDLESS: "endless loop",
 }
 
 
@@ -65,7 +76,9 @@ class FunctionalRun:
 
     ``final`` maps each buffer name to its contents after the kernel (None
     when a timing-only run skipped the values, gpusim.asm.value_slice);
-    ``counts[i]`` is how many waves executed instruction ``i``.
+    ``counts[i]`` is how many waves executed instruction ``i``; ``uninit_reads`` how many
+    wave-instructions read a register nothing wrote (gpusim.exec.uninit), ``uninit_first`` the first
+    of them (None when there are none).
     """
 
     final: Optional[dict]
@@ -74,6 +87,8 @@ class FunctionalRun:
     counts: np.ndarray
     waves: int
     workgroups: int
+    uninit_reads: int = 0
+    uninit_first: Optional[str] = None
 
 
 class Dispatch:
@@ -285,10 +300,28 @@ class Dispatch:
     def vgprs_needed(self) -> int:
         return max(int(self.desc.get("next_free_vgpr", 1)), 1)
 
-    def run(self, limit: int = DEFAULT_LIMIT) -> FunctionalRun:
+    def register_tracking(self) -> tuple[RegisterLists, np.ndarray, np.ndarray]:
+        """register_tracking is what the run loops need to count reads of registers nothing wrote:
+        the program's RegisterLists, the entries every wave starts with (gpusim.exec.uninit.abi_written),
+        and an empty per-instruction count (int64[instructions, 2], see interpreter.uninit_read)."""
+        regs = register_lists(self.program.ops)
+        a = self.abi()
+        sgprs = int(a[itp.ABI_WGID_SGPR]) + bin(int(a[itp.ABI_WGID_MASK])).count("1") + \
+            (1 if a[itp.ABI_WGINFO_SGPR] >= 0 else 0)
+        uninit = np.zeros((self.program.sem.shape[0], 2), np.int64)
+        uninit[:, 1] = itp.UNINIT_NONE
+        return regs, abi_written(regs.registers, launch_set_registers(self.desc, sgprs)), uninit
+
+    def endless(self) -> np.ndarray:
+        """endless marks the instructions a wave can never leave a loop from (gpusim.exec.runaway)."""
+        return endless_instructions(self.program)
+
+    def run(self, limit: int = DEFAULT_LIMIT, wave_limit: int = DEFAULT_WAVE_LIMIT,
+            timeout: Optional[float] = None) -> FunctionalRun:
         """run executes every workgroup functionally and returns the final buffers.
 
-        Raises KernelFault if the kernel faults.
+        ``limit`` bounds the dispatch's wave-instructions, ``wave_limit`` each wave's, ``timeout`` (seconds)
+        its host time (watchdog). Raises KernelFault if the kernel faults.
         """
         p = self.program
         waves = self.waves_per_workgroup
@@ -303,18 +336,26 @@ class Dispatch:
         lds = np.zeros(max(int(self.desc.get("group_segment_fixed_size", 0)), 0), dtype=np.uint8)   # 0: none
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
         counts = np.zeros(p.rows, dtype=np.int64)
-        jitcache.compiled_call(itp.run_grid, p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg,
-                               vreg, T, valid, mem, self.regions, self.env(), lds, fault, counts, limit,
-                               np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64))
+        regs, written0, uninit = self.register_tracking()
+        with watchdog(timeout) as stop:
+            jitcache.compiled_call(
+                itp.run_grid, p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T,
+                valid, mem, self.regions, self.env(), lds, fault, counts, limit,
+                np.zeros(waves, np.int64), np.zeros(waves, np.int64), np.zeros(3, np.int64),
+                wave_limit, np.zeros(waves, np.int64), self.endless(), regs.reads_at, regs.reads,
+                regs.writes_at, regs.writes, written0, np.zeros((waves, regs.entries), np.uint8),
+                np.zeros(waves, np.int64), uninit, stop)
         if fault[memk.F_CODE]:
-            raise self.fault_error(fault, limit)
-        return self.outcome(mem, counts)
+            raise self.fault_error(fault, limit, wave_limit, timeout)
+        return self.outcome(mem, counts, uninit=uninit, registers=regs.registers)
 
-    def outcome(self, mem: np.ndarray, counts: np.ndarray, *, values: bool = True) -> FunctionalRun:
+    def outcome(self, mem: np.ndarray, counts: np.ndarray, *, values: bool = True,
+                uninit: Optional[np.ndarray] = None, registers: Optional[np.ndarray] = None) -> FunctionalRun:
         """outcome reads the final buffers out of the memory image ``mem`` after a complete dispatch.
 
         ``counts[i]`` is how many waves executed instruction ``i`` (the functional run and the timing
-        model both produce it). ``values`` False: the run skipped the values outside the address and
+        model both produce it), ``uninit`` and ``registers`` the run's reads of registers nothing wrote
+        (register_tracking). ``values`` False: the run skipped the values outside the address and
         control slice, so the buffers are not final and ``final`` is None.
         """
         final = {} if values else None
@@ -322,11 +363,18 @@ class Dispatch:
             raw = mem[buf.offset:buf.offset + buf.initial.nbytes].copy()
             final[name] = raw.view(buf.initial.dtype).reshape(buf.initial.shape)
         g = self.launch.grid
+        reads, first = 0, None
+        if uninit is not None:
+            reads = int(uninit[:, 0].sum())
+            first = first_uninit_read(self.program, self.kernel.entry, uninit, registers,
+                                      int(self.desc.get("accum_offset", 0)))
         return FunctionalRun(final=final, initial={n: b_.initial for n, b_ in self.buffers.items()},
                              scalars=dict(self.scalars), counts=counts,
-                             waves=self.waves_per_workgroup * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2])
+                             waves=self.waves_per_workgroup * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2],
+                             uninit_reads=reads, uninit_first=first)
 
-    def fault_error(self, fault: np.ndarray, limit: int) -> KernelFault:
+    def fault_error(self, fault: np.ndarray, limit: int, wave_limit: int = DEFAULT_WAVE_LIMIT,
+                    timeout: Optional[float] = None) -> KernelFault:
         """fault_error describes a fault record like a GPU fault report."""
         code = int(fault[memk.F_CODE])
         i = int(fault[memk.F_PC])
@@ -349,6 +397,11 @@ class Dispatch:
             if waiting:
                 what += (f" while {waiting} other wave(s) of the workgroup wait at s_barrier: a barrier this "
                          "wave never reaches (barrier deadlock)")
+        elif code == memk.FAULT_TIMEOUT:
+            what = (f"runaway kernel: still running after {timeout:g} s of host time (--timeout); the run was "
+                    "stopped here")
+        elif code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS):
+            what = self._runaway_text(code, i, int(fault[memk.F_WAVE]), wave_limit, int(fault[memk.F_AT_BARRIER]))
         elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
             what = f"instruction '{p.mnemonics[i]}' is not supported yet by the executor"
         lane = int(fault[memk.F_LANE])
@@ -365,6 +418,28 @@ class Dispatch:
                f"wave {int(fault[memk.F_WAVE])}{lane_txt}")
         return KernelFault(msg, p.locs[i] if 0 <= i < p.rows else None)
 
+    def _runaway_text(self, code: int, i: int, wave: int, wave_limit: int, waiting: int) -> str:
+        """_runaway_text says why wave ``wave`` at instruction ``i`` will never end, and what it holds up."""
+        p = self.program
+        loop = loop_around(p, i) if 0 <= i < len(p) else None
+        where = " its loop"
+        if loop is not None:
+            first, last = loop
+            base = p.pc_bytes[self.kernel.entry]
+            lines = f"line {p.locs[first].line}" if first == last else \
+                f"lines {p.locs[first].line}-{p.locs[last].line}"
+            where = (f" the loop at pc 0x{int(p.pc_bytes[first] - base):x}..0x{int(p.pc_bytes[last] - base):x} "
+                     f"({lines})")
+        if code == memk.FAULT_WAVE_LIMIT:
+            what = (f"wave {wave} executed more than {wave_limit:,} instructions, in{where}; "
+                    "raise the limit with --max-wave-instructions")
+        else:
+            what = (f"wave {wave} can never leave{where}: it holds no s_endpgm, conditional branch or s_setpc "
+                    "(real hardware hangs)")
+        if waiting:
+            return f"barrier deadlock: {waiting} other wave(s) of the workgroup wait at s_barrier while {what}"
+        return ("runaway kernel: " if code == memk.FAULT_WAVE_LIMIT else "endless loop: ") + what
+
     def _nearest_buffer(self, addr: int) -> str:
         best = None
         for name, buf in self.buffers.items():
@@ -376,3 +451,24 @@ class Dispatch:
             return ""
         dist, name, after = best
         return f", {dist} bytes {'past the end of' if after else 'before'} buffer '{name}'"
+
+
+@contextmanager
+def watchdog(seconds: Optional[float]) -> Iterator[np.ndarray]:
+    """watchdog yields the ``stop`` flag (int64[1]) a run loop polls; ``seconds`` later a timer thread sets it.
+
+    The run loops release the GIL so the timer can fire; a run that ends first is untouched, so its
+    cycles and counters do not depend on the host. None or 0: no watchdog.
+    """
+    stop = np.zeros(1, np.int64)
+    timer = None
+    if seconds:
+        timer = threading.Timer(seconds, stop.__setitem__, (0, 1))
+        timer.daemon = True
+        timer.start()
+    try:
+        yield stop
+    finally:
+        if timer is not None:
+            timer.cancel()
+

@@ -344,6 +344,9 @@ METRICS = (
     Metric("RAW_Hazards", "instr", ("GPUSIM_RAW_HAZARDS",),
            "GPUSIM_RAW_HAZARDS (wave-instructions that read a register before its producer completed)",
            lambda c, a: c["GPUSIM_RAW_HAZARDS"]),
+    Metric("Uninit_Reads", "instr", ("GPUSIM_UNINIT_READS",),
+           "GPUSIM_UNINIT_READS (wave-instructions that read a register nothing wrote: it reads 0)",
+           lambda c, a: c["GPUSIM_UNINIT_READS"]),
 )
 
 METRIC_BY_NAME = {m.name: m for m in METRICS}

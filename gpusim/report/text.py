@@ -44,6 +44,10 @@ def format_run(result, kernel) -> str:
         lines.extend(_timing_lines(result, m))
     for chk in result.checks:
         lines.append(_line("check", chk.describe()))
+    uninit = c.get("GPUSIM_UNINIT_READS", 0)
+    if uninit:
+        lines.append(f"warning: {uninit:,} wave-instructions read registers nothing wrote "
+                     f"(first: {getattr(result, 'uninit_first', None)}); they read 0")
     return "\n".join(lines)
 
 

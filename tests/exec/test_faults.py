@@ -101,29 +101,77 @@ def test_lds_access_beyond_group_segment_size():
 
 
 # ---------------------------------------------------------------- (c) runaway loop
-def test_infinite_loop_is_stopped_by_the_instruction_limit():
-    msg = str(fault_of("fault_runaway.s", max_instructions=5000))
-    assert "kernel 'spin_forever' faulted: runaway kernel: instruction limit reached" in msg
+def test_a_loop_with_no_way_out_is_stopped_at_its_first_turn():
+    """s_add / s_branch back: no s_endpgm, conditional branch or s_setpc can be reached, whatever the
+    registers hold, so the wave is stopped when it first branches back, not at an instruction limit."""
+    msg = str(fault_of("fault_runaway.s"))
+    assert "kernel 'spin_forever' faulted: endless loop: wave 0 can never leave the loop at pc 0x4..0x8 " \
+           "(lines 12-13)" in msg
+    assert "pc 0x4 's_add_u32 s4, s4, 1', workgroup (0, 0, 0), wave 0" in msg and "lane" not in msg
+    line = assert_one_line_fault("fault_runaway.s")
+    assert "endless loop" in line and "fault_runaway.s:12:" in line
+
+
+def test_a_counter_that_never_reaches_its_bound_is_stopped_by_the_wave_budget():
+    msg = str(fault_of("fault_runaway_counter.s", max_wave_instructions=5000))
+    assert "kernel 'count_past' faulted: runaway kernel: wave 0 executed more than 5,000 instructions, in the " \
+           "loop at pc 0x4..0x10 (lines 13-15); raise the limit with --max-wave-instructions" in msg
+    # 1 + 3 * 1666 instructions ran: the 5001st is the loop's second
+    assert "pc 0x8 's_cmp_eq_u32 s4, 100', workgroup (0, 0, 0), wave 0" in msg
+    line = assert_one_line_fault("fault_runaway_counter.s", "--max-wave-instructions", "5000")
+    assert "runaway kernel" in line and "fault_runaway_counter.s:14:" in line
+
+
+def test_the_dispatch_budget_still_bounds_all_waves_together():
+    msg = str(fault_of("fault_runaway_counter.s", max_instructions=5000))
+    assert "kernel 'count_past' faulted: runaway kernel: instruction limit reached" in msg
     assert "5,000 wave-instructions" in msg and "--max-instructions" in msg
-    assert "'s_branch .Lspin'" in msg
-    assert "wave 0" in msg and "lane" not in msg
-    line = assert_one_line_fault("fault_runaway.s", "--max-instructions", "5000")
-    assert "runaway kernel" in line and "fault_runaway.s:13:" in line
+
+
+@pytest.mark.parametrize("flag", ["--max-wave-instructions", "--max-instructions", "--timeout"])
+def test_a_budget_must_be_positive(flag):
+    proc = run_cli("run", str(fixture_path("fault_runaway_counter.s")), flag, "0")
+    assert proc.returncode == 2 and f"{flag} must be positive" in proc.stderr
+
+
+@pytest.mark.parametrize("timing", [False, True], ids=["functional", "timed"])
+def test_the_host_time_watchdog_stops_a_run_the_budgets_allow(timing):
+    # 16 waves that would each run 10**12 instructions: only the watchdog ends it
+    kernel = api.load_kernel(fixture_path("fault_runaway_counter.s"), grid="4,1,1", block="256,1,1")
+    with pytest.raises(KernelFault) as info:
+        api.simulate(kernel, "cdna3", timing=timing, max_instructions=10 ** 15, max_wave_instructions=10 ** 12,
+                     timeout=0.5)
+    msg = str(info.value)
+    assert "kernel 'count_past' faulted: runaway kernel: still running after 0.5 s of host time (--timeout)" in msg
+    assert "workgroup (0, 0, 0), wave" in msg
+
+
+def test_a_watchdog_that_does_not_fire_changes_nothing():
+    kernel = api.load_kernel(fixture_path("uninit_reads.s"))
+    plain = api.simulate(kernel, "cdna3", timing=True)
+    watched = api.simulate(kernel, "cdna3", timing=True, timeout=600)
+    assert watched.cycles == plain.cycles and watched.counters == plain.counters
 
 
 # ---------------------------------------------------------------- (d) barrier only some waves reach
-def test_barrier_reached_by_one_wave_while_the_other_spins():
-    """Wave 0 waits at s_barrier forever (real hardware hangs): gpusim reports the
-    spinning wave 1 when the instruction limit runs out, and says the other
-    wave is stuck at the barrier."""
-    msg = str(fault_of("fault_barrier_half.s", max_instructions=20000))
-    assert "kernel 'barrier_half' faulted: runaway kernel: instruction limit reached" in msg
-    assert "20,000 wave-instructions" in msg
-    assert "'s_branch .Lspin'" in msg
+def test_barrier_reached_by_one_wave_while_the_other_loops_with_no_way_out():
+    """Wave 0 waits at s_barrier forever (real hardware hangs) while wave 1 is in a loop it can never leave:
+    a barrier deadlock, found once nothing else can move, not at an instruction limit."""
+    msg = str(fault_of("fault_barrier_half.s"))
+    assert "kernel 'barrier_half' faulted: barrier deadlock: 1 other wave(s) of the workgroup wait at s_barrier " \
+           "while wave 1 can never leave the loop at pc 0x1c..0x1c (line 18)" in msg
+    assert "'s_branch .Lspin'" in msg and "workgroup (0, 0, 0), wave 1" in msg
+    line = assert_one_line_fault("fault_barrier_half.s")
+    assert "barrier deadlock" in line and "fault_barrier_half.s:18:" in line
+
+
+def test_barrier_reached_by_one_wave_while_the_other_spins_on_a_flag():
+    """Wave 1 spins on a flag that wave 0 sets only after the barrier: the loop has an exit, so no proof of a
+    deadlock; wave 1's own budget ends it and the report names the wave waiting at the barrier."""
+    msg = str(fault_of("fault_barrier_spin_wait.s", max_wave_instructions=5000))
+    assert "kernel 'spin_wait' faulted: barrier deadlock: 1 other wave(s) of the workgroup wait at s_barrier " \
+           "while wave 1 executed more than 5,000 instructions, in the loop at pc 0x38..0x4c (lines 24-28)" in msg
     assert "workgroup (0, 0, 0), wave 1" in msg
-    assert "1 other wave(s) of the workgroup wait at s_barrier" in msg and "barrier deadlock" in msg
-    line = assert_one_line_fault("fault_barrier_half.s", "--max-instructions", "20000")
-    assert "runaway kernel" in line and "wave 1" in line
 
 
 # ---------------------------------------------------------------- (e) a jump into the middle of an instruction
@@ -145,18 +193,15 @@ def test_fault_is_not_a_check_failure_even_with_check():
 # ---------------------------------------------------------------- the timing model reports the same faults
 @pytest.mark.parametrize("name, kw", [
     ("fault_store_past_end.s", {}), ("fault_lds_past_end.s", {}), ("fault_bad_jump.s", {}),
-    ("fault_runaway.s", {"max_instructions": 5000}),
+    ("fault_runaway.s", {}), ("fault_barrier_half.s", {}),
+    ("fault_runaway_counter.s", {"max_instructions": 5000}),
+    ("fault_runaway_counter.s", {"max_wave_instructions": 777}),
+    ("fault_barrier_spin_wait.s", {"max_wave_instructions": 5000}),
 ])
 def test_a_timed_run_reports_a_fault_like_the_functional_run(name, kw):
     assert str(fault_of(name, timing=True, **kw)) == str(fault_of(name, **kw))
     # without outputs the faulting store's data is skipped, its address still checked
     assert str(fault_of(name, timing=True, outputs=False, **kw)) == str(fault_of(name, **kw))
-
-
-def test_a_timed_run_names_the_barrier_deadlock():
-    msg = str(fault_of("fault_barrier_half.s", timing=True, max_instructions=20000))
-    assert "runaway kernel" in msg and "wave 1" in msg
-    assert "1 other wave(s) of the workgroup wait at s_barrier" in msg
 
 
 @pytest.mark.parametrize("kw", [{"timing": False}, {"timing": True}, {"timing": True, "check": False}],
@@ -167,3 +212,15 @@ def test_an_address_at_or_above_2_to_the_63_faults_at_lane_0(kw):
     assert "memory access outside every buffer at address 0x8000000000000000 (4 bytes)" in msg
     assert "past the end of buffer 'dst'" in msg
     assert re.search(r"workgroup \(0, 0, 0\), wave 0, lane 0\b", msg)
+
+
+# ---------------------------------------------------------------- which instructions are in an endless loop
+@pytest.mark.parametrize("name, endless", [
+    ("fault_runaway.s", [1, 1, 1, 0]),              # s_mov falls into s_add / s_branch back (s_endpgm: an exit)
+    ("fault_runaway_counter.s", [0, 0, 0, 0, 0]),   # s_cbranch_scc0 may leave
+    ("fault_barrier_half.s", [0, 0, 0, 0, 0, 0, 1]),
+])
+def test_endless_instructions_are_those_no_exit_is_reachable_from(name, endless):
+    from gpusim.exec.runaway import endless_instructions
+    program = api.load_kernel(fixture_path(name)).program
+    assert endless_instructions(program)[:len(endless)].tolist() == endless

@@ -47,18 +47,21 @@ from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.lds import ds2_offsets
-from gpusim.exec.kernels.memory import F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_LIMIT, record_fault
+from gpusim.exec.kernels.memory import (
+    F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_TIMEOUT, FAULT_WAVE_LIMIT,
+    record_fault,
+)
 
 # issue categories
 CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
 # timing kinds
 (TK_VALU, TK_MFMA, TK_SALU, TK_SMEM, TK_VMEM, TK_LDS, TK_WAITCNT, TK_BARRIER, TK_NOP, TK_END,
  TK_BRANCH) = range(11)
-# wave slot states
-FREE, RUNNING, AT_BARRIER, DONE = 0, 1, 2, 3
+# wave slot states (TRAPPED: in a loop it can never leave, gpusim.exec.runaway; it never issues again)
+FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
- P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_N) = range(15)
+ P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_WAVE_LIMIT, P_N) = range(16)
 # wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
 ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
@@ -73,8 +76,9 @@ ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # instruction buffer after a taken branch
 (WHY_ISSUE, WHY_WAITCNT_VM, WHY_WAITCNT_LGKM, WHY_BARRIER, WHY_DEPENDENCY, WHY_UNIT_BUSY, WHY_ARBITER,
  WHY_NOP, WHY_IFETCH) = range(9)
-# hazard[w] bits: the wave's next instruction waited on a register; the wave waits for an instruction refill
-RAW_WAITED, REFILLING = 1, 2
+# hazard[w] bits: the wave's next instruction waited on a register; the wave waits for an instruction refill;
+# the wave's next instruction reads a register nothing wrote
+RAW_WAITED, REFILLING, UNINIT = 1, 2, 4
 # trace events (rows of ``trace``, int64[capacity, 6]): kind, wave slot, then per kind
 #   EV_STATE  slot, why, start, end, pc      the wave's cycles [start, end) went to WHY_* ``why``
 #   EV_ISSUE  slot, pc, cycle, done, tkind   it issued instruction ``pc``; its result/unit/data at ``done``
@@ -129,14 +133,21 @@ def _push(q, qn, w, t, now):
 
 
 @njit(_nrt=False)
-def _deps_ready(reads_at, reads, i, w, reg_ready):
+def _deps_ready(reads_at, reads, i, w, reg_ready, hazard):
     """_deps_ready is the cycle at which every register instruction i reads is ready for wave w.
 
     ``reads_at``/``reads`` and the columns of ``reg_ready`` are gpusim.engine.scoreboard.RegisterLists'.
+    An entry of ``reg_ready`` is 0 until something writes the register (see _launch_workgroup), so a
+    read of one sets UNINIT in ``hazard[w]``.
     """
     t = np.int64(0)
+    unset = False
     for j in range(reads_at[i], reads_at[i + 1]):
-        t = max(t, reg_ready[w, reads[j]])
+        r = reg_ready[w, reads[j]]
+        t = max(t, r)
+        unset |= r == 0
+    if unset:
+        hazard[w] |= UNINIT
     return t
 
 
@@ -145,6 +156,15 @@ def _mark_dests(writes_at, writes, i, w, reg_ready, t):
     """_mark_dests records that the registers instruction i writes are ready for wave w at cycle ``t``."""
     for j in range(writes_at[i], writes_at[i + 1]):
         reg_ready[w, writes[j]] = t
+
+
+@njit(_nrt=False)
+def _mark_written(writes_at, writes, i, w, reg_ready):
+    """_mark_written records that wave w wrote the registers of memory instruction i (waitcnt, not the
+    scoreboard, orders their readers): an entry still 0 becomes -1, written and ready at any cycle."""
+    for j in range(writes_at[i], writes_at[i + 1]):
+        if reg_ready[w, writes[j]] == 0:
+            reg_ready[w, writes[j]] = -1
 
 
 @njit(_nrt=False)
@@ -224,11 +244,11 @@ def _emit_sample(trace, tctl, M, cycle):
     _emit(trace, tctl, EV_SAMPLE, -1, cycle, hits, misses, moved)
 
 
-@njit(_nrt=False, cache=True)
+@njit(_nrt=False, cache=True, nogil=True)
 def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
               sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch, lds_memo,
               pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, reads_at, reads, writes_at, writes, reg_ready,
-              deps_at, why, acct, hazard,
+              deps_at, why, acct, hazard, wcount, endless, abi_written, uninit, stop,
               wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
               counters, icount, wgv, lines, pick, pkey, M, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
@@ -238,7 +258,13 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     for a run that skips values, ``ops`` itself otherwise) and is what executes.
     ``reads_at``/``reads``/``writes_at``/``writes`` are gpusim.engine.scoreboard.RegisterLists of ``ops``:
     the dependency scoreboard ``reg_ready`` (per wave slot, one column per register the program touches)
-    holds the cycle each register's latest value is ready.
+    holds the cycle each register's latest value is ready, 0 for one nothing wrote (``abi_written[e]`` is 1
+    for the registers the launch sets); ``uninit`` counts the wave-instructions reading one
+    (gpusim.exec.kernels.interpreter.uninit_read). ``wcount`` counts each wave's instructions, which
+    fault past P_WAVE_LIMIT; a wave whose taken branch lands on an ``endless`` instruction
+    (gpusim.exec.runaway) stops, and faults once nothing else can move. ``stop[0]`` turning nonzero (a
+    host-time watchdog, from another thread: the GIL is released) ends the run with FAULT_TIMEOUT at the
+    end of a window, at the lowest wave slot still running.
     ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
     category and unit-busy cycles; ``full[i]`` is False for an instruction
     whose values are skipped (gpusim.asm.value_slice: it only computes its
@@ -272,7 +298,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
             if next_wg < n_wg:
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
                                           sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, reg_ready,
-                                          deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv)
+                                          deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv, wcount,
+                                          abi_written)
                 if tctl is not None:
                     _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
                 next_wg += 1
@@ -330,7 +357,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                     kind = tkind[i]
                     deps = deps_at[w]
                     if deps < 0:  # its registers change only when it issues: once per instruction is enough
-                        deps = _deps_ready(reads_at, reads, i, w, reg_ready)
+                        deps = _deps_ready(reads_at, reads, i, w, reg_ready, hazard)
                         deps_at[w] = deps
                     t_ok = deps
                     if kind == TK_WAITCNT:
@@ -399,12 +426,21 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                     issued_total += 1
                     icount[i] += 1
                     last_k[cu, simd] = w - base
-                    if hazard[w] & RAW_WAITED:
-                        counters[C_RAW_HAZARDS] += 1
-                        hazard[w] &= ~RAW_WAITED
+                    h = hazard[w]
+                    if h & (RAW_WAITED | UNINIT):
+                        if h & RAW_WAITED:
+                            counters[C_RAW_HAZARDS] += 1
+                        if h & UNINIT:
+                            itp.uninit_read(reads_at, reads, i, w, reg_ready, uninit)
+                        hazard[w] = h & ~(RAW_WAITED | UNINIT)
                     ws = wg_of[w]
                     if issued_total > params[P_LIMIT]:
                         _fault_at(fault, FAULT_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw, ws)
+                        return cycle
+                    wcount[w] += 1
+                    if wcount[w] > params[P_WAVE_LIMIT]:
+                        _fault_at(fault, FAULT_WAVE_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw,
+                                  ws)
                         return cycle
                     if kind == TK_WAITCNT or kind == TK_NOP:
                         pc[w] = i + 1
@@ -443,6 +479,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                             # taken: the instruction buffer refills from the target before the wave issues again
                             ready[w] = cycle + 1 + params[P_REFILL]
                             hazard[w] |= REFILLING
+                        if r == itp.JUMP and endless[pc[w]]:
+                            state[w] = TRAPPED
                     elif kind == TK_VMEM and sem[i] == S.MEM_CACHE:
                         # buffer_wbl2 / buffer_inv: a cache write-back or invalidate, counted in vmcnt
                         done = cache_control(M, cu, mods[i, M_SUB] & 0xFF, mods[i, M_CACHE], cycle)
@@ -473,6 +511,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                             _push(lgq, lgn, w, done, cycle)
                         else:
                             _push(vmq, vmn, w, done, cycle)
+                        _mark_written(writes_at, writes, i, w, reg_ready)
                     elif kind == TK_LDS:
                         cyc, conf = _lds_cycles(i, sem, ops, mods, T[7], exec_mask(sreg, w), params, lds_scratch,
                                                 lds_memo)
@@ -481,6 +520,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         counters[C_LDS_BANK_CONFLICT] += conf
                         done = cycle + params[P_LDS_LAT] + cyc
                         _push(lgq, lgn, w, done, cycle)
+                        _mark_written(writes_at, writes, i, w, reg_ready)
                     if tctl is not None and _traced(tctl, cu, cycle, cycle):
                         _emit(trace, tctl, EV_ISSUE, w, i, cycle, done, kind)
                     if r == itp.BARRIER:
@@ -507,7 +547,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                             stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
                                                       user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
                                                       reg_ready, deps_at, acct, hazard, wg_live, wg_arrived,
-                                                      wg_id, lds, wgv)
+                                                      wg_id, lds, wgv, wcount, abi_written)
                             if tctl is not None:
                                 _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
                             next_wg += 1
@@ -536,13 +576,27 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
             _emit_sample(trace, tctl, M, window_end)
         if live_waves == 0:
             break
-        if next_cycle == NEVER:  # live waves, none of which can ever move: all wait at barriers
+        if stop[0] != 0:
             for w in range(state.shape[0]):
-                if state[w] == AT_BARRIER:
+                if state[w] == RUNNING:
                     cu = w // spc
-                    _fault_at(fault, FAULT_BARRIER, w, pc[w], wg_id[wg_of[w]], (w - cu * spc) % wpw, state, cu,
-                              spc, wpc, wpw, wg_of[w])
-                    break
+                    _fault_at(fault, FAULT_TIMEOUT, w, pc[w], wg_id[wg_of[w]], (w - cu * spc) % wpw, state, cu, spc,
+                              wpc, wpw, wg_of[w])
+                    return cycle
+        if next_cycle == NEVER:  # live waves, none of which can ever move: trapped, or waiting at barriers
+            # named like the functional run, which meets the lowest workgroup first: its lowest trapped wave
+            best = -1
+            best_key = np.int64(0)
+            for w in range(state.shape[0]):
+                if state[w] == TRAPPED or state[w] == AT_BARRIER:
+                    key = wg_id[wg_of[w]] * wpw + (w % spc) % wpw + (0 if state[w] == TRAPPED else NEVER)
+                    if best < 0 or key < best_key:
+                        best = w
+                        best_key = key
+            if best >= 0:
+                cu = best // spc
+                _fault_at(fault, FAULT_ENDLESS if state[best] == TRAPPED else FAULT_BARRIER, best, pc[best],
+                          wg_id[wg_of[best]], (best - cu * spc) % wpw, state, cu, spc, wpc, wpw, wg_of[best])
             return cycle
         cycle = next_cycle
     # the end-of-kernel release: the dispatch completes when dirty L2 lines are back in memory (cdna3)
@@ -572,11 +626,12 @@ def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
 
 @njit(_nrt=False)
 def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, sreg, vreg, pc, state, ready, age,
-                      wg_of, vmn, lgn, reg_ready, deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv):
+                      wg_of, vmn, lgn, reg_ready, deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv, wcount,
+                      abi_written):
     """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
 
-    It sets the ABI state of its waves, clears their scoreboards and queues
-    and the slot's LDS, and returns the next age stamp.
+    It sets the ABI state of its waves, clears their scoreboards (-1: set by the launch, ready; 0:
+    never written), instruction counts and queues and the slot's LDS, and returns the next age stamp.
     """
     gx, gy = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y]
     wgv[0] = g % gx
@@ -600,8 +655,9 @@ def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, s
         acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
         hazard[w] = 0
         deps_at[w] = -1
+        wcount[w] = 0
         for r in range(reg_ready.shape[1]):
-            reg_ready[w, r] = 0
+            reg_ready[w, r] = -abi_written[r]
     return stamp
 
 

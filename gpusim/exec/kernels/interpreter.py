@@ -16,8 +16,8 @@ from gpusim.asm.program import (
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
-    F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_LIMIT, FAULT_PAST_END, FAULT_UNSUPPORTED,
-    record_fault,
+    F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_PAST_END,
+    FAULT_TIMEOUT, FAULT_UNSUPPORTED, FAULT_WAVE_LIMIT, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -27,8 +27,9 @@ from gpusim.exec.kernels.vmem import exec_smem, exec_vmem, vmem_addresses
 
 U = np.uint64
 
-# wave states
-RUNNING, AT_BARRIER, DONE, FAULTED = 0, 1, 2, 3
+# wave states (TRAPPED: in an endless loop, gpusim.exec.runaway; it never runs again)
+RUNNING, AT_BARRIER, DONE, FAULTED, TRAPPED = 0, 1, 2, 3, 4
+UNINIT_NONE = 1 << 40   # uninit_reads' "no entry" (above every register entry)
 # step outcomes
 NEXT, JUMP, BARRIER, END, FAULT = 0, 1, 2, 3, 4
 
@@ -197,22 +198,34 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     return live
 
 
-@njit(_nrt=False, cache=True)
+@njit(_nrt=False, cache=True, nogil=True)
 def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, mem, regions, env, lds, fault,
-             counts, limit, pc, state, wg):
+             counts, limit, pc, state, wg, wave_limit, wcount, endless, reads_at, reads, writes_at, writes,
+             abi_written, written, unset, uninit, stop):
     """run_grid runs every workgroup of the dispatch, one after another.
 
     ``counts[i]`` accumulates how many waves executed instruction ``i``;
-    ``pc`` and ``state`` (int64[waves per workgroup]) and ``wg`` (int64[3])
-    are work arrays.
-    Stops at the first fault, or when more than ``limit`` wave-instructions
-    ran (recorded as a runaway fault). Returns the wave-instructions executed.
+    ``pc``, ``state``, ``wcount`` and ``unset`` (int64[waves per workgroup]), ``wg`` (int64[3]) and
+    ``written`` (uint8[waves per workgroup, register entries]) are work arrays.
+    Stops at the first fault; when more than ``limit`` wave-instructions ran, or one wave ran more than
+    ``wave_limit``, it records a runaway fault (FAULT_LIMIT, FAULT_WAVE_LIMIT); a wave that takes a
+    branch into an ``endless`` instruction (gpusim.exec.runaway) stops, and once its workgroup can make
+    no other progress it is recorded as FAULT_ENDLESS. ``F_AT_BARRIER`` counts the workgroup's other
+    waves waiting at s_barrier. ``reads_at``/``reads``/``writes_at``/``writes`` are
+    gpusim.engine.scoreboard.RegisterLists; ``abi_written[e]`` is 1 for the entries the launch sets;
+    ``uninit`` (uninit_reads) counts the wave-instructions that read an entry nothing wrote.
+    ``stop[0]`` turning nonzero (a host-time watchdog, from another thread: the GIL is released) ends the
+    run with FAULT_TIMEOUT at the wave that ran last.
+    Returns the wave-instructions executed.
     """
     code_base = abi[ABI_CODE_BASE]
     bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
     waves = (bx * by * bz + 63) // 64
     total = np.int64(0)
     slice_budget = 1 << 16
+    launch_set = 0
+    for e in range(written.shape[1]):
+        launch_set += abi_written[e]
     for gz in range(abi[ABI_GRID_Z]):
         for gy in range(abi[ABI_GRID_Y]):
             for gx in range(abi[ABI_GRID_X]):
@@ -223,26 +236,37 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                 for w in range(waves):
                     init_wave(w, wg, w, abi, user_sgprs, sreg, vreg, pc)
                     state[w] = RUNNING
+                    wcount[w] = 0
+                    for e in range(written.shape[1]):
+                        written[w, e] = abi_written[e]
+                    unset[w] = written.shape[1] - launch_set
                 while True:
                     progressed = False
                     live = 0
                     waiting = 0
                     for w in range(waves):
                         if state[w] == RUNNING:
-                            st, n = _run_counted(w, slice_budget, sem, ops, mods, pc_bytes, code_base, pc, sreg,
-                                                 vreg, T, valid, mem, regions, env, lds, fault, counts)
+                            budget = min(slice_budget, wave_limit - wcount[w], limit - total)
+                            st, n = _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg,
+                                                 vreg, T, valid, mem, regions, env, lds, fault, counts, endless,
+                                                 reads_at, reads, writes_at, writes, written, unset, uninit)
                             total += n
+                            wcount[w] += n
                             state[w] = st
                             progressed = True
+                            code = 0
                             if st == FAULTED:
-                                fault[F_WORKGROUP] = flat
-                                return total
-                            if total > limit:
-                                record_fault(fault, FAULT_LIMIT, w, pc[w], -1, 0, 0)
-                                fault[F_WORKGROUP] = flat
-                                for v in range(waves):
-                                    if state[v] == AT_BARRIER:
-                                        fault[F_AT_BARRIER] += 1
+                                code = -1
+                            elif st == RUNNING and total >= limit:  # its next instruction is one too many
+                                code = FAULT_LIMIT
+                            elif st == RUNNING and wcount[w] >= wave_limit:
+                                code = FAULT_WAVE_LIMIT
+                            elif stop[0] != 0:
+                                code = FAULT_TIMEOUT
+                            if code != 0:
+                                if code > 0:
+                                    record_fault(fault, code, w, pc[w], -1, 0, 0)
+                                _stopped_in(fault, flat, w, waves, state)
                                 return total
                         if state[w] != DONE:
                             live += 1
@@ -255,29 +279,86 @@ def run_grid(sem, ops, mods, pc_bytes, abi, user_sgprs, sreg, vreg, T, valid, me
                             if state[w] == AT_BARRIER:
                                 state[w] = RUNNING
                     elif not progressed:
-                        record_fault(fault, FAULT_BARRIER, 0, pc[0], -1, 0, 0)
-                        fault[F_WORKGROUP] = flat
+                        # nothing runs: a wave is trapped in an endless loop (the lowest-numbered is named),
+                        # or waves wait at a barrier that can never complete
+                        v = _first_in(state, waves, TRAPPED)
+                        code = FAULT_ENDLESS
+                        if v < 0:
+                            v = _first_in(state, waves, AT_BARRIER)
+                            code = FAULT_BARRIER
+                        record_fault(fault, code, v, pc[v], -1, 0, 0)
+                        _stopped_in(fault, flat, v, waves, state)
                         return total
     return total
 
 
 @njit(_nrt=False)
+def _first_in(state, waves, st):
+    """_first_in is the lowest-numbered wave in state ``st``, or -1."""
+    for v in range(waves):
+        if state[v] == st:
+            return v
+    return -1
+
+
+@njit(_nrt=False)
+def _stopped_in(fault, flat, w, waves, state):
+    """_stopped_in completes a fault record of wave ``w``: its workgroup, and how many others wait at s_barrier."""
+    fault[F_WORKGROUP] = flat
+    for v in range(waves):
+        if v != w and state[v] == AT_BARRIER:
+            fault[F_AT_BARRIER] += 1
+
+
+@njit(_nrt=False)
+def uninit_read(reads_at, reads, i, w, written, uninit):
+    """uninit_read counts wave ``w``'s instruction ``i`` in ``uninit`` if it reads a register entry nothing wrote.
+
+    ``written[w, e]`` tells whether the wave's entry ``e`` holds a written value (nonzero). ``uninit`` is
+    int64[instructions, 2]: per instruction, how many wave-instructions read an unwritten entry, and the
+    lowest such entry seen (UNINIT_NONE when none), the same whatever order waves run in.
+    """
+    for j in range(reads_at[i], reads_at[i + 1]):
+        if written[w, reads[j]] == 0:
+            uninit[i, 0] += 1
+            uninit[i, 1] = min(uninit[i, 1], reads[j])
+            return
+
+
+@njit(_nrt=False)
 def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env,
-                 lds, fault, counts):
+                 lds, fault, counts, endless, reads_at, reads, writes_at, writes, written, unset, uninit):
     """_run_counted steps wave ``w`` until it leaves RUNNING or ``budget`` instructions pass.
 
-    Returns (new state, instructions executed) and counts each executed instruction.
+    Returns (new state, instructions executed) and counts each executed instruction; a wave whose taken
+    branch lands on an ``endless`` instruction is TRAPPED. Each instruction's register reads are checked
+    against ``written`` (uninit_read) and its writes marked there as it issues, whatever lanes EXEC holds;
+    ``unset[w]`` counts the wave's entries still unwritten, and once none is left neither is looked at.
     """
     n = 0
+    left = unset[w]
     while n < budget:
         i = pc[w]
         counts[i] += 1
+        if left > 0:
+            for j in range(reads_at[i], reads_at[i + 1]):
+                if written[w, reads[j]] == 0:
+                    uninit_read(reads_at, reads, i, w, written, uninit)
+                    break
+            for j in range(writes_at[i], writes_at[i + 1]):
+                if written[w, writes[j]] == 0:
+                    written[w, writes[j]] = 1
+                    left -= 1
+            unset[w] = left
         r = step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, regions, env, lds, fault)
         n += 1
-        if r == END:
+        if r == JUMP:
+            if endless[pc[w]]:
+                return TRAPPED, n
+        elif r == END:
             return DONE, n
-        if r == BARRIER:
+        elif r == BARRIER:
             return AT_BARRIER, n
-        if r == FAULT:
+        elif r == FAULT:
             return FAULTED, n
     return RUNNING, n

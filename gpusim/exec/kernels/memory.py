@@ -34,6 +34,9 @@ FAULT_UNSUPPORTED = 5
 FAULT_MISALIGNED = 6
 FAULT_BAD_JUMP = 7
 FAULT_PAST_END = 8  # the wave ran off the end of the code (the Program's end-of-text sentinel)
+FAULT_WAVE_LIMIT = 9  # one wave ran past its instruction budget
+FAULT_ENDLESS = 10  # a wave is in a loop it can never leave (gpusim.exec.runaway)
+FAULT_TIMEOUT = 11  # the run was still going when its host-time watchdog fired
 
 
 @njit(_nrt=False)
