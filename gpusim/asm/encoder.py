@@ -8,7 +8,6 @@ instruction's byte offset as the real encoding lays it out.
 """
 from __future__ import annotations
 
-import struct
 from typing import Optional
 
 import numpy as np
@@ -27,6 +26,7 @@ from gpusim.asm.program import (
 from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction, did_you_mean
 from gpusim.asm import fields
 from gpusim.asm.fields import pack_shape
+from gpusim.asm.inline_constants import FLOAT_BITS, float_is_inline
 from gpusim.asm.operand_classes import check_operands
 
 SPECIAL_REGS = {
@@ -47,8 +47,6 @@ ATOMIC_OPS = {
     "pk_add_bf16": fields.A_PK_ADD_BF16, "min_f32": fields.A_MIN_F32, "max_f32": fields.A_MAX_F32,
 }
 MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8": 6, "f64": 7}
-# float inline constants (besides integers -16..64) in their f32 value
-INLINE_FLOATS = (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.15915494309189535)
 # immediate offset ranges of gfx90a/gfx942 memory formats (llvm-mc's limits)
 OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "FLAT": (0, 4095), "MUBUF": (0, 4095), "DS": (0, 65535)}
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
@@ -77,18 +75,6 @@ LAYOUTS = {
 }
 
 
-def _f32_bits(x: float) -> int:
-    return struct.unpack("<I", struct.pack("<f", x))[0]
-
-
-def _f64_bits(x: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", x))[0]
-
-
-def _f16_bits(x: float) -> int:
-    return int(np.array(x, dtype=np.float16).view(np.uint16))
-
-
 def _is_float_type(t: str) -> bool:
     return t in ("f16", "f32", "f64", "bf16", "v2f16", "v2f32")
 
@@ -112,15 +98,12 @@ def encode_constant(value, t: str) -> tuple[int, bool]:
     bits = isa.type_bits(t)
     if isinstance(value, float):
         if t in ("f16", "v2f16"):
-            convert = _f16_bits
+            fmt = "f16"
         elif t in ("f64",) or (bits == 64 and not t.startswith("v2")):
-            convert = _f64_bits
+            fmt = "f64"
         else:
-            convert = _f32_bits
-        pattern = convert(value)
-        # 1/(2*pi) as llvm-mc prints it (0.15915494) is the inline constant when it rounds to the same bits
-        inline = value == 0.0 or any(pattern == convert(x) for x in INLINE_FLOATS)
-        return pattern, not inline
+            fmt = "f32"
+        return FLOAT_BITS[fmt](value), not float_is_inline(value, fmt)
     v = int(value)
     inline = -16 <= v <= 64
     if bits == 64 and t.startswith("v2"):

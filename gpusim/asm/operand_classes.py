@@ -17,13 +17,12 @@ ranges and tuple alignment.
 from __future__ import annotations
 
 import dataclasses
-import math
-import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
 from gpusim.asm import isa, sems
+from gpusim.asm.inline_constants import INLINE_FLOATS, f16_bits, f32_bits, f64_bits, float_is_inline
 from gpusim.asm.ir import FloatImm, FuncOperand, Imm, Instruction, LabelRef, Operand, Reg, Special, Waitcnt
 from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction
 
@@ -56,8 +55,6 @@ _READ_ONLY = tuple(name for name, (_, writable) in _SCALAR_SPECIALS.items() if n
 _APERTURES = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
 _READ_ONLY_32 = tuple(name for name in _READ_ONLY if name not in _APERTURES)
 _FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
-_INLINE_FLOATS = (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 0.0)
-_INV_2PI = 0.15915494309189535
 _CONSTANT_BUS_LIMIT = 1  # scalar values one gfx9 VALU instruction may read (SGPRs and literals)
 # VALU operations whose sources take -x and |x| although their table type is not a float
 # (v_pk_* packed operations take neg_lo/neg_hi instead)
@@ -305,23 +302,9 @@ def _is_off(op: Operand) -> bool:
     return isinstance(op.value, Special) and op.value.name == "off"
 
 
-def _f32_bits(x: float) -> int:
-    return struct.unpack("<I", struct.pack("<f", x))[0]
-
-
-def _f64_bits(x: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", x))[0]
-
-
-def _f16_bits(x: float) -> int:
-    return struct.unpack("<H", struct.pack("<e", x))[0]
-
-
-_INLINE_PATTERNS = {
-    16: {_f16_bits(x) for x in _INLINE_FLOATS + (_INV_2PI,)} | {0x3118},
-    32: {_f32_bits(x) for x in _INLINE_FLOATS + (_INV_2PI,)},
-    64: {_f64_bits(x) for x in _INLINE_FLOATS + (_INV_2PI,)},
-}
+# integer immediates that carry an inline float's pattern (0x3118: f16 1/(2*pi))
+_INLINE_PATTERNS = {bits: {convert(x) for x in INLINE_FLOATS + (0.0,)}
+                    for bits, convert in ((16, f16_bits), (32, f32_bits), (64, f64_bits))}
 
 
 def _is_inline(op: Operand, role: Role) -> bool:
@@ -329,7 +312,8 @@ def _is_inline(op: Operand, role: Role) -> bool:
     v = op.value
     if isinstance(v, FloatImm):
         x = -float(v.value) if op.neg else float(v.value)
-        return x in _INLINE_FLOATS or math.isclose(x, _INV_2PI, rel_tol=0, abs_tol=1e-9)
+        fmt = "f16" if role.bits == 16 else "f64" if role.bits == 64 and role.ftype == "f64" else "f32"
+        return float_is_inline(x, fmt)
     n = -v.value if op.neg else v.value
     if -16 <= n <= 64:
         return True
