@@ -41,13 +41,10 @@ from typing import Any, Iterable, Mapping, Optional
 
 import numpy as np
 
+from gpusim.asm.ir import NUMPY_DTYPES
 from gpusim.errors import did_you_mean
 
-# the header's dtype names as numpy types (a bf16 buffer holds its raw 16-bit patterns)
-DTYPES = {"i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
-          "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16, "f32": np.float32,
-          "f64": np.float64}
-DTYPE_NAMES = tuple(DTYPES)
+DTYPE_NAMES = tuple(NUMPY_DTYPES)
 MODULE_NAMES = ("np", "numpy")
 
 NP_FUNCTIONS = frozenset("""
@@ -485,7 +482,7 @@ class _Interpreter:
 
     def __init__(self, env: Mapping[str, Any], limit: int):
         self.env = {name: _read_only(v) for name, v in env.items()}
-        self.env.update({name: np.dtype(t) for name, t in DTYPES.items()})
+        self.env.update({name: np.dtype(t) for name, t in NUMPY_DTYPES.items()})
         self.locals: dict = {}
         self.limit = limit
         self.counts: dict = {}  # id of a tuple or list -> (it, the elements it holds, nested ones included)

@@ -22,14 +22,16 @@ import math
 import re
 from typing import Iterable, Mapping, Optional, Sequence, Union
 
-from gpusim.asm.ir import ArgSpec, AsmModule, CheckSpec, LaunchSpec
+import numpy as np
+
+from gpusim.asm.ir import NUMPY_DTYPES, ArgSpec, AsmModule, CheckSpec, LaunchSpec
 from gpusim.asm.lexer import HeaderLine
 from gpusim.asm.shape_expr import ShapeSyntaxError, eval_shape, names_in, parse_shape
 from gpusim.check_expr import CheckExprError
 from gpusim.check_expr import validate as validate_check_expr
 from gpusim.errors import HeaderError, SourceLoc, did_you_mean
 
-DTYPES = ("i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64")
+DTYPES = tuple(NUMPY_DTYPES)
 INT_RANGES = {
     "i8": (-(1 << 7), (1 << 7) - 1), "u8": (0, (1 << 8) - 1),
     "i16": (-(1 << 15), (1 << 15) - 1), "u16": (0, (1 << 16) - 1),
@@ -45,8 +47,7 @@ KEYWORDS = ("launch", "arg", "check")
 MAX_BLOCK = 1024
 _MAX_DIM = (1 << 31) - 1
 _MAX_GRID_ITEMS = (1 << 32) - 1   # an HSA dispatch packet's grid_size_x/y/z are 32-bit work-item counts
-ITEM_BYTES = {"i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4, "f32": 4,
-              "i64": 8, "u64": 8, "f64": 8}
+ITEM_BYTES = {name: np.dtype(t).itemsize for name, t in NUMPY_DTYPES.items()}
 MAX_BUFFER_BYTES = 16 << 30   # all buffers of a launch together: what a host can hold, not a toy limit
 
 _KEYWORD_RE = re.compile(r"gpusim-([\w-]*)[ \t]*(:?)")

@@ -10,7 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+import numpy as np
+
 from gpusim.errors import SourceLoc
+
+# the header's element types (``x buffer f32[n]``) and the numpy type a buffer of each is stored as
+# (bf16 buffers hold their raw 16-bit patterns: numpy has no bfloat16); check expressions see the same
+NUMPY_DTYPES = {
+    "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
+    "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
+}
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpusim.asm.ir import ArgSpec
-
-NUMPY_DTYPES = {
-    "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
-    "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64,
-}
+from gpusim.asm.ir import NUMPY_DTYPES, ArgSpec
 
 
 def to_bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -26,8 +21,7 @@ def to_bf16_bits(x: np.ndarray) -> np.ndarray:
 def zero_buffer(spec: ArgSpec) -> np.ndarray:
     """zero_buffer returns zeros of a buffer argument's type and shape (the host supplies their pages only
     when written): what a run that needs no buffer contents gets instead of make_buffer's."""
-    dtype = np.uint16 if spec.dtype == "bf16" else NUMPY_DTYPES[spec.dtype]
-    return np.zeros(spec.shape if spec.shape else (1,), dtype)
+    return np.zeros(spec.shape if spec.shape else (1,), NUMPY_DTYPES[spec.dtype])
 
 
 def make_buffer(spec: ArgSpec) -> np.ndarray:

@@ -9,9 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpusim.check_expr import (DTYPES, MIN_ELEMENT_LIMIT, MAX_ELEMENTS, NP_FUNCTIONS, NP_TYPES, CheckExprError,
+from gpusim.check_expr import (MIN_ELEMENT_LIMIT, MAX_ELEMENTS, NP_FUNCTIONS, NP_TYPES, CheckExprError,
                                element_limit, evaluate, parse, validate)
-from gpusim.exec.buffers import NUMPY_DTYPES
+from gpusim.asm.ir import ArgSpec
+from gpusim.asm.header import DTYPES
+from gpusim.exec.buffers import make_buffer
 
 REPO = Path(__file__).resolve().parents[2]
 rng = np.random.default_rng(7)
@@ -106,8 +108,10 @@ def test_every_allowed_numpy_name_exists_and_is_not_a_module():
         assert callable(value) and not isinstance(value, type(np)), name
 
 
-def test_the_dtype_names_agree_with_the_buffers():
-    assert {k: np.dtype(v) for k, v in DTYPES.items()} == {k: np.dtype(v) for k, v in NUMPY_DTYPES.items()}
+@pytest.mark.parametrize("name", DTYPES)
+def test_a_dtype_name_in_a_check_is_the_type_its_buffers_are_stored_as(name):
+    buffer = make_buffer(ArgSpec(name="x", kind="buffer", dtype=name, shape=(3,)))
+    assert evaluate(parse(f"x.astype({name})"), {"x": np.arange(3.0)}).dtype == buffer.dtype
 
 
 def test_the_element_limit_follows_the_buffers_within_bounds():
