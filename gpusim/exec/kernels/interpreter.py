@@ -341,10 +341,7 @@ def _run_counted(w, budget, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg,
         i = pc[w]
         counts[i] += 1
         if left > 0:
-            for j in range(reads_at[i], reads_at[i + 1]):
-                if written[w, reads[j]] == 0:
-                    uninit_read(reads_at, reads, i, w, written, uninit)
-                    break
+            uninit_read(reads_at, reads, i, w, written, uninit)
             for j in range(writes_at[i], writes_at[i + 1]):
                 if written[w, writes[j]] == 0:
                     written[w, writes[j]] = 1
