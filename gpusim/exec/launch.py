@@ -50,10 +50,7 @@ _FAULT_TEXT = {
     memk.FAULT_LIMIT: "runaway kernel: instruction limit reached",
     memk.FAULT_UNSUPPORTED: "unsupported operation",
     memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
-    memk.FAULT_PAST_END: "pc past the end of the kernel",
-    memk.FAULT_WAVE_LIMIT: "runaway kernel",
-    memk.FAULT_ENDLESS: "endless loop",
-}
+}   # the past-the-end, timeout, wave-budget and endless-loop faults are described by fault_error itself
 
 
 def _align(x: int, a: int = ALIGN) -> int:
@@ -260,7 +257,8 @@ class Dispatch:
         if not 0 <= preload <= MAX_USER_SGPRS or self.desc.get("user_sgpr_kernarg_preload_offset", 0) < 0:
             raise HeaderError(f".amdhsa_user_sgpr_kernarg_preload_length {preload} is out of range "
                               f"(0..{MAX_USER_SGPRS})", self.kernel.loc)
-        implied = int(self.user_sgprs()[:, 0].max()) + 1 if len(self.user_sgprs()) else 0
+        user = self.user_sgprs()
+        implied = int(user[:, 0].max()) + 1 if len(user) else 0
         if implied > MAX_USER_SGPRS:
             raise HeaderError(f"too many user SGPRs enabled: the enabled .amdhsa_user_sgpr_* fields need {implied}"
                               f" (at most {MAX_USER_SGPRS})", self.kernel.loc)
