@@ -728,7 +728,7 @@ def _refuse_python_loops(name: str, args: list, kwargs: dict, node: ast.Call) ->
     elif name == "pad":
         mode = _positional_or(args, kwargs, 2, "mode", "constant")
         width = _positional_or(args, kwargs, 1, "pad_width")
-        if mode in ("reflect", "symmetric", "wrap") and args and np.size(width) and \
+        if isinstance(mode, str) and mode in ("reflect", "symmetric", "wrap") and args and np.size(width) and \
                 np.asarray(width).dtype.kind in "iu":
             shortest = max(1, min(np.shape(args[0]) or (1,)))
             if int(np.max(width)) > 64 * shortest:
@@ -737,7 +737,8 @@ def _refuse_python_loops(name: str, args: list, kwargs: dict, node: ast.Call) ->
     elif name == "einsum":
         operands = max(0, len(args) - 1)
         optimize = kwargs.get("optimize", False)
-        if operands > 8 or (operands > 4 and optimize not in (False, True, "greedy")):
+        cheap = isinstance(optimize, (bool, str)) and optimize in (False, True, "greedy")
+        if operands > 8 or (operands > 4 and not cheap):
             raise _refuse(f"np.einsum over {operands} operands with optimize={optimize!r}", node)
 
 
