@@ -81,10 +81,18 @@ class KernelFault(GpusimError):
     """KernelFault is a kernel that faulted while running, reported like a GPU fault.
 
     It names the kernel, the program counter (byte offset from the kernel
-    entry), the instruction, the wave and the lane.
+    entry), the instruction, the wave and the lane. ``code`` is the fault code
+    (gpusim.exec.kernels.memory FAULT_*) and ``row`` the faulting instruction's
+    row in the Program, for callers that act on the kind of fault (-1: unknown).
     """
 
     exit_code = 3
+
+    def __init__(self, message: str, loc: Optional[SourceLoc] = None, hint: str = "", *, code: int = -1,
+                 row: int = -1):
+        super().__init__(message, loc, hint)
+        self.code = code
+        self.row = row
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -28,6 +28,7 @@ from typing import Optional
 import yaml
 
 from gpusim.asm import expr as _expr
+from gpusim.asm import isa
 from gpusim.asm.expr import ExprParser, Undefined, evaluate, label_form
 from gpusim.asm.header import parse_header_lines
 from gpusim.asm.ir import (AsmModule, FloatImm, FuncOperand, Imm, Instruction, KernelSource, LabelRef,
@@ -274,7 +275,9 @@ class _OperandParser(ExprParser):
             return ref
 
     # -- items -------------------------------------------------------------
-    def parse_items(self) -> tuple[list[Operand], dict]:
+    def parse_items(self, flags_first: bool = False) -> tuple[list[Operand], dict]:
+        """parse_items reads operands and modifiers; ``flags_first`` (a cache instruction that takes no operands)
+        reads a soft flag (SOFT_FLAGS) at the start of the list as a flag, not as a label or register."""
         toks = self.toks
         n = self.n
         ops: list[Operand] = []
@@ -301,7 +304,7 @@ class _OperandParser(ExprParser):
                 if nxt is not None and nxt.kind == "op" and nxt.text == ":":
                     self.parse_modifier(low, t, mods)
                     what = f"'{t.text}:'"
-                elif low in FLAGS or (low in SOFT_FLAGS and not after_comma):
+                elif low in FLAGS or (low in SOFT_FLAGS and (flags_first or not after_comma)):
                     if low in mods:
                         raise self.error(f"duplicate modifier '{low}'", t.start)
                     mods[low] = True
@@ -645,7 +648,7 @@ class _Assembler:
         self.refs: list[tuple[int, LabelRef, SourceLoc]] = []
         self.text_data: Optional[tuple[str, SourceLoc]] = None
         self.metadata_blocks: dict[tuple[str, int], str] = {}
-        self.opcache: dict[str, tuple] = {}
+        self.opcache: dict[tuple[str, bool], tuple] = {}
         self.current: Optional[Line] = None
         self.headers = []
 
@@ -858,7 +861,10 @@ class _Assembler:
         if mnemonic.endswith(SUFFIXES):
             base, _, suffix = mnemonic.rpartition("_")
             mnemonic = base
-        key = line.code[pos:]
+        # a cache instruction with no operands (buffer_wbl2 nt) reads a leading 'nt' as its flag, not a label
+        definition = isa.lookup(mnemonic)
+        bare = definition is not None and definition.layout == "none" and definition.fmt == "MUBUF"
+        key = (line.code[pos:], bare)
         cached = self.opcache.get(key)
         loc = SourceLoc(line.file, line.lineno, wcol + 1, line.text)
         if cached is not None:
@@ -869,7 +875,7 @@ class _Assembler:
         toks = tokenize(line.code, pos, line.file, line.lineno, line.text)
         if toks:
             p = _OperandParser(self, toks, line)
-            ops, mods = p.parse_items()
+            ops, mods = p.parse_items(flags_first=bare)
             cols = tuple(p.cols)
             if p.refs:
                 index = len(self.module.instructions)

@@ -22,12 +22,14 @@ from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import cu as cuk
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
+from gpusim.errors import KernelFault
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
 from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun, watchdog,
 )
+from gpusim.exec.runaway import may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 
 _CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
@@ -172,9 +174,37 @@ def _lines_per_access(arch: Arch) -> int:
     return max(64 * (_WIDEST_LANE_ACCESS // line + 2), _WIDEST_SCALAR_ACCESS // line + 2, 128)
 
 
+# a dispatch of more workgroups than this is probed first (_probe_runaway); at most this many run together
+# at the per-wave instruction budget, so a runaway found without the probe costs at most this many times more
+PROBE_ABOVE_WORKGROUPS = 8
+
+
+def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int, timeout: Optional[float]) -> None:
+    """_probe_runaway raises the runaway fault of a dispatch whose first workgroup never ends by itself.
+
+    A dispatch that fills the GPU runs hundreds of waves side by side, so a loop whose exit is never taken
+    reaches the per-wave budget only after hundreds of budgets of simulation (minutes), where the
+    functional run, one workgroup at a time, faults in about a second. The probe runs the first workgroup
+    alone (values sliced to what steers control flow) under the same budget. If it runs away in a loop
+    whose exit no other workgroup can influence (gpusim.exec.runaway.may_wait_on_others), the full run
+    would too: that fault is raised, with the report the functional run gives. Any other outcome, a
+    completed workgroup or a fault the whole dispatch might not reach, says nothing and the full run goes
+    ahead. Deterministic: the probe's verdict depends only on the kernel and the budget.
+    """
+    try:
+        time_kernel(kernel, arch, max_instructions=max(max_wave_instructions, 1) * (1 << 12),
+                    max_wave_instructions=max_wave_instructions, quantum=quantum, values=False, timeout=timeout,
+                    first_workgroups=1)
+    except KernelFault as fault:
+        if fault.code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS) and \
+                not may_wait_on_others(kernel.program, fault.row):
+            raise
+
+
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                 max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
-                trace: Optional[TraceWindow] = None, timeout: Optional[float] = None) -> TimedRun:
+                trace: Optional[TraceWindow] = None, timeout: Optional[float] = None,
+                first_workgroups: int = 0) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -186,10 +216,15 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     (TimedRun.trace); the cycles and counters are the same with or without it. Raises KernelFault (the
     same report as the functional run) if the kernel faults, at the same instruction limits: ``max_instructions``
     for the dispatch and ``max_wave_instructions`` for each wave, and faults when still running ``timeout``
-    host seconds after it started (the watchdog polls once per window of ``quantum`` cycles).
+    host seconds after it started (the watchdog polls once per window of ``quantum`` cycles). A dispatch of
+    more than PROBE_ABOVE_WORKGROUPS workgroups first runs its first workgroup alone (_probe_runaway), so a
+    runaway costs about the seconds it costs the functional run. ``first_workgroups`` > 0 runs only that
+    many workgroups (the probe's own runs).
     """
     module = kernel.module
     p = kernel.program
+    if first_workgroups == 0 and int(np.prod(module.launch.grid)) > PROBE_ABOVE_WORKGROUPS:
+        _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout)
     full = np.ones(p.rows, dtype=bool) if values else value_slice(p)
     # a sliced run whose addresses and branches read no buffer needs no buffer contents
     dispatch = Dispatch(module, kernel.source, p, module.launch, module.args,
@@ -217,6 +252,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
     params[cuk.P_WAVE_LIMIT] = max_wave_instructions
+    params[cuk.P_FIRST_WGS] = first_workgroups
     kind, cat, busy = timing_tables(p, arch)
     regs, written0, uninit = dispatch.register_tracking()
     if values:

@@ -4,7 +4,9 @@
 or a conditional or computed branch: a wave that gets there loops forever whatever its registers hold
 (real hardware hangs). The interpreter and the timing loop check it after every taken branch, so such a
 wave is stopped at once instead of at the instruction limit. :func:`loop_around` names the loop an
-instruction sits in, for fault messages.
+instruction sits in, for fault messages. :func:`may_wait_on_others` tells whether a loop's exit can
+depend on what other workgroups do, which decides whether one workgroup run alone (the timing model's
+runaway probe) speaks for the whole dispatch.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import M_TARGET, Program
+from gpusim.asm.program import M_CACHE, M_TARGET, Program
 
 # a wave may leave a region through these: the end, a branch on a register, a jump to a register
 _EXITS = (S.S_ENDPGM, S.S_CBRANCH, S.S_SETPC_B64, S.S_SWAPPC_B64)
@@ -64,3 +66,38 @@ def loop_around(program: Program, i: int) -> Optional[tuple[int, int]]:
             if t <= i and (best is None or j - t < best[1] - best[0]):
                 best = (t, j)
     return best
+
+
+# what another workgroup's stores reach a spinning wave through: atomics, loads that bypass or refresh the
+# non-coherent L1 (glc/sc0, slc/sc1), explicit invalidates, and s_sleep, the back-off of a spin-wait
+_SYNC_SEMS = (S.MEM_ATOMIC, S.MEM_CACHE, S.S_DCACHE)
+_COHERENT_LOAD_SEMS = (S.MEM_LOAD, S.S_LOAD, S.S_BUFFER_LOAD)
+_SPIN_MNEMONICS = ("s_sleep",)
+
+
+def may_wait_on_others(program: Program, i: int) -> bool:
+    """may_wait_on_others is True when a loop holding instruction ``i`` may wait for another workgroup.
+
+    It looks at every loop (backward branch range) holding ``i`` and answers True if one holds an
+    atomic, a load with glc/sc0 or slc/sc1 set, a cache write-back or invalidate, or an s_sleep: the ways
+    a kernel correct on the hardware waits for a flag another workgroup writes (a plain load may be served
+    from the CU's non-coherent L1 forever). Without any of them the loop's trip count is the workgroup's
+    own business: running it alone decides whether it ends. An ``i`` in no loop gives True (nothing known).
+    """
+    n = len(program)
+    first, last = None, None
+    for j in range(min(max(i, 0), n), n):
+        if int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH):
+            t = int(program.mods[j, M_TARGET])
+            if 0 <= t <= i:
+                first = t if first is None else min(first, t)
+                last = j
+    if first is None:
+        return True
+    for j in range(first, last + 1):
+        s = int(program.sem[j])
+        if s in _SYNC_SEMS or program.mnemonics[j] in _SPIN_MNEMONICS:
+            return True
+        if s in _COHERENT_LOAD_SEMS and int(program.mods[j, M_CACHE]) & 3:
+            return True
+    return False

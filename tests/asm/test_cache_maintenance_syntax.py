@@ -32,9 +32,9 @@ k:
 		.amdhsa_accum_offset 4
 	.end_amdhsa_kernel
 """
-FORMS = ["buffer_wbl2", "buffer_wbl2 sc1", "buffer_wbl2 sc0 sc1", "buffer_wbl2 sc1 nt", "buffer_wbl2 glc",
+FORMS = ["buffer_wbl2", "buffer_wbl2 nt", "buffer_inv nt", "buffer_wbl2 sc1", "buffer_wbl2 sc0 sc1", "buffer_wbl2 sc1 nt", "buffer_wbl2 glc",
          "buffer_inv", "buffer_inv sc1", "buffer_inv sc0 sc1 nt", "buffer_inv v1", "buffer_invl2",
-         "buffer_invl2 sc1", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_vol sc1"]
+         "buffer_invl2 sc1", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_vol sc1", "s_endpgm nt", "s_dcache_wb nt"]
 CASES = [(t, f) for t in ("gfx942", "gfx90a") for f in FORMS]
 
 

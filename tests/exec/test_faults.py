@@ -128,6 +128,43 @@ def test_the_dispatch_budget_still_bounds_all_waves_together():
     assert "5,000 wave-instructions" in msg and "--max-instructions" in msg
 
 
+@pytest.mark.parametrize("outputs", [True, False], ids=["values", "sliced"])
+def test_a_grid_of_runaway_waves_is_found_by_running_its_first_workgroup_alone(outputs):
+    """256 waves loop side by side in the timed model, so none reaches its 3,000-instruction budget before
+    the dispatch's 20,000 run out. The timing model first runs workgroup 0 alone (the runaway probe): its
+    loop reads no memory another workgroup could change, so the probe's fault at the per-wave budget is the
+    run's, the same report the functional run gives. Without the probe this would be the dispatch limit."""
+    kw = {"max_instructions": 20_000, "max_wave_instructions": 3000}
+    msg = str(fault_of("fault_runaway_grid.s", timing=True, outputs=outputs, **kw))
+    assert "kernel 'loop_past_bound' faulted: runaway kernel: wave 0 executed more than 3,000 instructions, in " \
+           "the loop at pc 0x1c..0x34 (lines 20-24)" in msg
+    assert "workgroup (0, 0, 0), wave 0" in msg
+    assert msg == str(fault_of("fault_runaway_grid.s", timing=False, **kw))
+
+
+def test_the_probe_leaves_a_workgroup_that_waits_for_another_to_the_full_run():
+    """Workgroup 0 spins (sc0 sc1 loads, s_sleep) on a flag the last of 16 workgroups sets: alone it never
+    ends, but its loop may wait on others, so the probe's fault is not taken and the run completes."""
+    kernel = api.load_kernel(fixture_path("spin_on_last_workgroup.s"))
+    run = api.simulate(kernel, "cdna3", timing=True, check=True, max_wave_instructions=3000)
+    assert run.outputs["flag"].tolist() == [1, 1]
+
+
+@pytest.mark.parametrize("name, label, waits", [
+    ("fault_runaway_grid.s", ".Lloop", False),              # a plain load and a counter: its own business
+    ("fault_runaway_counter.s", ".Lloop", False),
+    ("spin_on_last_workgroup.s", ".Lwait", True),           # sc0 sc1 load, s_sleep
+    ("fault_barrier_spin_wait.s", ".Lwait", True),          # sc0 sc1 load
+])
+def test_which_loops_may_wait_on_other_workgroups(name, label, waits):
+    from gpusim.exec.runaway import may_wait_on_others
+    program = api.load_kernel(fixture_path(name)).program
+    first = next(i for i, loc in enumerate(program.locs) if label + ":" in (
+        fixture_path(name).read_text().splitlines()[loc.line - 2]))
+    assert may_wait_on_others(program, first) is waits
+    assert may_wait_on_others(program, 0) is True   # before any loop: nothing known
+
+
 @pytest.mark.parametrize("flag", ["--max-wave-instructions", "--max-instructions", "--timeout"])
 def test_a_budget_must_be_positive(flag):
     proc = run_cli("run", str(fixture_path("fault_runaway_counter.s")), flag, "0")

@@ -61,7 +61,8 @@ CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
 FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
- P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_WAVE_LIMIT, P_N) = range(16)
+ P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_WAVE_LIMIT, P_FIRST_WGS,
+ P_N) = range(17)
 # wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
 ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
@@ -269,7 +270,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     category and unit-busy cycles; ``full[i]`` is False for an instruction
     whose values are skipped (gpusim.asm.value_slice: it only computes its
     addresses, which is all the timing needs); ``params`` the machine (P_* columns);
-    ``cu_order`` the CU that the i-th workgroup of the first round goes to.
+    ``cu_order`` the CU that the i-th workgroup of the first round goes to; P_FIRST_WGS > 0 dispatches only
+    that many workgroups, the first in order, with the launch's registers unchanged.
     The remaining arrays are work state: per wave slot (``pc`` ... ``hazard``; ``deps_at`` caches the
     cycle the wave's next instruction has its register sources, -1 until worked out),
     per workgroup slot (``wg_*``), per CU and SIMD (``unit_*``, ``simd_wake``,
@@ -288,6 +290,8 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     policy = params[P_ARBITRATION]
     gx, gy, gz = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y], abi[itp.ABI_GRID_Z]
     n_wg = gx * gy * gz
+    if params[P_FIRST_WGS] > 0:   # only the first workgroups run (the runaway probe); the launch is unchanged
+        n_wg = min(n_wg, params[P_FIRST_WGS])
     code_base = params[P_CODE_BASE]
     next_wg = 0
     stamp = 0
