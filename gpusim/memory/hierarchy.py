@@ -5,6 +5,7 @@ import numpy as np
 
 from gpusim.memory.kernels import access as K
 from gpusim.memory.kernels.access import access_line
+from gpusim.memory.kernels.arrays import MemoryArrays
 from gpusim.memory.kernels.cache import FIFO, LRU
 from gpusim.memory.kernels.channel import channel_calendar
 
@@ -124,9 +125,9 @@ class MemoryLevels:
         self.hbm_ctr = np.zeros((hbm.channels, K.N_HBM), np.int64)
         self.seq = np.zeros(1, np.int64)
 
-    def kernel_args(self) -> tuple:
-        """kernel_args returns the tuple of arrays ``access_line`` takes as its first argument ``M``."""
-        return (self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
+    def kernel_args(self) -> MemoryArrays:
+        """kernel_args returns the named bundle of arrays ``access_line`` takes as its first argument ``M``."""
+        return MemoryArrays(self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
                 self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,

@@ -232,7 +232,7 @@ def _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, start):
 @njit(_nrt=False)
 def _emit_sample(trace, tctl, M, cycle):
     """_emit_sample records the L2 hits and misses and the HBM bytes counted so far, at ``cycle``."""
-    tcc, hbm = M[17], M[25]
+    tcc, hbm = M.tcc, M.hbm_ctr
     hits = np.int64(0)
     misses = np.int64(0)
     for x in range(tcc.shape[0]):

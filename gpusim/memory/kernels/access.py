@@ -9,7 +9,8 @@ A miss allocates its line at once with a ``ready`` cycle, so a later request for
 and waits for that cycle (MSHR merging); see ``cache.line_hit`` for one that reaches the line before, in
 simulated time, the fill was requested.
 
-Every function takes the hierarchy's arrays as one tuple ``M`` (``MemoryLevels.kernel_args()``) and
+Every function takes the hierarchy's arrays as one named bundle ``M`` (``arrays.MemoryArrays``, from
+``MemoryLevels.kernel_args()``) and
 ``access_line`` and what it calls are inlined where they are used: a call that passed the 27 arrays one by
 one cost hundreds of pushed words per cache line. For the same reason each level writes its tag lookup out
 (a shared lookup helper measured 18% slower on a GEMM).
@@ -142,8 +143,9 @@ def _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t):
 
 @njit(_nrt=False, inline="always")
 def _mall_read(M, addr, t):
-    p, mall_tags, mall_stamps, mall_ready, mall_free, mall_ctr = M[0], M[18], M[19], M[20], M[21], M[22]
-    hbm_free, hbm_queue, hbm_ctr, seq = M[23], M[24], M[25], M[26]
+    p, mall_tags, mall_stamps, mall_ready = M.params, M.mall_tags, M.mall_stamps, M.mall_ready
+    mall_free, mall_ctr = M.mall_free, M.mall_ctr
+    hbm_free, hbm_queue, hbm_ctr, seq = M.hbm_free, M.hbm_queue, M.hbm_ctr, M.seq
     line_b = p[P_MALL_LINE]
     line = addr - rem(addr, line_b)
     if p[P_MALL_CHANNELS] == 0:
@@ -173,9 +175,9 @@ def _mall_read(M, addr, t):
 
 @njit(_nrt=False, inline="always")
 def _l2_access(M, xcd, addr, nbytes, t, is_write):
-    p, l2_tags, l2_stamps, l2_ready, l2_dirty, l2_free, l2_mshr, tcc = M[0], M[11], M[12], M[13], M[14], M[15], \
-        M[16], M[17]
-    hbm_free, hbm_queue, hbm_ctr, seq = M[23], M[24], M[25], M[26]
+    p, l2_tags, l2_stamps, l2_ready, l2_dirty = M.params, M.l2_tags, M.l2_stamps, M.l2_ready, M.l2_dirty
+    l2_free, l2_mshr, tcc = M.l2_free, M.l2_mshr, M.tcc
+    hbm_free, hbm_queue, hbm_ctr, seq = M.hbm_free, M.hbm_queue, M.hbm_ctr, M.seq
     line_b = p[P_L2_LINE]
     line = addr - rem(addr, line_b)
     nch = p[P_L2_CHANNELS]
@@ -240,8 +242,9 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
     the MALL, then HBM. Mutates every state and counter array of ``M``; ``seq[0]`` is the replacement stamp
     clock.
     """
-    p, l1_tags, l1_stamps, l1_ready, l1_free, l1_mshr, tcp = M[0], M[1], M[2], M[3], M[4], M[5], M[6]
-    sq_tags, sq_stamps, sq_ready, sqc, seq = M[7], M[8], M[9], M[10], M[26]
+    p, l1_tags, l1_stamps, l1_ready = M.params, M.l1_tags, M.l1_stamps, M.l1_ready
+    l1_free, l1_mshr, tcp = M.l1_free, M.l1_mshr, M.tcp
+    sq_tags, sq_stamps, sq_ready, sqc, seq = M.sq_tags, M.sq_stamps, M.sq_ready, M.sqc, M.seq
     xcd = quot(cu, p[P_CUS_PER_XCD])
     seq[0] += 1
     mshr_slot = -1
@@ -324,8 +327,8 @@ def end_of_kernel_write_back(M, t):
     to memory, queueing at its HBM channel behind the others, and left clean; otherwise, or with nothing
     dirty, it returns ``t``. Mutates the L2 and HBM arrays of ``M``.
     """
-    p, l2_tags, l2_dirty, tcc = M[0], M[11], M[14], M[17]
-    hbm_free, hbm_queue, hbm_ctr = M[23], M[24], M[25]
+    p, l2_tags, l2_dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
+    hbm_free, hbm_queue, hbm_ctr = M.hbm_free, M.hbm_queue, M.hbm_ctr
     done = t
     if not p[P_L2_FLUSH_AT_END]:
         return done

@@ -25,7 +25,7 @@ SCOPE_SC1 = 2  # the sc1 bit of an instruction's cache bits (M_CACHE: 1 sc0, 2 s
 @njit(_nrt=False)
 def invalidate_l1(M, cu):
     """invalidate_l1 drops every line of CU ``cu``'s vector L1. Mutates its tags and stamps."""
-    tags, stamps = M[1][cu], M[2][cu]
+    tags, stamps = M.l1_tags[cu], M.l1_stamps[cu]
     for s in range(tags.shape[0]):
         for w in range(tags.shape[1]):
             if tags[s, w] == EMPTY:
@@ -36,7 +36,7 @@ def invalidate_l1(M, cu):
 @njit(_nrt=False)
 def invalidate_l2(M, xcd):
     """invalidate_l2 drops every clean line of XCD ``xcd``'s L2 (all its channels). Mutates its tags and stamps."""
-    tags, stamps, dirty = M[11][xcd], M[12][xcd], M[14][xcd]
+    tags, stamps, dirty = M.l2_tags[xcd], M.l2_stamps[xcd], M.l2_dirty[xcd]
     for ch in range(tags.shape[0]):
         for s in range(tags.shape[1]):
             for w in range(tags.shape[2]):
@@ -53,8 +53,8 @@ def write_back_l2(M, xcd, t):
     Returns the cycle the last write is done (``t`` when nothing is dirty, as in a write-through L2).
     Mutates the L2's dirty bits and the HBM channels and counters (TCC_EA_WRREQ, GPUSIM_HBM_WR*).
     """
-    p, tags, dirty, tcc = M[0], M[11], M[14], M[17]
-    hbm_free, hbm_queue, hbm_ctr = M[23], M[24], M[25]
+    p, tags, dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
+    hbm_free, hbm_queue, hbm_ctr = M.hbm_free, M.hbm_queue, M.hbm_ctr
     done = t
     for ch in range(tags.shape[1]):
         for s in range(tags.shape[2]):
@@ -77,7 +77,7 @@ def cache_control(M, cu, op, scope, now):
     (the round trip to the L2) for an L2 invalidate; for a write-back, that round trip plus the last dirty
     line's write to memory, which starts when the request reaches the L2. Mutates the caches of ``M`` (MemoryLevels.kernel_args()).
     """
-    p = M[0]
+    p = M.params
     xcd = quot(cu, p[P_CUS_PER_XCD])
     at_l1 = now + p[P_L1_LAT]
     at_l2 = at_l1 + p[P_L2_LAT]
