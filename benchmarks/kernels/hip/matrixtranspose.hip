@@ -10,12 +10,12 @@
 // Launch header (copied into the .s by ../build_hip.py; benchmarks/hardware_accuracy.py
 // rewrites sizes and grid per problem size):
 // gpusim-launch: grid=4,4,1 block=16,16,1
-// gpusim-arg: out buffer f32[16*wi_width*wi_height] out
-// gpusim-arg: src buffer f32[16*wi_width*wi_height] init=uniform(-1,1) seed=1
+// gpusim-arg: out buffer f32[4*wi_width,4*wi_height] out
+// gpusim-arg: src buffer f32[4*wi_height,4*wi_width] init=uniform(-1,1) seed=1
 // gpusim-arg: wi_width u32 64
 // gpusim-arg: wi_height u32 64
 // gpusim-arg: blocks_x u32 4
-// gpusim-check: out ~= src.reshape(4*wi_height, 4*wi_width).T.reshape(-1) rtol=0
+// gpusim-check: out ~= src.T rtol=0
 #include "gpusim_hip.h"
 
 extern "C" __global__ void matrixtranspose(float4_t* __restrict__ out,
