@@ -277,10 +277,12 @@ def main() -> None:
 
     overhead, roof_c = args.overhead_us, 0.0
     if args.fit:
+        from gpusim.arch import load_arch
+        mhz = load_arch(ARCH).clocks.shader_mhz
         overhead, roof_c = fit_constants(done)
         print(f"\nfit on {sum(r.split == 'train' for r in done)} training rows only: gpusim launch/completion "
-              f"overhead {overhead:.2f} us = {overhead * 2100:.0f} shader cycles at 2100 MHz "
-              f"(put it in archs/mi300a.yaml launch:); roofline c {roof_c:.2f} us")
+              f"overhead {overhead:.2f} us = {overhead * mhz:.0f} shader cycles at {mhz} MHz "
+              f"(the sum of the launch: values to put in archs/mi300a.yaml); roofline c {roof_c:.2f} us")
     else:
         roof_c = fit_constants(done)[1]
     report(done, overhead, roof_c)
