@@ -6,6 +6,8 @@ buffers becoming ``f32[n]``) would otherwise break them unnoticed. Nothing here 
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,3 +39,35 @@ def test_every_functional_rate_case_loads(quick):
     functional = _module("functional_rate")
     for label, path in functional.cases(quick):
         assert gpusim.load_kernel(path).name, label
+
+
+def test_every_hardware_accuracy_row_loads_at_its_size(tmp_path):
+    accuracy = _module("hardware_accuracy")
+    rows = accuracy.measured_rows()
+    # the in-repo copy of the MI300A table: 20 vectoradd, 20 relu, 20 fir, 19 transpose sizes
+    assert len(rows) == 79 and {r.family for r in rows} == set(accuracy.FAMILIES)
+    for fam in accuracy.FAMILIES:
+        splits = [r.split for r in sorted((r for r in rows if r.family == fam), key=lambda r: r.order)]
+        assert splits[:4] == ["train", "test", "train", "test"], fam   # alternate sizes within a family
+    over = [r.label for r in rows if r.footprint_bytes > accuracy.simulator_buffer_limit()]
+    assert over == ["matrixtranspose 49152x49152"]   # 2 x 9.7 GB: over gpusim's 16 GiB, reported as not simulated
+    for row in rows:
+        if row.footprint_bytes > accuracy.simulator_buffer_limit():
+            continue
+        kernel = gpusim.load_kernel(accuracy.rewritten_kernel(row, tmp_path))
+        launch = kernel.module.launch
+        workitems = launch.grid[0] * launch.grid[1] * launch.block[0] * launch.block[1]
+        if row.family == "matrixtranspose":      # one work-item per 4x4 block of the W x W matrix
+            assert workitems * 16 * 4 * 2 == row.footprint_bytes, row.label
+        elif row.family == "fir":                # one work-item per output
+            assert workitems == int(row.size.split("_")[0]), row.label
+        else:                                    # one work-item per element, 256-wide workgroups
+            assert workitems == -(-int(row.size) // 256) * 256, row.label
+
+
+@pytest.mark.skipif(shutil.which("clang-19") is None or shutil.which("llvm-mc-19") is None,
+                    reason="needs clang-19 and llvm-mc-19")
+def test_hardware_accuracy_kernels_are_what_their_hip_sources_compile_to():
+    build = subprocess.run([sys.executable, str(BENCHMARKS / "kernels" / "build_hip.py"), "--check"],
+                           capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr

@@ -1,0 +1,308 @@
+"""Accuracy against hardware: gpusim's kernel times beside measured AMD Instinct MI300A times.
+
+The measured table (benchmarks/data/mi300a_kernels.csv, a copy of the issue-16 calibration set:
+hipEvent times of real MI300A kernels, avg of 51 runs after one warm-up, launch overhead included;
+source: MGPUSim repository, gpu_perf_scripts/mi300a.csv at commit d01e70d5) holds four kernel
+families at 79 sizes from 8 KB to 19 GB of footprint. This script runs its own compiled versions of
+those kernels (benchmarks/kernels/{vectoradd,relu,fir,matrixtranspose}.s, from the HIP sources in
+benchmarks/kernels/hip/), sized per row by rewriting their launch headers, on the timing model of
+archs/mi300a.yaml, and prints per row: measured us, simulated us, error; the roofline baseline
+(footprint bytes / 5.3 TB/s + c) and its error; then per family and overall the weighted mean
+absolute percentage error (WMAPE = sum |sim - measured| / sum measured) of gpusim and of the
+roofline.
+
+Held-out split: within each family the rows are ordered by problem size (fir by length, then taps)
+and alternate: positions 0, 2, 4, ... are TRAINING rows, 1, 3, 5, ... are TEST rows. Only training
+rows may be used to tune any parameter (the roofline's c, gpusim's launch/completion constants, any
+arch YAML value calibrated against this table); WMAPE is reported on both parts.
+
+Simulated time: what hipEvent would measure, i.e. the kernel's simulated time plus the launch,
+dispatch and completion overhead. Until the timing model reports a hipEvent-style time itself
+(simulated_us below is the one place to change), the overhead is a constant added here:
+--overhead-us (default 0, today's gpusim). ``--fit`` fits that constant (and the roofline's c) on
+the training rows only, as the median of measured - simulated (the constant that minimizes the
+training rows' WMAPE), prints the value to put in the arch YAML's launch section, and reports
+both parts with it. If time_kernel accepts ``warm_up`` the runs pass warm_up=True: the measured
+times are after one warm-up launch (MALL warm).
+
+Runs are timed with values=False (only the address/branch slice is computed, the same cycles;
+no output buffers are built, and buffers are zeros that the host maps only where written).
+
+Usage:
+
+    python benchmarks/hardware_accuracy.py                       # every row, 1 process
+    python benchmarks/hardware_accuracy.py --jobs 2 --max-bytes 300e6
+    python benchmarks/hardware_accuracy.py --families fir,relu --fit
+    python benchmarks/hardware_accuracy.py --csv results.csv     # also write the per-row table
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import inspect
+import multiprocessing
+import re
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run from a checkout without installing; spawned workers run this too
+KERNELS = REPO / "benchmarks" / "kernels"
+MEASURED = REPO / "benchmarks" / "data" / "mi300a_kernels.csv"
+ARCH = "mi300a"
+FAMILIES = ("vectoradd", "relu", "fir", "matrixtranspose")
+PEAK_BYTES_PER_S = 5.3e12   # MI300A data sheet HBM3 peak (archs/mi300a.yaml [I])
+WG = 256                    # work-items per workgroup of every kernel in the table
+
+
+@dataclass
+class Row:
+    """Row is one measured kernel launch and, once run, its simulated time."""
+
+    family: str
+    size: str
+    measured_us: float
+    order: tuple = ()
+    split: str = ""                      # "train" or "test"
+    subs: dict = field(default_factory=dict)
+    footprint_bytes: int = 0
+    sim_us: Optional[float] = None       # kernel time from the timing model (no launch overhead)
+    wave_instructions: int = 0
+    host_s: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return f"{self.family} {self.size}"
+
+
+def sized(row: Row) -> None:
+    """sized fills the header rewrites (grid, buffer sizes, scalars) and footprint of one row.
+
+    Each rewrite replaces text that must occur in the committed .s header exactly once
+    (rewritten_kernel checks), so a regenerated kernel with a different header is noticed.
+    """
+    f, s = row.family, row.size
+    if f == "vectoradd":    # a = b + c, 2-D kernel launched with HEIGHT 1: grid ceil(N/256) x 1
+        n = int(s)
+        row.order = (n,)
+        row.subs = {"grid=4,1,1": f"grid={-(-n // WG)},1,1", "width i32 1024": f"width i32 {n}"}
+        row.footprint_bytes = 3 * 4 * n
+    elif f == "relu":
+        n = int(s)
+        row.order = (n,)
+        row.subs = {"grid=4,1,1": f"grid={-(-n // WG)},1,1", "count i32 1024": f"count i32 {n}"}
+        row.footprint_bytes = 2 * 4 * n
+    elif f == "fir":        # N_tapsT: N outputs (N a multiple of 256), T taps
+        m = re.fullmatch(r"(\d+)_taps(\d+)", s)
+        n, taps = int(m.group(1)), int(m.group(2))
+        row.order = (n, taps)
+        row.subs = {"grid=4,1,1": f"grid={n // WG},1,1", "output buffer f32[1024]": f"output buffer f32[{n}]",
+                    "input buffer f32[1024]": f"input buffer f32[{n}]", "num_tap u32 8": f"num_tap u32 {taps}"}
+        row.footprint_bytes = 2 * 4 * n + 2 * 4 * taps
+    elif f == "matrixtranspose":   # WxW floats; 16x16 work-items move 64x64 tiles: grid (W/64) x (W/64)
+        w = int(s.split("x")[0])
+        row.order = (w,)
+        row.subs = {"grid=4,4,1": f"grid={w // 64},{w // 64},1", "wi_width u32 64": f"wi_width u32 {w // 4}",
+                    "wi_height u32 64": f"wi_height u32 {w // 4}", "blocks_x u32 4": f"blocks_x u32 {w // 64}"}
+        row.footprint_bytes = 2 * 4 * w * w
+    else:
+        raise ValueError(f"unknown kernel family {f!r}")
+
+
+def measured_rows(families=FAMILIES) -> list:
+    """measured_rows reads the in-repo copy of the measured table, sized and split into train/test."""
+    rows = []
+    with MEASURED.open() as fh:
+        for rec in csv.DictReader(line for line in fh if not line.startswith("#")):
+            if rec["kernel_name"] in families:
+                row = Row(rec["kernel_name"], rec["problem_size"], 1000.0 * float(rec["avg_ms"]))
+                sized(row)
+                rows.append(row)
+    for fam in families:
+        mine = sorted((r for r in rows if r.family == fam), key=lambda r: r.order)
+        for i, r in enumerate(mine):
+            r.split = "train" if i % 2 == 0 else "test"
+    return rows
+
+
+def rewritten_kernel(row: Row, folder: Path) -> Path:
+    """rewritten_kernel writes the row's kernel with its launch header rewritten to the row's size."""
+    text = (KERNELS / f"{row.family}.s").read_text()
+    header, sep, body = text.partition("\n\t.text")
+    for old, new in row.subs.items():
+        if header.count(old) != 1:
+            raise ValueError(f"benchmarks/kernels/{row.family}.s: header should hold {old!r} exactly once")
+        header = header.replace(old, new)
+    path = folder / f"{row.family}_{row.size}.s"
+    path.write_text(header + sep + body)
+    return path
+
+
+def simulator_buffer_limit() -> int:
+    """simulator_buffer_limit is the most buffer bytes gpusim accepts in one launch."""
+    from gpusim.asm.header import MAX_BUFFER_BYTES
+    return MAX_BUFFER_BYTES
+
+
+def timed(kernel, arch):
+    """timed runs the timing model once; warm_up=True where time_kernel offers it (the table's
+    times follow one warm-up launch)."""
+    from gpusim.engine.timing import time_kernel
+    extra = {"warm_up": True} if "warm_up" in inspect.signature(time_kernel).parameters else {}
+    return time_kernel(kernel, arch, values=False, timeout=None, **extra)
+
+
+def simulated_us(row: Row, overhead_us: float) -> float:
+    """simulated_us is the hipEvent-style time of a row: the model's kernel time plus the launch,
+    dispatch and completion overhead (a constant until the timing model reports that time itself)."""
+    return row.sim_us + overhead_us
+
+
+def roofline_us(row: Row, c_us: float) -> float:
+    """roofline_us is the one-line baseline: footprint at the HBM peak plus a constant."""
+    return row.footprint_bytes / PEAK_BYTES_PER_S * 1e6 + c_us
+
+
+def run_row(row: Row) -> Row:
+    """run_row simulates one row (in a worker process) and returns it with sim_us filled."""
+    import gpusim
+    from gpusim.arch import load_arch
+    arch = load_arch(ARCH)
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = gpusim.load_kernel(rewritten_kernel(row, Path(tmp)))
+        t0 = time.perf_counter()
+        run = timed(kernel, arch)
+        row.host_s = time.perf_counter() - t0
+    row.sim_us = run.cycles / arch.clocks.shader_mhz
+    row.wave_instructions = int(run.instruction_counts.sum())
+    return row
+
+
+def warm_worker() -> None:
+    """warm_worker loads the timing model's compiled kernels (numba's disk cache) with a tiny run, so a
+    row's host seconds are its simulation only."""
+    run_row(measured_rows(("relu",))[0])
+
+
+def wmape(pairs) -> float:
+    """wmape of (predicted, measured) pairs: sum |predicted - measured| / sum measured, in percent."""
+    pairs = list(pairs)
+    total = sum(m for _, m in pairs)
+    return 100.0 * sum(abs(p - m) for p, m in pairs) / total if total else float("nan")
+
+
+def median(values) -> float:
+    v = sorted(values)
+    n = len(v)
+    return 0.0 if n == 0 else (v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2]))
+
+
+def fit_constants(rows: list) -> tuple:
+    """fit_constants returns (gpusim overhead us, roofline c us) fitted on TRAINING rows only: each is
+    the median of measured - model, the constant that minimizes the training rows' absolute error."""
+    train = [r for r in rows if r.split == "train"]
+    return (median(r.measured_us - r.sim_us for r in train),
+            median(r.measured_us - roofline_us(r, 0.0) for r in train))
+
+
+def report(rows: list, overhead_us: float, roof_c: float) -> None:
+    print(f"\n{'kernel':16s} {'size':>14s} {'split':>5s} {'MB':>9s} {'measured us':>12s} {'gpusim us':>10s} "
+          f"{'err':>7s} {'roofline us':>12s} {'err':>7s} {'host s':>7s}")
+    for r in rows:
+        sim, roof = simulated_us(r, overhead_us), roofline_us(r, roof_c)
+        print(f"{r.family:16s} {r.size:>14s} {r.split:>5s} {r.footprint_bytes / 1e6:9.1f} {r.measured_us:12.1f} "
+              f"{sim:10.1f} {100 * (sim - r.measured_us) / r.measured_us:6.0f}% {roof:12.1f} "
+              f"{100 * (roof - r.measured_us) / r.measured_us:6.0f}% {r.host_s:7.1f}")
+    print(f"\nWMAPE (gpusim overhead {overhead_us:.2f} us, roofline bytes/5.3 TB/s + {roof_c:.2f} us)")
+    print(f"{'family':16s} {'rows':>5s} {'gpusim all':>11s} {'train':>7s} {'test':>7s} "
+          f"{'roofline all':>13s} {'train':>7s} {'test':>7s}")
+    for fam in [f for f in FAMILIES if any(r.family == f for r in rows)] + ["overall"]:
+        mine = [r for r in rows if fam in ("overall", r.family)]
+        cells = []
+        for model in (lambda r: simulated_us(r, overhead_us), lambda r: roofline_us(r, roof_c)):
+            for part in ("all", "train", "test"):
+                sel = [r for r in mine if part in ("all", r.split)]
+                cells.append(wmape((model(r), r.measured_us) for r in sel))
+        print(f"{fam:16s} {len(mine):5d} {cells[0]:10.1f}% {cells[1]:6.1f}% {cells[2]:6.1f}% "
+              f"{cells[3]:12.1f}% {cells[4]:6.1f}% {cells[5]:6.1f}%")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    ap.add_argument("--families", default=",".join(FAMILIES), help="comma-separated subset of " + ",".join(FAMILIES))
+    ap.add_argument("--max-bytes", type=float, default=float("inf"),
+                    help="skip rows whose footprint (all buffers) exceeds this many bytes (default: run all)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--overhead-us", type=float, default=0.0,
+                    help="launch/dispatch/completion constant added to simulated time (default 0: today's gpusim)")
+    ap.add_argument("--fit", action="store_true",
+                    help="fit the overhead constant and the roofline's c on the training rows only, and print them")
+    ap.add_argument("--csv", type=Path, help="also write the per-row table here")
+    args = ap.parse_args()
+    families = tuple(f.strip() for f in args.families.split(",") if f.strip())
+    unknown = set(families) - set(FAMILIES)
+    if unknown:
+        ap.error(f"unknown families {sorted(unknown)}; choose from {', '.join(FAMILIES)}")
+
+    rows = measured_rows(families)
+    limit = simulator_buffer_limit()
+    too_big = [r for r in rows if r.footprint_bytes > limit]
+    if too_big:
+        print(f"not simulated: {', '.join(r.label for r in too_big)} (buffers over gpusim's {limit >> 30} GiB "
+              f"launch limit, gpusim.asm.header.MAX_BUFFER_BYTES)")
+    todo = [r for r in rows if r.footprint_bytes <= min(args.max_bytes, limit)]
+    skipped = [r for r in rows if args.max_bytes < r.footprint_bytes <= limit]
+    todo.sort(key=lambda r: -r.footprint_bytes * (r.order[1] if r.family == "fir" else 1))   # biggest first
+    print(f"{len(todo)} of {len(rows)} rows on {ARCH}, {args.jobs} process(es)"
+          + (f"; skipped (footprint > {args.max_bytes:.3g} B): " + ", ".join(r.label for r in skipped) if skipped else ""))
+    t0 = time.perf_counter()
+    done = []
+    if args.jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=warm_worker) as pool:
+            for r in pool.imap_unordered(run_row, todo):
+                done.append(r)
+                print(f"  {r.label}: {r.sim_us:.1f} us simulated in {r.host_s:.1f} s", flush=True)
+    else:
+        warm_worker()
+        for r in todo:
+            done.append(run_row(r))
+            print(f"  {r.label}: {r.sim_us:.1f} us simulated in {r.host_s:.1f} s", flush=True)
+    wall = time.perf_counter() - t0
+    done.sort(key=lambda r: (FAMILIES.index(r.family), r.order))
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    instr = sum(r.wave_instructions for r in done)
+    print(f"\n{len(done)} rows in {wall:.0f} s wall ({sum(r.host_s for r in done):.0f} s simulating, "
+          f"{instr / 1e6:.1f} M wave-instructions); peak resident memory of one process {peak:.0f} MiB")
+
+    overhead, roof_c = args.overhead_us, 0.0
+    if args.fit:
+        from gpusim.arch import load_arch
+        mhz = load_arch(ARCH).clocks.shader_mhz
+        overhead, roof_c = fit_constants(done)
+        print(f"\nfit on {sum(r.split == 'train' for r in done)} training rows only: gpusim launch/completion "
+              f"overhead {overhead:.2f} us = {overhead * mhz:.0f} shader cycles at {mhz} MHz "
+              f"(the sum of the launch: values to put in archs/mi300a.yaml); roofline c {roof_c:.2f} us")
+    else:
+        roof_c = fit_constants(done)[1]
+    report(done, overhead, roof_c)
+    if args.csv:
+        with args.csv.open("w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["kernel", "size", "split", "footprint_bytes", "measured_us", "gpusim_kernel_us",
+                        "gpusim_us", "roofline_us", "wave_instructions", "host_s"])
+            for r in done:
+                w.writerow([r.family, r.size, r.split, r.footprint_bytes, r.measured_us, f"{r.sim_us:.3f}",
+                            f"{simulated_us(r, overhead):.3f}", f"{roofline_us(r, roof_c):.3f}",
+                            r.wave_instructions, f"{r.host_s:.2f}"])
+
+
+if __name__ == "__main__":
+    main()
