@@ -20,7 +20,7 @@ from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
 from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
-from gpusim.engine.kernels import cu as cuk
+from gpusim.engine.kernels import bundles, cu as cuk
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
 from gpusim.errors import KernelFault
 from gpusim.exec.kernels import memory as memk
@@ -287,22 +287,26 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 
+    program = bundles.ProgramArrays(p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.endless(),
+                                    regs.reads_at, regs.reads, regs.writes_at, regs.writes)
+    value_arrays = bundles.ValueArrays(sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64),
+                                       np.ones(64, np.uint8), mem, lds)
+    waves = bundles.WaveArrays(pc=per_slot(), state=per_slot(), ready=per_slot(), age=per_slot(), wg_of=per_slot(),
+                               vmq=per_slot(cuk.QUEUE), vmn=per_slot(), lgq=per_slot(cuk.QUEUE), lgn=per_slot(),
+                               reg_ready=per_slot(regs.entries), deps_at=per_slot(), why=per_slot(), acct=per_slot(),
+                               hazard=per_slot(), wcount=per_slot())
+    workgroups = bundles.WorkgroupArrays(live=per_wg(), arrived=per_wg(), group=per_wg())
+    cus = bundles.CuArrays(unit_valu=per_cu(4), unit_mfma=per_cu(4), unit_lds=per_cu(), simd_wake=per_cu(4),
+                           last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu())
+    counted = bundles.CounterArrays(counters, icount, uninit, fault)
+    scratch = bundles.ScratchArrays(scratch_for(arch.cu.lds.banks), memo_for(p.rows), np.zeros(3, np.int64),
+                                    np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
+                                    np.zeros(5, np.int64))
     with watchdog(timeout) as stop:
-        cycles = jitcache.compiled_call(
-            cuk.run_timed, p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(),
-            params, dispatch_order(arch),
-            sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
-            dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(p.rows),
-            per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
-            per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-            regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
-            per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
-            per_slot(), dispatch.endless(), written0, uninit, stop,   # wcount, endless, abi_written, uninit, stop
-            per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
-            per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
-            per_cu(), per_cu(),   # cu_wake, cu_live
-            counters, icount, np.zeros(3, np.int64), np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
-            np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
+        launch = bundles.LaunchArrays(dispatch.abi(), dispatch.user_sgprs(), written0, dispatch.regions, dispatch.env(),
+                                      params, dispatch_order(arch), stop)
+        cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus, counted,
+                                        scratch, memory.kernel_args(), events, tctl)
     if fault[memk.F_CODE]:
         raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
     c = {
