@@ -22,14 +22,15 @@ ProgramArrays = namedtuple("ProgramArrays", (
     "reads_at", "reads", "writes_at", "writes",
 ))
 
-# How the dispatch is launched and placed, read only except ``stop``.
+# How the dispatch is launched and placed, read only except ``stop`` and ``xcd_next``.
 #   abi, user_sgprs, abi_written: the launch's register state (gpusim.exec.launch.Dispatch: abi(),
 #   user_sgprs(), register_tracking()); regions, env: the buffers' address regions and the dispatch's
 #   environment values; params: the machine and the run's limits (cu.P_* columns); cu_order[p]: the CU that
 #   workgroup p of the first round goes to (timing.dispatch_order); stop[0]: set nonzero by the host-time
-#   watchdog.
+#   watchdog; xcd_next[x]: the first cycle XCD x's workgroup dispatcher may launch its next workgroup
+#   (cu._dispatch_at, arch launch.workgroup_dispatch_cycles).
 LaunchArrays = namedtuple("LaunchArrays", (
-    "abi", "user_sgprs", "abi_written", "regions", "env", "params", "cu_order", "stop",
+    "abi", "user_sgprs", "abi_written", "regions", "env", "params", "cu_order", "stop", "xcd_next",
 ))
 
 # The values the waves compute (the functional state gpusim.exec.kernels.interpreter.step mutates).
@@ -54,9 +55,9 @@ WorkgroupArrays = namedtuple("WorkgroupArrays", ("live", "arrived", "group"))
 
 # Per CU (and SIMD, second axis 4): the cycle each unit is free (VALU and MFMA per SIMD, LDS per CU), the
 # cycle each SIMD is next worth a visit, each SIMD's last issuing slot, the cycle the CU is next worth a
-# visit, and its resident waves.
+# visit, its resident waves, and the cycle its first workgroup started (GPUSIM_CU_BUSY_CYCLES counts from it).
 CuArrays = namedtuple("CuArrays", (
-    "unit_valu", "unit_mfma", "unit_lds", "simd_wake", "last_k", "cu_wake", "cu_live",
+    "unit_valu", "unit_mfma", "unit_lds", "simd_wake", "last_k", "cu_wake", "cu_live", "cu_start",
 ))
 
 # What the run counts: counters (cu.C_* columns), icount (per instruction), uninit (reads of registers

@@ -62,7 +62,7 @@ FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
  P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_WAVE_LIMIT, P_FIRST_WGS,
- P_N) = range(17)
+ P_CUS_PER_XCD, P_DISPATCH_CYCLES, P_N) = range(19)
 # wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
 ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
@@ -245,6 +245,20 @@ def _emit_sample(trace, tctl, M, cycle):
     _emit(trace, tctl, EV_SAMPLE, -1, cycle, hits, misses, moved)
 
 
+@njit(_nrt=False)
+def _dispatch_at(L, cu, earliest):
+    """_dispatch_at is the cycle the workgroup dispatcher of CU ``cu``'s XCD launches a workgroup ready at
+    ``earliest``: no sooner than P_DISPATCH_CYCLES after its previous one (0: at once). Books the dispatcher
+    (``L.xcd_next``)."""
+    gap = L.params[P_DISPATCH_CYCLES]
+    if gap == 0:
+        return earliest
+    x = cu // L.params[P_CUS_PER_XCD]
+    t = max(earliest, L.xcd_next[x])
+    L.xcd_next[x] = t + gap
+    return t
+
+
 @njit(_nrt=False, cache=True, nogil=True)
 def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
@@ -283,7 +297,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
     reg_ready, deps_at, why, acct, hazard, wcount = W.reg_ready, W.deps_at, W.why, W.acct, W.hazard, W.wcount
     wg_live, wg_arrived, wg_id = G.live, G.arrived, G.group
     unit_valu, unit_mfma, unit_lds, simd_wake, last_k = U.unit_valu, U.unit_mfma, U.unit_lds, U.simd_wake, U.last_k
-    cu_wake, cu_live = U.cu_wake, U.cu_live
+    cu_wake, cu_live, cu_start = U.cu_wake, U.cu_live, U.cu_start
     counters, icount, uninit, fault = K.counters, K.icount, K.uninit, K.fault
     lds_scratch, lds_memo, lines, pick, pkey = X.lds_scratch, X.lds_memo, X.lines, X.pick, X.pkey
     n_cu = params[P_CUS]
@@ -298,14 +312,20 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
     code_base = params[P_CODE_BASE]
     next_wg = 0
     stamp = 0
-    # first round: every CU gets workgroups in the dispatch order, as many rounds as fit
+    # first round: every CU gets workgroups in the dispatch order, as many rounds as fit, each XCD's at the
+    # pace of its dispatcher (the first workgroup of every XCD at cycle 0); a CU is busy from its first one on
+    for cu in range(n_cu):
+        cu_start[cu] = NEVER
     for rnd in range(wpc):
         for p in range(n_cu):
             cu = cu_order[p]
             if next_wg < n_wg:
-                stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, L, V, W, G, X.wgv)
+                start = _dispatch_at(L, cu, 0)
+                cu_start[cu] = min(cu_start[cu], start)
+                stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, start, stamp, L, V, W, G,
+                                          X.wgv)
                 if tctl is not None:
-                    _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
+                    _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, start)
                 next_wg += 1
     live_waves = 0
     for cu in range(n_cu):
@@ -315,9 +335,9 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
             live_waves += 1
             cu_live[w // spc] += 1
     for cu in range(n_cu):
-        cu_wake[cu] = 0 if cu_live[cu] > 0 else NEVER
+        cu_wake[cu] = cu_start[cu] if cu_live[cu] > 0 else NEVER
         for s in range(4):
-            simd_wake[cu, s] = 0 if cu_live[cu] > 0 else NEVER
+            simd_wake[cu, s] = cu_start[cu] if cu_live[cu] > 0 else NEVER
             last_k[cu, s] = s
     cycle = np.int64(0)
     last_end = np.int64(0)
@@ -342,6 +362,9 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                     w = base + k
                     st = state[w]
                     if st != RUNNING and st != AT_BARRIER:
+                        continue
+                    if acct[w] < 0 and ready[w] > cycle:  # dispatched, its waves start later: not resident yet
+                        wake = min(wake, ready[w])
                         continue
                     if acct[w] >= 0:
                         counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
@@ -548,16 +571,17 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                             wg_arrived[ws] = 0
                             events = True
                         if wg_live[ws] == 0 and next_wg < n_wg:
-                            stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, L,
+                            start = _dispatch_at(L, cu, cycle + 1)
+                            stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, start, stamp, L,
                                                       V, W, G, X.wgv)
                             if tctl is not None:
-                                _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
+                                _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, start)
                             next_wg += 1
                             live_waves += wpw
                             cu_live[cu] += wpw
                             events = True
-                        if cu_live[cu] == 0:  # a CU gets work at cycle 0 and refills only while busy
-                            counters[C_CU_BUSY] += cycle + 1
+                        if cu_live[cu] == 0:  # a CU gets work in the first round and refills only while busy
+                            counters[C_CU_BUSY] += cycle + 1 - cu_start[cu]
                 if issued:
                     counters[C_ISSUE_CYCLES] += 1
                 # -- when is each SIMD of this CU next worth a visit
