@@ -25,6 +25,7 @@ from gpusim.asm.parser import parse_file, parse_text
 from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH, Program
 from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
 from gpusim.exec.check import CheckResult, run_checks
+from gpusim.engine.launch import kernel_times
 from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch
 
 __all__ = ["Kernel", "Result", "load_arch", "load_kernel", "kernel_from_text", "simulate", "kernel_occupancy"]
@@ -174,10 +175,12 @@ class Result:
     outputs: Optional[dict]
     checks: list = field(default_factory=list)
     occupancy: Optional[Occupancy] = None
-    cycles: Optional[int] = None  # shader-clock cycles on the timing model; None for a functional run
+    cycles: Optional[int] = None  # shader-clock cycles on the timing model, first workgroup dispatch to the
+    # end of the end-of-kernel release (gpusim.engine.launch); None for a functional run
     instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
     trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
     uninit_first: Optional[str] = None  # the first read of a register nothing wrote (GPUSIM_UNINIT_READS)
+    warm_up: bool = False  # the timed dispatch ran after a warm-up dispatch of the same kernel
 
     @property
     def metrics(self) -> dict:
@@ -191,8 +194,21 @@ class Result:
 
     @property
     def time_us(self) -> Optional[float]:
-        """time_us is the simulated kernel time in microseconds at the architecture's shader clock."""
+        """time_us is ``cycles`` in microseconds at the architecture's shader clock (dispatch to release)."""
         return None if self.cycles is None else self.cycles / self.arch.clocks.shader_mhz
+
+    @property
+    def kernel_time_us(self) -> Optional[float]:
+        """kernel_time_us is the kernel's time as a profiler's kernel trace measures it (rocprof's duration:
+        the kernel-start cache invalidate plus ``cycles``; gpusim.engine.launch). None for a functional run."""
+        return None if self.cycles is None else kernel_times(self.cycles, self.arch).kernel_time_us
+
+    @property
+    def event_time_us(self) -> Optional[float]:
+        """event_time_us is the kernel's time as host-side hipEvent timing around the launch measures it:
+        kernel_time_us plus the command processor's launch latency and the completion signal
+        (gpusim.engine.launch). None for a functional run."""
+        return None if self.cycles is None else kernel_times(self.cycles, self.arch).event_time_us
 
     @property
     def checks_passed(self) -> bool:
@@ -203,6 +219,7 @@ class Result:
         return {
             "kernel": self.kernel, "target": self.target, "arch": self.arch.name, "arch_hash": self.arch.hash(),
             "grid": list(self.grid), "block": list(self.block), "cycles": self.cycles, "time_us": self.time_us,
+            "kernel_time_us": self.kernel_time_us, "event_time_us": self.event_time_us, "warm_up": self.warm_up,
             "counters": dict(self.counters), "counters_per_instance": {k: list(v) for k, v in self.instances.items()},
             "metrics": self.metrics,
             "occupancy": None if self.occupancy is None else {
@@ -235,7 +252,7 @@ class Result:
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
              timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT,
              trace=None, max_wave_instructions: int = DEFAULT_WAVE_LIMIT,
-             timeout: Optional[float] = None) -> Result:
+             timeout: Optional[float] = None, warm_up: bool = False) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
@@ -251,8 +268,10 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     them). ``max_instructions`` bounds the wave-instructions of the whole dispatch and
     ``max_wave_instructions`` those of each wave: past either the run stops with a
     runaway-kernel KernelFault, as when the run is still going ``timeout`` host seconds after
-    it started. Raises KernelFault if the kernel faults and HeaderError if it has no
-    launch line.
+    it started. ``warm_up`` (timed runs only) first runs the kernel once without changing any buffer and
+    times the dispatch after it, so the MALL holds what that run left, as hardware timings taken after a
+    warm-up run (gpusim.engine.timing.time_kernel); cycles and counters are the timed dispatch's.
+    Raises KernelFault if the kernel faults and HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
     module = kernel.module
@@ -262,12 +281,14 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     # registers, LDS and workgroup size must fit a CU in every mode, not only where the timing model needs
     # the occupancy: a functional run would otherwise allocate and run what no GPU could launch
     occ = kernel_occupancy(kernel, arch)
+    if warm_up and not timing:
+        raise UsageError("a warm-up run only matters to the timing model: pass timing=True with warm_up=True")
     timed = None
     if timing:  # the timing model executes every instruction too: one run gives outputs, counts and cycles
         from gpusim.engine.timing import time_kernel
         timed = time_kernel(kernel, arch, max_instructions=max_instructions,
                             max_wave_instructions=max_wave_instructions, values=outputs or check, trace=trace,
-                            timeout=timeout)
+                            timeout=timeout, warm_up=warm_up)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)
@@ -290,7 +311,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
-                  uninit_first=run.uninit_first)
+                  uninit_first=run.uninit_first, warm_up=warm_up)
 
 
 def _split_instances(counters: Mapping[str, int]) -> tuple[dict, dict]:

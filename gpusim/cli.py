@@ -18,7 +18,12 @@ the report, one line per topic (the timing model runs unless --no-timing):
   occupancy  waves per SIMD the kernel's registers, LDS and workgroup size allow, the
              limiter, and the waves actually resident on average
   executed   wave-instructions in all and per unit (VALU, MFMA, SALU, SMEM, VMEM, LDS, ...)
-  time       kernel cycles and microseconds at the shader clock
+  time       kernel cycles and microseconds at the shader clock (first dispatch to the
+             end-of-kernel release)
+  profiler   the kernel time a profiler's kernel trace (rocprof) reports: plus the cache
+             invalidate at kernel start
+  hipEvent   the time hipEvent timing around the launch reports: plus the command
+             processor's launch latency and the completion signal (arch 'launch:' section)
   compute    achieved FLOP/s, total and VALU / MFMA, as % of the peak of the unit and data
              type that did most of the work (FLOPs count 64 lanes per wave-instruction)
   memory     achieved bytes/s at HBM, L2 and LDS, each as % of its peak
@@ -45,6 +50,7 @@ examples:
   gpusim run workloads/saxpy.s --arch cdna3 --check
   gpusim run k.s --arch my_arch.yaml --grid 64,1,1 --arg n=4096
   gpusim run k.s --json result.json
+  gpusim run k.s --warm-up             # timed after one warm-up run, as hardware timings are
   gpusim run k.s --csv result.csv      # kind,name,instance,value,unit rows for pandas
   gpusim run k.s --no-timing --check   # functional only: the fastest correctness check
   gpusim run k.s --trace k.pftrace --trace-cus 0-3 --trace-cycles 0:20000   # Perfetto wave timeline
@@ -112,6 +118,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="stop a runaway kernel when one wave runs more than N instructions (default 1e7)")
     run.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                      help="stop the simulation after SECONDS of host time (default: none)")
+    run.add_argument("--warm-up", action="store_true",
+                     help="time the kernel after one warm-up run of it, as measured hardware times are: the MALL "
+                          "keeps what that run left (L1/L2 are invalidated at kernel start); outputs are one run's")
     run.add_argument("--json", metavar="FILE", help="also write counters (per instance too), derived metrics and "
                      "check results as JSON ('-' for stdout)")
     run.add_argument("--csv", metavar="FILE", help="also write counters, per-instance counters and derived metrics "
@@ -338,7 +347,7 @@ def _cmd_run(ns) -> int:
     # branch depends on (same cycles and counters, less host time)
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
-                          trace=window, timeout=ns.timeout)
+                          trace=window, timeout=ns.timeout, warm_up=ns.warm_up)
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
     if window is not None:

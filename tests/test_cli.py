@@ -197,9 +197,11 @@ def test_run_report_and_check_pass():
 def test_run_reports_the_timing_model_by_default():
     out = ok("run", str(VADD))
     labels = [line.split()[0] for line in out.splitlines() if line.strip() and not line.startswith(" ")]
-    assert labels == ["kernel", "launch", "occupancy", "executed", "time", "compute", "memory", "busy", "waves",
-                      "CUs", "caches", "LDS", "hazards"]
+    assert labels == ["kernel", "launch", "occupancy", "executed", "time", "profiler", "hipEvent", "compute",
+                      "memory", "busy", "waves", "CUs", "caches", "LDS", "hazards"]
     assert re.search(r"^time\s+[\d,]+ cycles = [\d.]+ us at 2100 MHz", out, re.M)
+    assert re.search(r"^profiler\s+[\d.]+ us kernel time as a profiler's kernel trace measures it", out, re.M)
+    assert re.search(r"^hipEvent\s+[\d.]+ us as hipEvent timing around the launch measures it", out, re.M)
     assert re.search(r"^compute\s+[\d.]+ [kMGTP]?FLOP/s = .* of the f32 VALU peak", out, re.M)
     assert re.search(r"^memory\s+HBM .*B/s \(.* of peak .*\)  L2 .*B/s \(.*\)  LDS .*B/s", out, re.M)
 

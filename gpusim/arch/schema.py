@@ -392,6 +392,32 @@ class Policies:
 
 
 @dataclass(frozen=True)
+class Launch:
+    """Launch is what a kernel launch costs around the CUs' own work: the command processor, the workgroup
+    dispatchers, the caches' acquire at kernel start, and the completion signal (gpusim.engine.launch)."""
+
+    command_processor_latency_cycles: int = _param(
+        "from the start event's timestamp to the first workgroup's dispatch: the command processor reads the "
+        "AQL packet and sets the dispatch up (part of hipEvent time, not of a profiler's kernel time)",
+        minimum=0, maximum=MAX_CYCLES)
+    completion_signal_cycles: int = _param(
+        "from the end of the kernel's release to the end event's timestamp: the end-of-pipe event and "
+        "completion signal (part of hipEvent time, not of a profiler's kernel time)", minimum=0, maximum=MAX_CYCLES)
+    workgroup_dispatch_cycles: int = _param(
+        "an XCD's workgroup dispatcher launches at most one workgroup per this many cycles (0: no limit)",
+        minimum=0, maximum=MAX_CYCLES)
+    start_invalidate_cycles: int = _param(
+        "the acquire at kernel start: cycles the command processor's L1/K$ (and L2) invalidate takes before the "
+        "first workgroup is dispatched (part of a profiler's kernel time)", minimum=0, maximum=MAX_CYCLES)
+    invalidate_l2_at_start: bool = _param(
+        "the kernel-start acquire also invalidates the L2 (an agent of several XCDs, each with its own L2); "
+        "decides what a warm-up run leaves in the L2 for the timed one")
+
+    def problems(self) -> Problems:
+        return iter(())
+
+
+@dataclass(frozen=True)
 class Arch:
     """Arch is one fully resolved, validated GPU architecture.
 
@@ -414,6 +440,7 @@ class Arch:
     hbm: Hbm = _param("DRAM")
     peaks: Peaks = _param("datasheet compute rates")
     policies: Policies = _param("named algorithms")
+    launch: Launch = _param("launch, dispatch and completion costs around the kernel")
     description: str = _param("one line for humans", default="")
     sources: tuple = _internal("YAML files this was resolved from, the named one first", tuple)
     provenance: Mapping[str, str] = _internal("key path -> file that set it",

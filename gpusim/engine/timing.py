@@ -20,7 +20,7 @@ from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
 from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
-from gpusim.engine.kernels import cu as cuk
+from gpusim.engine.kernels import bundles, cu as cuk
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
 from gpusim.errors import KernelFault
 from gpusim.exec.kernels import memory as memk
@@ -29,6 +29,7 @@ from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
 from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun, watchdog,
 )
+from gpusim.engine.launch import kernel_times
 from gpusim.exec.runaway import may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 
@@ -82,10 +83,13 @@ class TraceEvents:
 class TimedRun:
     """TimedRun is what the timing model measured for one dispatch.
 
+    ``cycles`` run from the first workgroup's dispatch to the end of the end-of-kernel release, and
+    ``time_us`` is them at the shader clock; ``kernel_time_us`` and ``event_time_us`` are the kernel's time
+    as a profiler's kernel trace and as hipEvent timing measure it (gpusim.engine.launch).
     ``functional`` holds the dispatch's outcome (final buffers, per-instruction
     counts): the timed run executes every instruction, so no separate
     functional run is needed. ``trace`` holds the recorded events when a
-    TraceWindow was given.
+    TraceWindow was given. ``warm_up`` tells whether a warm-up dispatch ran first.
     """
 
     cycles: int
@@ -93,6 +97,9 @@ class TimedRun:
     counters: dict
     functional: FunctionalRun
     trace: Optional[TraceEvents] = None
+    kernel_time_us: float = 0.0
+    event_time_us: float = 0.0
+    warm_up: bool = False
 
     @property
     def instruction_counts(self) -> np.ndarray:
@@ -204,7 +211,7 @@ def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int,
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                 max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
                 trace: Optional[TraceWindow] = None, timeout: Optional[float] = None,
-                first_workgroups: int = 0) -> TimedRun:
+                first_workgroups: int = 0, warm_up: bool = False) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -220,11 +227,33 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     more than PROBE_ABOVE_WORKGROUPS workgroups first runs its first workgroup alone (_probe_runaway), so a
     runaway costs about the seconds it costs the functional run. ``first_workgroups`` > 0 runs only that
     many workgroups (the probe's own runs).
+
+    ``warm_up`` first runs a dispatch of the same kernel (values sliced: no buffer changes, so the outputs
+    are those of one run) and times the real dispatch after it, as hardware timings taken after a warm-up
+    run are: the kernel-start acquire invalidates the L1s (and the L2 where ``launch.invalidate_l2_at_start``),
+    so what carries over is what the MALL holds (MemoryLevels.for_next_kernel). The cycles and counters are
+    the timed dispatch's only.
     """
+    if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS:
+        _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout)
+    limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
+                  timeout=timeout, first_workgroups=first_workgroups)
+    memory = MemoryLevels(arch)
+    if warm_up:
+        _timed_dispatch(kernel, arch, memory, values=False, trace=None, **limits)
+        memory = memory.for_next_kernel(keep_l2=not arch.launch.invalidate_l2_at_start)
+    run = _timed_dispatch(kernel, arch, memory, values=values, trace=trace, **limits)
+    run.warm_up = warm_up
+    return run
+
+
+def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instructions: int, max_wave_instructions: int,
+                    quantum: int, values: bool, trace: Optional[TraceWindow], timeout: Optional[float],
+                    first_workgroups: int) -> TimedRun:
+    """_timed_dispatch runs one dispatch of ``kernel`` on the timing model with ``memory``'s levels as they are
+    (time_kernel's arguments; no runaway probe, no warm-up). Mutates ``memory``."""
     module = kernel.module
     p = kernel.program
-    if first_workgroups == 0 and int(np.prod(module.launch.grid)) > PROBE_ABOVE_WORKGROUPS:
-        _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout)
     full = np.ones(p.rows, dtype=bool) if values else value_slice(p)
     # a sliced run whose addresses and branches read no buffer needs no buffer contents
     dispatch = Dispatch(module, kernel.source, p, module.launch, module.args,
@@ -253,6 +282,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     params[cuk.P_QUANTUM] = max(int(quantum), 1)
     params[cuk.P_WAVE_LIMIT] = max_wave_instructions
     params[cuk.P_FIRST_WGS] = first_workgroups
+    params[cuk.P_CUS_PER_XCD] = arch.gpu.cus_per_xcd
+    params[cuk.P_DISPATCH_CYCLES] = arch.launch.workgroup_dispatch_cycles
     kind, cat, busy = timing_tables(p, arch)
     regs, written0, uninit = dispatch.register_tracking()
     if values:
@@ -268,7 +299,6 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     fault = np.zeros(memk.N_FAULT, np.int64)
     counters = np.zeros(cuk.C_N, np.int64)
     icount = np.zeros(p.rows, np.int64)
-    memory = MemoryLevels(arch)
     mem = dispatch._memory_image()
 
     def per_slot(*shape):
@@ -287,22 +317,26 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 
+    program = bundles.ProgramArrays(p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.endless(),
+                                    regs.reads_at, regs.reads, regs.writes_at, regs.writes)
+    value_arrays = bundles.ValueArrays(sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64),
+                                       np.ones(64, np.uint8), mem, lds)
+    waves = bundles.WaveArrays(pc=per_slot(), state=per_slot(), ready=per_slot(), age=per_slot(), wg_of=per_slot(),
+                               vmq=per_slot(cuk.QUEUE), vmn=per_slot(), lgq=per_slot(cuk.QUEUE), lgn=per_slot(),
+                               reg_ready=per_slot(regs.entries), deps_at=per_slot(), why=per_slot(), acct=per_slot(),
+                               hazard=per_slot(), wcount=per_slot())
+    workgroups = bundles.WorkgroupArrays(live=per_wg(), arrived=per_wg(), group=per_wg())
+    cus = bundles.CuArrays(unit_valu=per_cu(4), unit_mfma=per_cu(4), unit_lds=per_cu(), simd_wake=per_cu(4),
+                           last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu(), cu_start=per_cu())
+    counted = bundles.CounterArrays(counters, icount, uninit, fault)
+    scratch = bundles.ScratchArrays(scratch_for(arch.cu.lds.banks), memo_for(p.rows), np.zeros(3, np.int64),
+                                    np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
+                                    np.zeros(5, np.int64))
     with watchdog(timeout) as stop:
-        cycles = jitcache.compiled_call(
-            cuk.run_timed, p.sem, p.ops, xops, p.mods, p.pc_bytes, kind, cat, busy, full, dispatch.abi(), dispatch.user_sgprs(),
-            params, dispatch_order(arch),
-            sreg, vreg, np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64), np.ones(64, np.uint8), mem,
-            dispatch.regions, dispatch.env(), lds, fault, scratch_for(arch.cu.lds.banks), memo_for(p.rows),
-            per_slot(), per_slot(), per_slot(), per_slot(), per_slot(),   # pc, state, ready, age, wg_of
-            per_slot(cuk.QUEUE), per_slot(), per_slot(cuk.QUEUE), per_slot(),   # vmq, vmn, lgq, lgn
-            regs.reads_at, regs.reads, regs.writes_at, regs.writes, per_slot(regs.entries),
-            per_slot(), per_slot(), per_slot(), per_slot(),   # deps_at, why, acct, hazard
-            per_slot(), dispatch.endless(), written0, uninit, stop,   # wcount, endless, abi_written, uninit, stop
-            per_wg(), per_wg(), per_wg(),   # wg_live, wg_arrived, wg_id
-            per_cu(4), per_cu(4), per_cu(), per_cu(4), per_cu(4),   # unit_valu, unit_mfma, unit_lds, simd_wake, last_k
-            per_cu(), per_cu(),   # cu_wake, cu_live
-            counters, icount, np.zeros(3, np.int64), np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
-            np.zeros(5, np.int64), memory.kernel_args(), events, tctl)
+        launch = bundles.LaunchArrays(dispatch.abi(), dispatch.user_sgprs(), written0, dispatch.regions, dispatch.env(),
+                                      params, dispatch_order(arch), stop, np.zeros(arch.gpu.xcds, np.int64))
+        cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus, counted,
+                                        scratch, memory.kernel_args(), events, tctl)
     if fault[memk.F_CODE]:
         raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
     c = {
@@ -324,6 +358,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     recorded = None
     if trace is not None:
         recorded = TraceEvents(events[:tctl[cuk.T_COUNT]].copy(), trace, spc, wpw, int(tctl[cuk.T_DROPPED]))
+    times = kernel_times(int(cycles), arch)
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
                     functional=dispatch.outcome(mem, icount, values=values, uninit=uninit, registers=regs.registers),
-                    trace=recorded)
+                    trace=recorded, kernel_time_us=times.kernel_time_us, event_time_us=times.event_time_us)

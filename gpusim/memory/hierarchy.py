@@ -133,6 +133,22 @@ class MemoryLevels:
                 self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
                 self.hbm_free, self.hbm_queue, self.hbm_ctr, self.seq)
 
+    def for_next_kernel(self, *, keep_l2: bool) -> "MemoryLevels":
+        """for_next_kernel returns the memory levels the next kernel on the same queue starts with.
+
+        The kernel-start acquire invalidates every vector L1 and scalar cache, and the L2 too unless
+        ``keep_l2``; the MALL, a memory-side cache, keeps what this kernel left (the end-of-kernel release
+        has already written the L2's dirty lines back). Timing calendars, queues and counters are fresh:
+        the next kernel's cycles start at 0. This object is not changed.
+        """
+        nxt = MemoryLevels(self.arch, self.cus)
+        kept = [("mall_tags", "mall_stamps")] + ([("l2_tags", "l2_stamps", "l2_dirty")] if keep_l2 else [])
+        for names in kept:
+            for name in names:
+                getattr(nxt, name)[...] = getattr(self, name)
+        nxt.seq[...] = self.seq   # later replacement stamps stay newer than the kept lines'
+        return nxt
+
     def access(self, cu: int, addr: int, now: int, nbytes: int = 0, write: bool = False,
                scalar: bool = False) -> int:
         """access sends one line request through ``access_line`` and returns its completion cycle.

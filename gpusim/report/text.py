@@ -97,8 +97,17 @@ def _compute_line(result, m: dict) -> str:
 def _timing_lines(result, m: dict) -> list:
     """_timing_lines renders the timing model's figures, one topic per line."""
     arch = result.arch
+    launch = arch.launch
+    warm = ", after a warm-up run" if result.warm_up else ""
     lines = [
-        _line("time", f"{result.cycles:,} cycles = {m['Kernel_Time_us']:.2f} us at {arch.clocks.shader_mhz} MHz"),
+        _line("time", f"{result.cycles:,} cycles = {m['Kernel_Time_us']:.2f} us at {arch.clocks.shader_mhz} MHz, "
+                      f"first dispatch to end-of-kernel release{warm}"),
+        _line("profiler", f"{result.kernel_time_us:.2f} us kernel time as a profiler's kernel trace measures it "
+                          f"(+ {launch.start_invalidate_cycles:,}-cycle cache invalidate at kernel start)"),
+        _line("hipEvent", f"{result.event_time_us:.2f} us as hipEvent timing around the launch measures it "
+                          f"(+ {launch.command_processor_latency_cycles / arch.clocks.shader_mhz:.2f} us launch "
+                          f"latency, + {launch.completion_signal_cycles / arch.clocks.shader_mhz:.2f} us completion "
+                          f"signal)"),
         _compute_line(result, m),
         _line("memory", f"HBM {si(_giga(m, 'HBM_Bandwidth'), 'B/s')} ({percent(m.get('HBM_Bandwidth_Pct_of_Peak'))} "
                         f"of peak {si(arch.hbm_bytes_per_s, 'B/s')})  "

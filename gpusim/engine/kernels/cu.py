@@ -62,7 +62,7 @@ FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
 # params columns
 (P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
  P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_WAVE_LIMIT, P_FIRST_WGS,
- P_N) = range(17)
+ P_CUS_PER_XCD, P_DISPATCH_CYCLES, P_N) = range(19)
 # wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
 ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
@@ -245,44 +245,61 @@ def _emit_sample(trace, tctl, M, cycle):
     _emit(trace, tctl, EV_SAMPLE, -1, cycle, hits, misses, moved)
 
 
+@njit(_nrt=False)
+def _dispatch_at(L, cu, earliest):
+    """_dispatch_at is the cycle the workgroup dispatcher of CU ``cu``'s XCD launches a workgroup ready at
+    ``earliest``: no sooner than P_DISPATCH_CYCLES after its previous one (0: at once). Books the dispatcher
+    (``L.xcd_next``)."""
+    gap = L.params[P_DISPATCH_CYCLES]
+    if gap == 0:
+        return earliest
+    x = cu // L.params[P_CUS_PER_XCD]
+    t = max(earliest, L.xcd_next[x])
+    L.xcd_next[x] = t + gap
+    return t
+
+
 @njit(_nrt=False, cache=True, nogil=True)
-def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, user_sgprs, params, cu_order,
-              sreg, vreg, T, valid, mem, regions, env, lds, fault, lds_scratch, lds_memo,
-              pc, state, ready, age, wg_of, vmq, vmn, lgq, lgn, reads_at, reads, writes_at, writes, reg_ready,
-              deps_at, why, acct, hazard, wcount, endless, abi_written, uninit, stop,
-              wg_live, wg_arrived, wg_id, unit_valu, unit_mfma, unit_lds, simd_wake, last_k, cu_wake, cu_live,
-              counters, icount, wgv, lines, pick, pkey, M, trace, tctl):
+def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
-    ``ops`` numbers registers as the program does; ``xops`` is the
-    same with the vector registers renumbered as ``vreg`` holds them (gpusim.asm.value_slice.compact_vgprs
-    for a run that skips values, ``ops`` itself otherwise) and is what executes.
-    ``reads_at``/``reads``/``writes_at``/``writes`` are gpusim.engine.scoreboard.RegisterLists of ``ops``:
-    the dependency scoreboard ``reg_ready`` (per wave slot, one column per register the program touches)
-    holds the cycle each register's latest value is ready, 0 for one nothing wrote (``abi_written[e]`` is 1
-    for the registers the launch sets); ``uninit`` counts the wave-instructions reading one
-    (gpusim.exec.kernels.interpreter.uninit_read). ``wcount`` counts each wave's instructions, which
-    fault past P_WAVE_LIMIT; a wave whose taken branch lands on an ``endless`` instruction
-    (gpusim.exec.runaway) stops, and faults once nothing else can move. ``stop[0]`` turning nonzero (a
+    Its arguments are the bundles of gpusim.engine.kernels.bundles: ``P`` the program (ProgramArrays),
+    ``L`` the launch (LaunchArrays), ``V`` the values (ValueArrays), ``W`` the wave slots (WaveArrays),
+    ``G`` the workgroup slots (WorkgroupArrays), ``U`` the CUs (CuArrays), ``K`` the counters
+    (CounterArrays), ``X`` scratch (ScratchArrays) and ``M`` the memory hierarchy
+    (:meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`), which every vector and scalar memory access
+    goes through.
+
+    ``P.xops`` is what executes: ``P.ops`` with the vector registers renumbered as ``V.vreg`` holds them.
+    The dependency scoreboard ``W.reg_ready`` (one column per register of P.reads/P.writes) holds the cycle
+    each register's latest value is ready, 0 for one nothing wrote (``L.abi_written[e]`` is 1 for the
+    registers the launch sets); ``K.uninit`` counts the wave-instructions reading one
+    (gpusim.exec.kernels.interpreter.uninit_read). ``W.wcount`` counts each wave's instructions, which
+    fault past P_WAVE_LIMIT; a wave whose taken branch lands on a ``P.endless`` instruction
+    (gpusim.exec.runaway) stops, and faults once nothing else can move. ``L.stop[0]`` turning nonzero (a
     host-time watchdog, from another thread: the GIL is released) ends the run with FAULT_TIMEOUT at the
-    end of a window, at the lowest wave slot still running.
-    ``tkind``/``tcat``/``tbusy`` give each instruction's timing kind, issue
-    category and unit-busy cycles; ``full[i]`` is False for an instruction
-    whose values are skipped (gpusim.asm.value_slice: it only computes its
-    addresses, which is all the timing needs); ``params`` the machine (P_* columns);
-    ``cu_order`` the CU that the i-th workgroup of the first round goes to; P_FIRST_WGS > 0 dispatches only
-    that many workgroups, the first in order, with the launch's registers unchanged.
-    The remaining arrays are work state: per wave slot (``pc`` ... ``hazard``; ``deps_at`` caches the
-    cycle the wave's next instruction has its register sources, -1 until worked out),
-    per workgroup slot (``wg_*``), per CU and SIMD (``unit_*``, ``simd_wake``,
-    ``last_k``: the SIMD's last issuing slot), per CU (``cu_*``). Counters
-    accumulate in ``counters`` (C_* columns) and ``icount`` (per instruction).
-    ``wgv`` (int64[3]), ``lines`` (int64, room for the lines of one access), ``pick``/``pkey`` (int64[5])
-    are scratch; ``M`` is :meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`,
-    the memory hierarchy every vector and scalar memory access goes through. With ``tctl`` (T_* columns)
-    given, the events (EV_*) of the CUs and cycles it selects are appended to ``trace``; with ``tctl``
-    None numba compiles a version without any tracing code (its branches are pruned at compile time).
+    end of a window, at the lowest wave slot still running. An instruction with ``P.full[i]`` False only
+    computes its addresses (gpusim.asm.value_slice), which is all the timing needs. ``L.cu_order`` gives
+    the CU that the i-th workgroup of the first round goes to; P_FIRST_WGS > 0 dispatches only that many
+    workgroups, the first in order, with the launch's registers unchanged. Counters accumulate in
+    ``K.counters`` (C_* columns) and ``K.icount`` (per instruction). With ``tctl`` (T_* columns) given,
+    the events (EV_*) of the CUs and cycles it selects are appended to ``trace``; with ``tctl`` None numba
+    compiles a version without any tracing code (its branches are pruned at compile time).
     """
+    # the hot loop reads the bundles' arrays through locals of the names it always used
+    sem, ops, xops, mods, pc_bytes = P.sem, P.ops, P.xops, P.mods, P.pc_bytes
+    tkind, tcat, tbusy, full, endless = P.tkind, P.tcat, P.tbusy, P.full, P.endless
+    reads_at, reads, writes_at, writes = P.reads_at, P.reads, P.writes_at, P.writes
+    abi, params, cu_order, regions, env, stop = L.abi, L.params, L.cu_order, L.regions, L.env, L.stop
+    sreg, vreg, T, valid, mem, lds = V.sreg, V.vreg, V.T, V.valid, V.mem, V.lds
+    pc, state, ready, age, wg_of = W.pc, W.state, W.ready, W.age, W.wg_of
+    vmq, vmn, lgq, lgn = W.vmq, W.vmn, W.lgq, W.lgn
+    reg_ready, deps_at, why, acct, hazard, wcount = W.reg_ready, W.deps_at, W.why, W.acct, W.hazard, W.wcount
+    wg_live, wg_arrived, wg_id = G.live, G.arrived, G.group
+    unit_valu, unit_mfma, unit_lds, simd_wake, last_k = U.unit_valu, U.unit_mfma, U.unit_lds, U.simd_wake, U.last_k
+    cu_wake, cu_live, cu_start = U.cu_wake, U.cu_live, U.cu_start
+    counters, icount, uninit, fault = K.counters, K.icount, K.uninit, K.fault
+    lds_scratch, lds_memo, lines, pick, pkey = X.lds_scratch, X.lds_memo, X.lines, X.pick, X.pkey
     n_cu = params[P_CUS]
     spc = params[P_SLOTS_PER_CU]
     wpc = params[P_WGS_PER_CU]
@@ -295,17 +312,20 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
     code_base = params[P_CODE_BASE]
     next_wg = 0
     stamp = 0
-    # first round: every CU gets workgroups in the dispatch order, as many rounds as fit
+    # first round: every CU gets workgroups in the dispatch order, as many rounds as fit, each XCD's at the
+    # pace of its dispatcher (the first workgroup of every XCD at cycle 0); a CU is busy from its first one on
+    for cu in range(n_cu):
+        cu_start[cu] = NEVER
     for rnd in range(wpc):
         for p in range(n_cu):
             cu = cu_order[p]
             if next_wg < n_wg:
-                stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, 0, stamp, abi, user_sgprs,
-                                          sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn, reg_ready,
-                                          deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv, wcount,
-                                          abi_written)
+                start = _dispatch_at(L, cu, 0)
+                cu_start[cu] = min(cu_start[cu], start)
+                stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, start, stamp, L, V, W, G,
+                                          X.wgv)
                 if tctl is not None:
-                    _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, 0)
+                    _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, start)
                 next_wg += 1
     live_waves = 0
     for cu in range(n_cu):
@@ -315,9 +335,9 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
             live_waves += 1
             cu_live[w // spc] += 1
     for cu in range(n_cu):
-        cu_wake[cu] = 0 if cu_live[cu] > 0 else NEVER
+        cu_wake[cu] = cu_start[cu] if cu_live[cu] > 0 else NEVER
         for s in range(4):
-            simd_wake[cu, s] = 0 if cu_live[cu] > 0 else NEVER
+            simd_wake[cu, s] = cu_start[cu] if cu_live[cu] > 0 else NEVER
             last_k[cu, s] = s
     cycle = np.int64(0)
     last_end = np.int64(0)
@@ -342,6 +362,9 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                     w = base + k
                     st = state[w]
                     if st != RUNNING and st != AT_BARRIER:
+                        continue
+                    if acct[w] < 0 and ready[w] > cycle:  # dispatched, its waves start later: not resident yet
+                        wake = min(wake, ready[w])
                         continue
                     if acct[w] >= 0:
                         counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
@@ -548,18 +571,17 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                             wg_arrived[ws] = 0
                             events = True
                         if wg_live[ws] == 0 and next_wg < n_wg:
-                            stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, cycle + 1, stamp, abi,
-                                                      user_sgprs, sreg, vreg, pc, state, ready, age, wg_of, vmn, lgn,
-                                                      reg_ready, deps_at, acct, hazard, wg_live, wg_arrived,
-                                                      wg_id, lds, wgv, wcount, abi_written)
+                            start = _dispatch_at(L, cu, cycle + 1)
+                            stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, start, stamp, L,
+                                                      V, W, G, X.wgv)
                             if tctl is not None:
-                                _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, cycle + 1)
+                                _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, start)
                             next_wg += 1
                             live_waves += wpw
                             cu_live[cu] += wpw
                             events = True
-                        if cu_live[cu] == 0:  # a CU gets work at cycle 0 and refills only while busy
-                            counters[C_CU_BUSY] += cycle + 1
+                        if cu_live[cu] == 0:  # a CU gets work in the first round and refills only while busy
+                            counters[C_CU_BUSY] += cycle + 1 - cu_start[cu]
                 if issued:
                     counters[C_ISSUE_CYCLES] += 1
                 # -- when is each SIMD of this CU next worth a visit
@@ -629,37 +651,39 @@ def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
 
 
 @njit(_nrt=False)
-def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, abi, user_sgprs, sreg, vreg, pc, state, ready, age,
-                      wg_of, vmn, lgn, reg_ready, deps_at, acct, hazard, wg_live, wg_arrived, wg_id, lds, wgv, wcount,
-                      abi_written):
+def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, L, V, W, G, wgv):
     """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
 
-    It sets the ABI state of its waves, clears their scoreboards (-1: set by the launch, ready; 0:
-    never written), instruction counts and queues and the slot's LDS, and returns the next age stamp.
+    It sets the ABI state of its waves (``L``'s launch registers into ``V``), clears their scoreboards (-1:
+    set by the launch, ready; 0: never written), instruction counts and queues (``W``), the workgroup slot
+    (``G``) and its LDS, and returns the next age stamp. ``wgv`` (int64[3]) is scratch for the workgroup id.
     """
+    abi, user_sgprs, abi_written = L.abi, L.user_sgprs, L.abi_written
+    sreg, vreg, lds = V.sreg, V.vreg, V.lds
+    pc, reg_ready = W.pc, W.reg_ready
     gx, gy = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y]
     wgv[0] = g % gx
     wgv[1] = (g // gx) % gy
     wgv[2] = g // (gx * gy)
-    wg_id[ws] = g
-    wg_live[ws] = wpw
-    wg_arrived[ws] = 0
+    G.group[ws] = g
+    G.live[ws] = wpw
+    G.arrived[ws] = 0
     for b in range(lds.shape[1]):
         lds[ws, b] = 0
     for j in range(wpw):
         w = cu * spc + rnd * wpw + j
         itp.init_wave(w, wgv, j, abi, user_sgprs, sreg, vreg, pc)
-        state[w] = RUNNING
-        ready[w] = start
-        age[w] = stamp
+        W.state[w] = RUNNING
+        W.ready[w] = start
+        W.age[w] = stamp
         stamp += 1
-        wg_of[w] = ws
-        vmn[w] = 0
-        lgn[w] = 0
-        acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
-        hazard[w] = 0
-        deps_at[w] = -1
-        wcount[w] = 0
+        W.wg_of[w] = ws
+        W.vmn[w] = 0
+        W.lgn[w] = 0
+        W.acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
+        W.hazard[w] = 0
+        W.deps_at[w] = -1
+        W.wcount[w] = 0
         for r in range(reg_ready.shape[1]):
             reg_ready[w, r] = -abi_written[r]
     return stamp
