@@ -16,14 +16,14 @@ and alternate: positions 0, 2, 4, ... are TRAINING rows, 1, 3, 5, ... are TEST r
 rows may be used to tune any parameter (the roofline's c, gpusim's launch/completion constants, any
 arch YAML value calibrated against this table); WMAPE is reported on both parts.
 
-Simulated time: what hipEvent would measure, i.e. the kernel's simulated time plus the launch,
-dispatch and completion overhead. Until the timing model reports a hipEvent-style time itself
-(simulated_us below is the one place to change), the overhead is a constant added here:
---overhead-us (default 0, today's gpusim). ``--fit`` fits that constant (and the roofline's c) on
-the training rows only, as the median of measured - simulated (the constant that minimizes the
-training rows' WMAPE), prints the value to put in the arch YAML's launch section, and reports
-both parts with it. If time_kernel accepts ``warm_up`` the runs pass warm_up=True: the measured
-times are after one warm-up launch (MALL warm).
+Simulated time: what hipEvent measures, the timing model's ``event_time_us``: the kernel's cycles
+plus the launch, dispatch and completion overhead of archs/mi300a.yaml's ``launch:`` section
+(gpusim.engine.launch). Every run is a warm-up run of the kernel followed by the timed one
+(``warm_up=True``), as the table's times follow one warm-up launch: the MALL holds what the previous
+launch left. ``--overhead-us`` adds a constant on top (default 0); ``--fit`` fits that residual
+constant (and the roofline's c) on the training rows only, as the median of measured - simulated
+(the constant that minimizes the training rows' absolute error), and prints the cycles to add to the
+launch section's latencies.
 
 Runs are timed with values=False (only the address/branch slice is computed, the same cycles;
 no output buffers are built, and buffers are zeros that the host maps only where written).
@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import inspect
 import multiprocessing
 import re
 import resource
@@ -71,7 +70,8 @@ class Row:
     split: str = ""                      # "train" or "test"
     subs: dict = field(default_factory=dict)
     footprint_bytes: int = 0
-    sim_us: Optional[float] = None       # kernel time from the timing model (no launch overhead)
+    sim_us: Optional[float] = None       # hipEvent-style time from the timing model (launch included)
+    kernel_us: Optional[float] = None    # the kernel as a profiler's kernel trace times it
     wave_instructions: int = 0
     host_s: float = 0.0
 
@@ -150,16 +150,15 @@ def simulator_buffer_limit() -> int:
 
 
 def timed(kernel, arch):
-    """timed runs the timing model once; warm_up=True where time_kernel offers it (the table's
-    times follow one warm-up launch)."""
+    """timed runs the timing model after a warm-up launch of the same kernel (the table's times follow
+    one warm-up launch)."""
     from gpusim.engine.timing import time_kernel
-    extra = {"warm_up": True} if "warm_up" in inspect.signature(time_kernel).parameters else {}
-    return time_kernel(kernel, arch, values=False, timeout=None, **extra)
+    return time_kernel(kernel, arch, values=False, timeout=None, warm_up=True)
 
 
 def simulated_us(row: Row, overhead_us: float) -> float:
-    """simulated_us is the hipEvent-style time of a row: the model's kernel time plus the launch,
-    dispatch and completion overhead (a constant until the timing model reports that time itself)."""
+    """simulated_us is the hipEvent-style time of a row: the model's event time (launch, dispatch and
+    completion included) plus the residual constant ``overhead_us``."""
     return row.sim_us + overhead_us
 
 
@@ -178,7 +177,8 @@ def run_row(row: Row) -> Row:
         t0 = time.perf_counter()
         run = timed(kernel, arch)
         row.host_s = time.perf_counter() - t0
-    row.sim_us = run.cycles / arch.clocks.shader_mhz
+    row.sim_us = run.event_time_us
+    row.kernel_us = run.kernel_time_us
     row.wave_instructions = int(run.instruction_counts.sum())
     return row
 
@@ -241,9 +241,9 @@ def main() -> None:
                     help="skip rows whose footprint (all buffers) exceeds this many bytes (default: run all)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--overhead-us", type=float, default=0.0,
-                    help="launch/dispatch/completion constant added to simulated time (default 0: today's gpusim)")
+                    help="residual constant added to the model's hipEvent time (default 0)")
     ap.add_argument("--fit", action="store_true",
-                    help="fit the overhead constant and the roofline's c on the training rows only, and print them")
+                    help="fit the residual constant and the roofline's c on the training rows only, and print them")
     ap.add_argument("--csv", type=Path, help="also write the per-row table here")
     args = ap.parse_args()
     families = tuple(f.strip() for f in args.families.split(",") if f.strip())
@@ -287,9 +287,9 @@ def main() -> None:
         from gpusim.arch import load_arch
         mhz = load_arch(ARCH).clocks.shader_mhz
         overhead, roof_c = fit_constants(done)
-        print(f"\nfit on {sum(r.split == 'train' for r in done)} training rows only: gpusim launch/completion "
-              f"overhead {overhead:.2f} us = {overhead * mhz:.0f} shader cycles at {mhz} MHz "
-              f"(the sum of the launch: values to put in archs/mi300a.yaml); roofline c {roof_c:.2f} us")
+        print(f"\nfit on {sum(r.split == 'train' for r in done)} training rows only: residual "
+              f"{overhead:.2f} us = {overhead * mhz:.0f} shader cycles at {mhz} MHz (to add to the launch: "
+              f"latencies of archs/{ARCH}.yaml); roofline c {roof_c:.2f} us")
     else:
         roof_c = fit_constants(done)[1]
     report(done, overhead, roof_c)
@@ -299,7 +299,7 @@ def main() -> None:
             w.writerow(["kernel", "size", "split", "footprint_bytes", "measured_us", "gpusim_kernel_us",
                         "gpusim_us", "roofline_us", "wave_instructions", "host_s"])
             for r in done:
-                w.writerow([r.family, r.size, r.split, r.footprint_bytes, r.measured_us, f"{r.sim_us:.3f}",
+                w.writerow([r.family, r.size, r.split, r.footprint_bytes, r.measured_us, f"{r.kernel_us:.3f}",
                             f"{simulated_us(r, overhead):.3f}", f"{roofline_us(r, roof_c):.3f}",
                             r.wave_instructions, f"{r.host_s:.2f}"])
 
