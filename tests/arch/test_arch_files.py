@@ -10,7 +10,7 @@ from gpusim.resources import data_dir
 
 FILES = sorted(data_dir("archs").rglob("*.yaml"))
 NUMBER_LINE = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*:\s*-?[0-9][0-9_.]*\s*(#.*)?$")
-CITATION = re.compile(r"#.*(\[[A-H](,[A-H])*\]|model assumption)")
+CITATION = re.compile(r"#.*(\[[A-Z](,[A-Z])*\]|model assumption)")
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
