@@ -351,10 +351,13 @@ class Translation:
     utcl1_associativity: int = _param("UTCL1 ways per set", minimum=1, maximum=MAX_WAYS)
     utcl1_hit_cycles: int = _param("added to a vector request whose page hits in the UTCL1",
                                    minimum=0, maximum=MAX_CYCLES)
+    utcl1_misses_in_flight: int = _param("UTCL1 misses of one CU outstanding at once; more wait",
+                                         minimum=1, maximum=4096)
     utcl2_entries: int = _param("translations the UTCL2 of one XCD holds", minimum=1, maximum=1 << 20)
     utcl2_associativity: int = _param("UTCL2 ways per set", minimum=1, maximum=MAX_WAYS)
     utcl2_hit_cycles: int = _param("added to a UTCL1 miss: the round trip to the UTCL2 and its lookup",
                                    minimum=0, maximum=MAX_CYCLES)
+    utcl2_walkers: int = _param("page walks one UTCL2 runs at once; more wait", minimum=1, maximum=4096)
     pde_cache_levels: int = _param("upper page-table levels a walk finds in the walker's page-directory "
                                    "cache instead of memory", minimum=0, maximum=3)
     walk_level_cycles: int = _param("walker pipeline cycles per page-table level read from memory, on top "

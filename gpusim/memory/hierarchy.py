@@ -20,9 +20,10 @@ TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_
 MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
                 "GPUSIM_HBM_QUEUE_STALL_CYCLES")
-UTCL1_COUNTERS = ("TCP_UTCL1_REQUEST", "TCP_UTCL1_TRANSLATION_HIT", "TCP_UTCL1_TRANSLATION_MISS")
+UTCL1_COUNTERS = ("TCP_UTCL1_REQUEST", "TCP_UTCL1_TRANSLATION_HIT", "TCP_UTCL1_TRANSLATION_MISS",
+                  "GPUSIM_UTCL1_MISS_STALL_CYCLES")
 UTCL2_COUNTERS = ("GPUSIM_UTCL2_REQ", "GPUSIM_UTCL2_HIT", "GPUSIM_UTCL2_MISS", "GPUSIM_PAGE_WALKS",
-                  "GPUSIM_PAGE_WALK_READS", "GPUSIM_PAGE_WALK_CYCLES")
+                  "GPUSIM_PAGE_WALK_READS", "GPUSIM_PAGE_WALK_CYCLES", "GPUSIM_UTCL2_WALKER_STALL_CYCLES")
 
 
 def translation_arrays(arch, cus: int, xcds: int) -> TranslationArrays:
@@ -46,8 +47,9 @@ def translation_arrays(arch, cus: int, xcds: int) -> TranslationArrays:
     l2 = _cache((xcds,), tr.utcl2_entries // l2_ways, l2_ways)
     last = np.zeros((cus, 4), np.int64)
     last[:, :2] = -1   # no instruction and no page yet
-    return TranslationArrays(p, *l1, *l2, last, np.zeros((cus, TR.N_UTCL1), np.int64),
-                             np.zeros((xcds, TR.N_UTCL2), np.int64))
+    return TranslationArrays(p, *l1, *l2, last, np.zeros((cus, tr.utcl1_misses_in_flight, 2), np.int64),
+                             np.zeros((xcds, tr.utcl2_walkers, 2), np.int64),
+                             np.zeros((cus, TR.N_UTCL1), np.int64), np.zeros((xcds, TR.N_UTCL2), np.int64))
 
 
 def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
@@ -96,9 +98,11 @@ class MemoryLevels:
       mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (no public AMD counter names)
       hbm_ctr [channels, :]   GPUSIM_HBM_RDREQ, _WRREQ, _READ_BYTES (= MALL misses x MALL line), _WRITE_BYTES,
                               GPUSIM_HBM_QUEUE_STALL_CYCLES
-      tr.utcl1_ctr [cus, :]   TCP_UTCL1_REQUEST, TCP_UTCL1_TRANSLATION_HIT, _MISS (hit + miss = request)
+      tr.utcl1_ctr [cus, :]   TCP_UTCL1_REQUEST, TCP_UTCL1_TRANSLATION_HIT, _MISS (hit + miss = request),
+                              GPUSIM_UTCL1_MISS_STALL_CYCLES
       tr.utcl2_ctr [xcds, :]  GPUSIM_UTCL2_REQ, _HIT, _MISS (hit + miss = req; no public AMD counter names),
-                              GPUSIM_PAGE_WALKS, GPUSIM_PAGE_WALK_READS, GPUSIM_PAGE_WALK_CYCLES
+                              GPUSIM_PAGE_WALKS, GPUSIM_PAGE_WALK_READS, GPUSIM_PAGE_WALK_CYCLES,
+                              GPUSIM_UTCL2_WALKER_STALL_CYCLES
     ``cus`` limits the CUs modelled (default: all of the Arch) to keep small tests small.
     """
 

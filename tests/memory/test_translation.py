@@ -155,3 +155,24 @@ def test_a_vector_access_reaches_the_l1_when_its_translation_is_back():
     ref.access(0, 0, 0)
     want = int(access_line(ref.kernel_args(), 1, 0, 0, 6120, False, False))
     assert m.access(1, 0, 6000) == want
+
+
+def test_a_utcl1_miss_waits_for_a_free_miss_slot():
+    # One UTCL1 miss slot: CU 0's walk of page 0 holds it from 0 to D (about 888). Page 1's miss at cycle 1
+    # waits until D, then D + 120 (UTCL2 miss) + 20 (walker) + 1 + 111 (PDE0's line, which page 0's walk
+    # brought into the L2) = D + 252.
+    one = arch_overrides(ARCH, {"translation.utcl1_misses_in_flight": 1})
+    m = _levels(one)
+    d = _tr(m, 0, 0, 0)
+    assert _tr(m, 0, MIB2, 1) == d + 252
+    assert _sums(m, "GPUSIM_UTCL1_MISS_STALL_CYCLES") == (d - 1,)
+
+
+def test_a_walk_waits_for_a_free_walker():
+    # One walker per UTCL2: CU 0 walks page 0 from 120 to D. CU 1's walk of page 1 reaches the UTCL2 at
+    # 0 + 120, waits for the walker until D, reads PDE0's line at D + 20: an L2 hit, D + 20 + 1 + 111.
+    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1})
+    m = _levels(one)
+    d = _tr(m, 0, 0, 0)
+    assert _tr(m, 1, MIB2, 0) == d + 132
+    assert _sums(m, "GPUSIM_UTCL2_WALKER_STALL_CYCLES") == (d - 120,)

@@ -10,6 +10,12 @@ A vector memory request translates its page before it reaches the vector L1 (``t
   on down to the MALL and HBM, as any L2 read), one after the other, plus ``P_TR_WALK_LEVEL`` cycles of
   walker pipeline per level.
 
+A UTCL1 has ``utcl1_misses_in_flight`` miss slots and a UTCL2 ``utcl2_walkers`` page walkers: a miss
+or walk with all of them busy waits for the first to free (``slots.py``), so translation misses limit
+throughput as well as add latency (rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and TCP_UTCL1_SERIALIZATION_STALL
+count such stalls on the hardware; gpusim counts cycles as GPUSIM_UTCL1_MISS_STALL_CYCLES and
+GPUSIM_UTCL2_WALKER_STALL_CYCLES).
+
 Both TLBs are set-associative caches over pages (``cache.py``, with the page size as the line size) whose
 entries are allocated at once with a ready cycle, so a later lookup of a page still being translated
 waits for that translation instead of starting another (in-flight misses to one page merge), and counts
@@ -25,9 +31,10 @@ the page of byte ``va`` is the 8-byte entry at ``PAGE_TABLE_BASE + k * 2^42 + (v
 neighbouring pages share a page-table line as they do in the hardware's tables.
 
 Counters: ``utcl1_ctr[cu, :]`` TCP_UTCL1_REQUEST, TCP_UTCL1_TRANSLATION_HIT, TCP_UTCL1_TRANSLATION_MISS
-(hit + miss = request); ``utcl2_ctr[xcd, :]`` GPUSIM_UTCL2_REQ, _HIT, _MISS (hit + miss = req),
-GPUSIM_PAGE_WALKS (= misses), GPUSIM_PAGE_WALK_READS (page-table lines read), GPUSIM_PAGE_WALK_CYCLES (from
-a walk's start to its last read's return, summed).
+(hit + miss = request), GPUSIM_UTCL1_MISS_STALL_CYCLES; ``utcl2_ctr[xcd, :]`` GPUSIM_UTCL2_REQ, _HIT, _MISS
+(hit + miss = req), GPUSIM_PAGE_WALKS (= misses), GPUSIM_PAGE_WALK_READS (page-table lines read),
+GPUSIM_PAGE_WALK_CYCLES (from a walk's start to its last read's return, summed),
+GPUSIM_UTCL2_WALKER_STALL_CYCLES.
 """
 from collections import namedtuple
 
@@ -35,12 +42,15 @@ from numba import njit
 
 from gpusim.memory.kernels.access import P_CUS_PER_XCD, _l2_access, access_line
 from gpusim.memory.kernels.cache import cache_fill, cache_lookup, cache_set, line_fill, line_hit
+from gpusim.memory.kernels.slots import slot_hold, slot_wait
 
 TranslationArrays = namedtuple("TranslationArrays", (
     "params",                                   # int64[N_TR_PARAMS], P_TR_* columns
     "l1_tags", "l1_stamps", "l1_ready",         # UTCL1 per CU: [cus, sets, ways] (+ [2] for ready)
     "l2_tags", "l2_stamps", "l2_ready",         # UTCL2 per XCD: [xcds, sets, ways] (+ [2])
     "last",                                     # int64[cus, 4]: (issue cycle, page, set, way) of the CU's last lookup
+    "l1_misses",                                # int64[cus, utcl1_misses_in_flight, 2]: UTCL1 miss slots (slots.py)
+    "walkers",                                  # int64[xcds, utcl2_walkers, 2]: page walkers per UTCL2 (slots.py)
     "utcl1_ctr", "utcl2_ctr",                   # counters, columns below
 ))
 
@@ -56,7 +66,8 @@ N_TR_PARAMS = 7
 TCP_UTCL1_REQUEST = 0
 TCP_UTCL1_TRANSLATION_HIT = 1
 TCP_UTCL1_TRANSLATION_MISS = 2
-N_UTCL1 = 3
+GPUSIM_UTCL1_MISS_STALL_CYCLES = 3
+N_UTCL1 = 4
 
 GPUSIM_UTCL2_REQ = 0
 GPUSIM_UTCL2_HIT = 1
@@ -64,7 +75,8 @@ GPUSIM_UTCL2_MISS = 2
 GPUSIM_PAGE_WALKS = 3
 GPUSIM_PAGE_WALK_READS = 4
 GPUSIM_PAGE_WALK_CYCLES = 5
-N_UTCL2 = 6
+GPUSIM_UTCL2_WALKER_STALL_CYCLES = 6
+N_UTCL2 = 7
 
 PAGE_TABLE_BASE = 1 << 46
 PAGE_TABLE_LEVEL_SPAN = 1 << 42
@@ -110,9 +122,13 @@ def _utcl2(M, xcd, page, t):
     ctr[xcd, GPUSIM_PAGE_WALK_READS] += p[P_TR_WALK_READS]
     w = -1 - w
     cache_fill(tags, stamps, s, w, page, page_b, M.seq[0])
+    since = t
+    i, t = slot_wait(T.walkers[xcd], t)
+    ctr[xcd, GPUSIM_UTCL2_WALKER_STALL_CYCLES] += t - since
     done = _walk(M, xcd, page, t)
+    slot_hold(T.walkers[xcd], i, t, done)
     ctr[xcd, GPUSIM_PAGE_WALK_CYCLES] += done - t
-    line_fill(T.l2_ready[xcd, s, w], t, done)
+    line_fill(T.l2_ready[xcd, s, w], since, done)
     return done
 
 
@@ -156,7 +172,10 @@ def translate(M, cu, addr, now):
     w = -1 - w
     last[3] = w
     cache_fill(tags, stamps, s, w, page, page_b, M.seq[0])
-    done = _utcl2(M, cu // M.params[P_CUS_PER_XCD], page, t)
+    i, start = slot_wait(T.l1_misses[cu], t)
+    T.utcl1_ctr[cu, GPUSIM_UTCL1_MISS_STALL_CYCLES] += start - t
+    done = _utcl2(M, cu // M.params[P_CUS_PER_XCD], page, start)
+    slot_hold(T.l1_misses[cu], i, start, done)
     line_fill(T.l1_ready[cu, s, w], t, done)
     return done
 
