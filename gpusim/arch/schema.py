@@ -338,6 +338,39 @@ class Hbm:
 
 
 @dataclass(frozen=True)
+class Translation:
+    """Translation is virtual-to-physical address translation: a UTCL1 per CU, a UTCL2 per XCD, page walks.
+
+    Every vector memory request translates its page before the vector L1 (gpusim.memory.kernels.translation).
+    """
+
+    enabled: bool = _param("translate addresses; false reproduces a GPU with no translation cost")
+    page_bytes: int = _param("page (translation fragment) size the allocator maps buffers with",
+                             minimum=4096, maximum=1 << 30, pow2=True)
+    utcl1_entries: int = _param("translations the UTCL1 of one CU holds", minimum=1, maximum=1 << 16)
+    utcl1_associativity: int = _param("UTCL1 ways per set", minimum=1, maximum=MAX_WAYS)
+    utcl1_hit_cycles: int = _param("added to a vector request whose page hits in the UTCL1",
+                                   minimum=0, maximum=MAX_CYCLES)
+    utcl1_misses_in_flight: int = _param("UTCL1 misses of one CU outstanding at once; more wait",
+                                         minimum=1, maximum=4096)
+    utcl2_entries: int = _param("translations the UTCL2 of one XCD holds", minimum=1, maximum=1 << 20)
+    utcl2_associativity: int = _param("UTCL2 ways per set", minimum=1, maximum=MAX_WAYS)
+    utcl2_hit_cycles: int = _param("added to a UTCL1 miss: the round trip to the UTCL2 and its lookup",
+                                   minimum=0, maximum=MAX_CYCLES)
+    utcl2_walkers: int = _param("page walks one UTCL2 runs at once; more wait", minimum=1, maximum=4096)
+    pde_cache_levels: int = _param("upper page-table levels a walk finds in the walker's page-directory "
+                                   "cache instead of memory", minimum=0, maximum=3)
+    walk_level_cycles: int = _param("walker pipeline cycles per page-table level read from memory, on top "
+                                    "of the read's L2/MALL/HBM time", minimum=0, maximum=MAX_CYCLES)
+
+    def problems(self) -> Problems:
+        for level in ("utcl1", "utcl2"):
+            entries, ways = getattr(self, f"{level}_entries"), getattr(self, f"{level}_associativity")
+            if entries % ways:
+                yield (f"{level}_entries", f"{entries} is not a multiple of {level}_associativity {ways}")
+
+
+@dataclass(frozen=True)
 class MatrixPeaks:
     """MatrixPeaks are MFMA operations per CU per shader clock (FLOP; OPs for i8); 0 = no such MFMA."""
 
@@ -438,6 +471,7 @@ class Arch:
     l2: L2 = _param("L2 cache, per XCD")
     mall: Mall = _param("memory-attached last-level cache")
     hbm: Hbm = _param("DRAM")
+    translation: Translation = _param("address translation: UTCL1 per CU, UTCL2 per XCD, page walks")
     peaks: Peaks = _param("datasheet compute rates")
     policies: Policies = _param("named algorithms")
     launch: Launch = _param("launch, dispatch and completion costs around the kernel")
@@ -537,6 +571,8 @@ def model_bytes(arch: "Arch") -> dict:
         "hbm.channels": arch.hbm.channels * (arch.hbm.queue_depth_per_channel * 16 + _CHANNEL_STATE_BYTES),
         "cu.vgprs_per_simd_lane": cus * cu.simds * cu.vgprs_per_simd_lane * arch.wave_size * 4,
         "cu.lds.size_bytes": cus * cu.lds.size_bytes,
+        "translation.utcl1_entries": cus * arch.translation.utcl1_entries * _LINE_STATE_BYTES,
+        "translation.utcl2_entries": xcds * arch.translation.utcl2_entries * _LINE_STATE_BYTES,
     }
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from gpusim.memory.kernels import access as K
-from gpusim.memory.kernels.access import access_line
+from gpusim.memory.kernels import translation as TR
 from gpusim.memory.kernels.arrays import MemoryArrays
 from gpusim.memory.kernels.cache import FIFO, LRU
 from gpusim.memory.kernels.channel import channel_calendar
+from gpusim.memory.kernels.translation import TranslationArrays, translated_access_line
 
 _POLICIES = {"lru": LRU, "fifo": FIFO}
 
@@ -19,6 +20,36 @@ TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_
 MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
                 "GPUSIM_HBM_QUEUE_STALL_CYCLES")
+UTCL1_COUNTERS = ("TCP_UTCL1_REQUEST", "TCP_UTCL1_TRANSLATION_HIT", "TCP_UTCL1_TRANSLATION_MISS",
+                  "GPUSIM_UTCL1_MISS_STALL_CYCLES")
+UTCL2_COUNTERS = ("GPUSIM_UTCL2_REQ", "GPUSIM_UTCL2_HIT", "GPUSIM_UTCL2_MISS", "GPUSIM_PAGE_WALKS",
+                  "GPUSIM_PAGE_WALK_READS", "GPUSIM_PAGE_WALK_CYCLES", "GPUSIM_UTCL2_WALKER_STALL_CYCLES")
+
+
+def translation_arrays(arch, cus: int, xcds: int) -> TranslationArrays:
+    """translation_arrays builds the UTCL1 (per CU) and UTCL2 (per XCD) state of ``arch.translation``.
+
+    The walk reads from memory the levels below the page-directory cache: a 4-level table of 4 KiB
+    leaves (PTE, PDE0, PDE1, PDE2), where a page of 2^(12 + 9k) bytes or more ends the walk at level k
+    (2 MiB fragments at PDE0), minus ``pde_cache_levels`` cached upper levels, at least one read.
+    """
+    tr = arch.translation
+    p = np.zeros(TR.N_TR_PARAMS, np.int64)
+    p[TR.P_TR_ENABLED] = tr.enabled
+    p[TR.P_TR_PAGE_BYTES] = tr.page_bytes
+    p[TR.P_TR_L1_HIT], p[TR.P_TR_L2_HIT] = tr.utcl1_hit_cycles, tr.utcl2_hit_cycles
+    p[TR.P_TR_WALK_LEVEL] = tr.walk_level_cycles
+    leaf = min((tr.page_bytes.bit_length() - 1 - 12) // 9, 3)
+    p[TR.P_TR_LEAF_LEVEL] = leaf
+    p[TR.P_TR_WALK_READS] = max(1, 4 - leaf - tr.pde_cache_levels)
+    l1_ways, l2_ways = tr.utcl1_associativity, tr.utcl2_associativity
+    l1 = _cache((cus,), tr.utcl1_entries // l1_ways, l1_ways)
+    l2 = _cache((xcds,), tr.utcl2_entries // l2_ways, l2_ways)
+    last = np.zeros((cus, 4), np.int64)
+    last[:, :2] = -1   # no instruction and no page yet
+    return TranslationArrays(p, *l1, *l2, last, np.zeros((cus, tr.utcl1_misses_in_flight, 2), np.int64),
+                             np.zeros((xcds, tr.utcl2_walkers, 2), np.int64),
+                             np.zeros((cus, TR.N_UTCL1), np.int64), np.zeros((xcds, TR.N_UTCL2), np.int64))
 
 
 def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
@@ -53,6 +84,7 @@ class MemoryLevels:
       mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
       hbm_free [hbm channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
       seq [1]                      replacement stamp clock
+      tr                           translation.TranslationArrays: UTCL1 [cus, sets, ways], UTCL2 [xcds, sets, ways]
 
     Counters, one row per hardware instance (``counters()`` names them ``NAME[i]`` and sums them as ``NAME_sum``):
       tcp [cus, :]            TCP_TOTAL_CACHE_ACCESSES (line lookups, reads and writes), TCP_TCC_READ_REQ,
@@ -66,6 +98,11 @@ class MemoryLevels:
       mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (no public AMD counter names)
       hbm_ctr [channels, :]   GPUSIM_HBM_RDREQ, _WRREQ, _READ_BYTES (= MALL misses x MALL line), _WRITE_BYTES,
                               GPUSIM_HBM_QUEUE_STALL_CYCLES
+      tr.utcl1_ctr [cus, :]   TCP_UTCL1_REQUEST, TCP_UTCL1_TRANSLATION_HIT, _MISS (hit + miss = request),
+                              GPUSIM_UTCL1_MISS_STALL_CYCLES
+      tr.utcl2_ctr [xcds, :]  GPUSIM_UTCL2_REQ, _HIT, _MISS (hit + miss = req; no public AMD counter names),
+                              GPUSIM_PAGE_WALKS, GPUSIM_PAGE_WALK_READS, GPUSIM_PAGE_WALK_CYCLES,
+                              GPUSIM_UTCL2_WALKER_STALL_CYCLES
     ``cus`` limits the CUs modelled (default: all of the Arch) to keep small tests small.
     """
 
@@ -124,6 +161,7 @@ class MemoryLevels:
         self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel, 2), np.int64)
         self.hbm_ctr = np.zeros((hbm.channels, K.N_HBM), np.int64)
         self.seq = np.zeros(1, np.int64)
+        self.tr = translation_arrays(arch, self.cus, xcds)
 
     def kernel_args(self) -> MemoryArrays:
         """kernel_args returns the named bundle of arrays ``access_line`` takes as its first argument ``M``."""
@@ -131,7 +169,7 @@ class MemoryLevels:
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
                 self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
-                self.hbm_free, self.hbm_queue, self.hbm_ctr, self.seq)
+                self.hbm_free, self.hbm_queue, self.hbm_ctr, self.seq, self.tr)
 
     def for_next_kernel(self, *, keep_l2: bool) -> "MemoryLevels":
         """for_next_kernel returns the memory levels the next kernel on the same queue starts with.
@@ -151,11 +189,13 @@ class MemoryLevels:
 
     def access(self, cu: int, addr: int, now: int, nbytes: int = 0, write: bool = False,
                scalar: bool = False) -> int:
-        """access sends one line request through ``access_line`` and returns its completion cycle.
+        """access translates one line request's address and sends it through ``access_line``
+        (``translation.translated_access_line``); returns its completion cycle.
 
-        Mutates this object's arrays. For engine hot loops call ``access_line(kernel_args(), ...)`` from numba.
+        Mutates this object's arrays. For engine hot loops call ``translated_access_line(kernel_args(), ...)``
+        from numba.
         """
-        return int(access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar))
+        return int(translated_access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar))
 
     def counters(self) -> dict:
         """counters returns every counter per hardware instance and summed over its instances.
@@ -167,6 +207,8 @@ class MemoryLevels:
           TCC_*, GPUSIM_TCC_*     one L2 channel, i = xcd * l2.channels + channel over all XCDs
           GPUSIM_MALL_*           one MALL slice (a single all-zero instance when there is no MALL)
           GPUSIM_HBM_*            one HBM channel
+          TCP_UTCL1_*             one UTCL1 per CU, i = CU index
+          GPUSIM_UTCL2_*, GPUSIM_PAGE_WALK*   one UTCL2 per XCD, i = XCD index
         """
         out = {}
         for names, arr in self._counter_arrays():
@@ -180,4 +222,5 @@ class MemoryLevels:
 
     def _counter_arrays(self) -> tuple:
         return ((TCP_COUNTERS, self.tcp), (SQC_COUNTERS, self.sqc), (TCC_COUNTERS, self.tcc),
-                (MALL_COUNTERS, self.mall_ctr), (HBM_COUNTERS, self.hbm_ctr))
+                (MALL_COUNTERS, self.mall_ctr), (HBM_COUNTERS, self.hbm_ctr),
+                (UTCL1_COUNTERS, self.tr.utcl1_ctr), (UTCL2_COUNTERS, self.tr.utcl2_ctr))

@@ -97,8 +97,10 @@ def test_l2_stream_misses_l1_and_hits_l2(one_xcd, one_xcd_stream):
     assert c["TCP_TCC_READ_REQ_sum"] == PASSES * one_xcd.cus * WINDOW // one_xcd.l2.line_bytes
     assert c["GPUSIM_TCP_HIT_sum"] == 0
     # the L2 misses each line once: the windows (starts 0 .. 15 x 16 KiB) cover 496 KiB = 3968 lines,
-    # plus the kernarg line; everything else hits
-    assert c["TCC_MISS_sum"] == (15 * (16 << 10) + WINDOW) // one_xcd.l2.line_bytes + 1
+    # plus the kernarg line and the page walk's PDE0 line (the buffer lies in one 2 MiB page; the 38 CUs'
+    # UTCL1 misses merge into one walk in the XCD's UTCL2); everything else hits
+    assert c["TCC_MISS_sum"] == (15 * (16 << 10) + WINDOW) // one_xcd.l2.line_bytes + 2
+    assert c["GPUSIM_PAGE_WALKS_sum"] == 1
 
 
 def test_l2_resident_stream_reaches_70_to_100_percent_of_l2_peak(one_xcd, one_xcd_stream):

@@ -68,8 +68,9 @@ def test_l2_requests_are_what_the_l1s_and_scalar_caches_send(case):
     c = timed.counters
     # a scalar-cache miss fetches its line from L2 in L2-line pieces (one on both archs: 64 B in 128 B lines)
     per_scalar_miss = max(1, arch.cu.scalar_cache.line_bytes // arch.l2.line_bytes)
+    # and each page walk's page-table reads (64 B each: one L2 piece) come from the UTCL2s
     assert c["TCC_REQ_sum"] == (c["TCP_TCC_READ_REQ_sum"] + c["TCP_TCC_WRITE_REQ_sum"]
-                                + per_scalar_miss * c["SQC_DCACHE_MISSES_sum"])
+                                + per_scalar_miss * c["SQC_DCACHE_MISSES_sum"] + c["GPUSIM_PAGE_WALK_READS_sum"])
     # only L1 misses read from L2 (an L1 line is one L2 piece or more); writes go through to L2 either way
     per_l1_miss = max(1, arch.cu.l1.line_bytes // arch.l2.line_bytes)
     assert c["TCP_TCC_READ_REQ_sum"] <= per_l1_miss * c["GPUSIM_TCP_MISS_sum"]
@@ -93,8 +94,9 @@ def test_hbm_read_bytes_are_line_fills_times_the_fill_size(case):
 @pytest.mark.parametrize("arch_name", ARCHS)
 def test_cold_saxpy_reads_each_line_from_hbm_once(arch_name):
     # x and y are 4000 f32 = 16000 B = 125 L2 lines each, 256 B aligned; the kernarg segment (24 B) is one
-    # more: 251 lines of 128 B come from HBM on cold caches, however the levels split them (cdna3 fetches
-    # each as two 64 B MALL lines, cdna2 as one 128 B request)
+    # more, and so is the PDE0 line the page walks of the buffers' one 2 MiB page read (cdna3: each XCD's
+    # UTCL2 walks, the shared MALL fetches the line once): 252 lines of 128 B come from HBM on cold caches,
+    # however the levels split them (cdna3 fetches each as two 64 B MALL lines, cdna2 as one 128 B request)
     kernel = gpusim.load_kernel(CORPUS / ARCHS[arch_name] / "saxpy.s")
     c = gpusim.simulate(kernel, arch_name, timing=True).counters
-    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 251 * 128
+    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 252 * 128

@@ -105,34 +105,45 @@ def test_barrier_waits_for_the_slowest_wave(cdna3):
 #               back ceil(217*21/13) = 351, + 437 = 788; the s_load completes at 788
 #   c4    v_mov_b32 v1, 0
 #   c8    s_waitcnt lgkmcnt(0) waits for 788 (a SIMD 0 cycle) and issues there
-#   c792  global_load_dword (buf, cold): L1 port 792..794 + 88 = 882 (miss) -> L2 port 882..883 + 111 = 994
-#         (miss) -> MALL half 0: 994..995 + 191 = 1186 -> HBM mem ceil(1186*13/21) = 735, 735..737,
-#               back ceil(737*21/13) = 1191, + 437 = 1628
-#         MALL half 1: 995..996 + 191 = 1187 -> HBM mem ceil(1187*13/21) = 735, queued to 737..739,
-#               back ceil(739*21/13) = 1194, + 437 = 1631: the load's data is visible at 1631
-#   c796  s_waitcnt vmcnt(0) waits for 1631; SIMD 0's next turn is 1632
-# The cold load's load-to-use is 1631 - 792 = 839 = L1 (2 + 88) + L2 (1 + 111) + MALL (1 queued + 1 + 191)
+#   c792  global_load_dword (buf, cold) first translates its page (archs/cdna3.yaml translation:, 2 MiB
+#         pages): UTCL1 miss (+0) and UTCL2 miss (+120) = 912, walker + 20 = 932 reads PDE0's line (page
+#         tables at 2^46: L2 channel 0, MALL/HBM channel 0, apart from kernarg and buf): L2 port 932..933
+#         + 111 = 1044 (miss) -> MALL half 0: 1044..1045 + 191 = 1236 -> HBM mem ceil(1236*13/21) = 766,
+#               766..768, back ceil(768*21/13) = 1241, + 437 = 1678
+#         MALL half 1: 1045..1046 + 191 = 1237 -> HBM mem 766, queued to 768..770, back 1244, + 437 = 1681:
+#         the translation is back at 1681 (889 cycles after issue)
+#         then the access: L1 port 1681..1683 + 88 = 1771 (miss) -> L2 port 1771..1772 + 111 = 1883
+#         (miss) -> MALL half 0: 1883..1884 + 191 = 2075 -> HBM mem ceil(2075*13/21) = 1285, 1285..1287,
+#               back ceil(1287*21/13) = 2079, + 437 = 2516
+#         MALL half 1: 1884..1885 + 191 = 2076 -> HBM mem ceil(2076*13/21) = 1286, queued to 1287..1289,
+#               back ceil(1289*21/13) = 2083, + 437 = 2520: the load's data is visible at 2520
+#   c796  s_waitcnt vmcnt(0) waits for 2520, a SIMD 0 cycle, and issues there
+# The cold load's load-to-use is 2520 - 792 = 1728 = the walk's 889 (120 UTCL2 + 20 walker + PDE0 read
+# from HBM 749) + the access's 839 = L1 (2 + 88) + L2 (1 + 111) + MALL (1 queued + 1 + 191)
 # + HBM (437 + 7 cycles of channel time and clock-crossing rounding).
 
 
 def test_cold_global_load_misses_all_the_way_to_hbm(cdna3):
-    # ... c1632 s_waitcnt issues, c1636 s_endpgm; the kernel ends the cycle after: 1637
+    # ... c2520 s_waitcnt issues, c2524 s_endpgm; the kernel ends the cycle after: 2525
     run = cycles("global_load_hbm_miss", cdna3)
-    assert run.cycles == 1637
+    assert run.cycles == 2525
     c = run.counters
     assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_MISS_sum"], c["GPUSIM_TCP_HIT_sum"]) == (1, 1, 0)
-    # two L2 lines (kernarg via the scalar cache, buf via L1), each fetched as two 64 B MALL misses
-    assert (c["TCC_MISS_sum"], c["TCC_EA_RDREQ_sum"], c["GPUSIM_MALL_MISS_sum"]) == (2, 4, 4)
-    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 4 * 64
+    # three L2 lines (kernarg via the scalar cache, buf via L1, the walk's PDE0 line), each fetched as two
+    # 64 B MALL misses
+    assert (c["TCC_MISS_sum"], c["TCC_EA_RDREQ_sum"], c["GPUSIM_MALL_MISS_sum"]) == (3, 6, 6)
+    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 6 * 64
+    assert (c["TCP_UTCL1_TRANSLATION_MISS_sum"], c["GPUSIM_PAGE_WALKS_sum"]) == (1, 1)
 
 
 def test_second_global_load_of_a_line_hits_l1(cdna3):
-    # ... c1632 s_waitcnt issues; c1636 the second global_load_dword: L1 port 1636..1638 (free since 794)
-    # + 88 = 1726, a hit on a line ready since 1631: data at 1726, load-to-use 90 = 2 + 88.
-    # c1640 s_waitcnt vmcnt(0) waits for 1726, SIMD 0's turn 1728; c1732 s_endpgm; ends at 1733.
+    # ... c2520 s_waitcnt issues; c2524 the second global_load_dword: its page hits the UTCL1 (+0), L1 port
+    # 2524..2526 (free since 1683) + 88 = 2614, a hit on a line ready since 2520: data at 2614, load-to-use
+    # 90 = 2 + 88. c2528 s_waitcnt vmcnt(0) waits for 2614, SIMD 0's turn 2616; c2620 s_endpgm; ends at 2621.
     run = cycles("global_load_l1_hit", cdna3)
-    assert run.cycles == 1733
-    assert run.cycles - cycles("global_load_hbm_miss", cdna3).cycles == 96  # 1 more load + waitcnt: 1637 -> 1733
+    assert run.cycles == 2621
+    assert run.cycles - cycles("global_load_hbm_miss", cdna3).cycles == 96  # 1 more load + waitcnt: 2525 -> 2621
     c = run.counters
     assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 1, 1)
-    assert c["TCC_REQ_sum"] == 2  # the hit never reached the L2
+    assert c["TCC_REQ_sum"] == 3  # the hit never reached the L2 (kernarg, buf, the walk's PDE0 line)
+    assert (c["TCP_UTCL1_TRANSLATION_HIT_sum"], c["TCP_UTCL1_TRANSLATION_MISS_sum"]) == (1, 1)

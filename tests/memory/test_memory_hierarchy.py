@@ -8,12 +8,14 @@ from gpusim.memory.kernels.channel import channel_global
 
 from memory_support import py
 
-from gpusim.arch import load_arch
+from gpusim.arch import arch_overrides, load_arch
 from gpusim.memory import MemoryLevels
 from gpusim.memory.kernels.access import access_line
 from gpusim.memory.kernels.slots import slot_wait
 
-ARCH = load_arch("cdna3")
+# These tests time the caches alone: with translation on, a first touch of a page would add its walk
+# (tests/memory/test_translation.py times that), so they run with translation switched off.
+ARCH = arch_overrides(load_arch("cdna3"), {"translation.enabled": False})
 L1_HIT = ARCH.cu.l1.latency_cycles + 2  # plus the 128 B line's 2 cycles on the 64 B/clk port
 
 

@@ -38,10 +38,11 @@ from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.access import (
-    GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS, access_line, end_of_kernel_write_back,
+    GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS, end_of_kernel_write_back,
 )
 from gpusim.memory.kernels.coalesce import coalesce
 from gpusim.memory.kernels.maintenance import cache_control
+from gpusim.memory.kernels.translation import translated_access_line
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
 from gpusim.exec.kernels import interpreter as itp
@@ -532,8 +533,8 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                             n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
                         done = cycle + 1
                         for j in range(n):
-                            done = max(done, access_line(M, cu, lines[j], params[P_LINE_BYTES] if store else 0, cycle,
-                                                         store, scalar))
+                            done = max(done, translated_access_line(M, cu, lines[j], params[P_LINE_BYTES] if store else 0,
+                                                                    cycle, store, scalar))
                         if scalar:
                             _push(lgq, lgn, w, done, cycle)
                         else:

@@ -14,4 +14,5 @@ MemoryArrays = namedtuple("MemoryArrays", (
     "mall_tags", "mall_stamps", "mall_ready", "mall_free", "mall_ctr",        # MALL slices
     "hbm_free", "hbm_queue", "hbm_ctr",                                       # HBM channels
     "seq",                                                      # int64[1], the replacement stamp clock
+    "tr",                                                       # translation.TranslationArrays: UTCL1, UTCL2
 ))
