@@ -1,0 +1,59 @@
+"""Read-after-write on shared lines: what a load of a line just stored costs, from the same CU and from another.
+
+The vector L1 is write-through and write-no-allocate (cdna-facts.md: write-no-allocate measured): a store
+passes through the L1 to the L2, allocates nothing in the L1, and keeps (updates) a line it hits there
+(model assumption: AMD publishes no store-hit policy for the TCP; LLVM AMDGPUUsage's GFX942 memory model
+needs no L1 action between waves of one work-group, which an L1 that kept stale lines could not give).
+The L2 allocates a written line without a fetch (access.py), so the first load after a store is one L2 round
+trip and the loads after it hit the L1.
+
+Cycles on cdna3, each level's port then its latency: L1 = a 128 B line over the 64 B/clk port, 2 cycles,
++ 88 = 90; L2 = 1 port cycle (128 B at 128 B/clk) + 111 = 112. A store of a whole line moves its 128 B
+through both ports too.
+"""
+from gpusim.arch import load_arch
+from gpusim.memory import MemoryLevels
+
+ARCH = load_arch("cdna3")
+LINE = 128
+
+
+def _levels():
+    return MemoryLevels(ARCH, cus=2)  # CUs 0 and 1 share XCD 0's L2
+
+
+def test_store_then_load_from_the_same_cu_costs_one_l2_round_trip_then_hits_l1():
+    m = _levels()
+    # store at 0: L1 port 0..2 + 88 = 90 (miss, nothing allocated), L2 port 90..91 + 111 = 202 (accepted)
+    assert m.access(0, 4096, 0, LINE, write=True) == 202
+    # load at 1000: L1 port 1000..1002 + 88 = 1090 (miss: the store did not allocate), L2 port
+    # 1090..1091 + 111 = 1202, a hit on the line the store allocated: load-to-use 202
+    assert m.access(0, 4096, 1000) == 1202
+    # the load filled the L1: the next one is an L1 hit, 2 + 88
+    assert m.access(0, 4096, 2000) == 2090
+    c = m.counters()
+    assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (1, 2)  # store miss, load miss, load hit
+    assert (c["TCP_TCC_WRITE_REQ_sum"], c["TCP_TCC_READ_REQ_sum"]) == (1, 1)
+    assert (c["TCC_WRITE_sum"], c["TCC_MISS_sum"], c["TCC_HIT_sum"]) == (1, 1, 1)
+
+
+def test_a_store_that_hits_the_l1_keeps_the_line():
+    m = _levels()
+    m.access(0, 4096, 0)  # cold load: the line is in CU 0's L1 from here on
+    # store hit at 2000: L1 2000..2002 + 88 = 2090, written through: L2 2090..2091 + 111 = 2202
+    assert m.access(0, 4096, 2000, LINE, write=True) == 2202
+    # neither dropped nor invalidated: the load after it hits, 2 + 88
+    assert m.access(0, 4096, 3000) == 3090
+    c = m.counters()
+    assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 1)
+
+
+def test_load_of_a_line_another_cu_wrote_is_an_l2_hit_then_an_l1_hit():
+    m = _levels()
+    assert m.access(1, 8192, 0, LINE, write=True) == 202  # CU 1 writes the line: in the L2, dirty
+    # CU 0 at 1000: its L1 misses (1090), the shared L2 hits: 1091 + 111 = 1202, load-to-use 202
+    assert m.access(0, 8192, 1000) == 1202
+    assert m.access(0, 8192, 2000) == 2090  # then CU 0's own L1 has it
+    c = m.counters()
+    assert (c["TCC_HIT_sum"], c["TCC_MISS_sum"]) == (1, 1)  # the write's allocation, the read's hit
+    assert c["TCP_TCC_READ_REQ[0]"] == 1 and c["TCP_TCC_WRITE_REQ[1]"] == 1
