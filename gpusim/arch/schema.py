@@ -277,6 +277,9 @@ class L2:
     write_policy: str = _param("what a store does to the L2", choices=L2_WRITE_POLICIES)
     write_back_at_kernel_end: bool = _param("the end-of-kernel release writes every dirty L2 line back to "
                                             "memory, and the kernel ends when that is done", default=False)
+    invalidate_keeps_device_memory: bool = _param("an L2 invalidate (gfx942 buffer_inv sc1, gfx90a buffer_invl2) "
+                                                  "drops only lines cached non-coherently, so it keeps the lines "
+                                                  "of device memory (the model's buffers)", default=False)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,

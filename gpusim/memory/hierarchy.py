@@ -84,6 +84,7 @@ class MemoryLevels:
         p[K.P_L2_CHANNELS], p[K.P_L2_INTERLEAVE] = l2.channels, l2.channel_interleave_bytes
         p[K.P_L2_WRITE_BACK] = l2.write_policy == "write_back"
         p[K.P_L2_FLUSH_AT_END] = l2.write_policy == "write_back" and l2.write_back_at_kernel_end
+        p[K.P_L2_INV_KEEPS_DEVICE] = l2.invalidate_keeps_device_memory
         if mall.present:
             p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
             p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels

@@ -1,4 +1,6 @@
 """Cache maintenance on the memory model: invalidates drop lines, a write-back cleans the L2, at a cost."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,8 @@ from gpusim.memory.kernels.cache import INVALIDATED, cache_invalidate_way, cache
 from gpusim.memory.kernels.maintenance import cache_control
 
 ARCH = load_arch("cdna3")
+# the same machine with an L2 invalidate that drops every clean line, as for memory cached non-coherently
+NONCOHERENT = dataclasses.replace(ARCH, l2=dataclasses.replace(ARCH.l2, invalidate_keeps_device_memory=False))
 L1_LAT, L2_LAT = ARCH.cu.l1.latency_cycles, ARCH.l2.latency_cycles
 SC0, SC1 = 1, 2
 
@@ -23,15 +27,20 @@ def _warm(m):
 
 
 @pytest.mark.parametrize("impl", ["compiled", "py_func"])
-@pytest.mark.parametrize("op, scope, l1_hit, l2_hit, cost", [
-    (CACHE_INV, SC0, False, True, L1_LAT),
-    (CACHE_INV_L1, 0, False, True, L1_LAT),
-    (CACHE_INV, SC1, False, False, L1_LAT + L2_LAT),
-    (CACHE_INV_L2, 0, True, False, L1_LAT + L2_LAT),
-    (CACHE_WB_L2, SC1, True, True, None),
-])
-def test_maintenance_drops_the_lines_of_its_levels(impl, op, scope, l1_hit, l2_hit, cost):
-    m = MemoryLevels(ARCH, cus=2)
+@pytest.mark.parametrize("arch, op, scope, l1_hit, l2_hit, cost", [
+    (ARCH, CACHE_INV, SC0, False, True, L1_LAT),
+    (ARCH, CACHE_INV_L1, 0, False, True, L1_LAT),
+    # cdna3 caches device memory coherently (MTYPE RW): an agent-scope invalidate keeps its L2 lines and
+    # costs the round trip to the L2
+    (ARCH, CACHE_INV, SC1, False, True, L1_LAT + L2_LAT),
+    (ARCH, CACHE_INV_L2, 0, True, True, L1_LAT + L2_LAT),
+    # cached non-coherently, the L2 loses its clean lines too
+    (NONCOHERENT, CACHE_INV, SC1, False, False, L1_LAT + L2_LAT),
+    (NONCOHERENT, CACHE_INV_L2, 0, True, False, L1_LAT + L2_LAT),
+    (ARCH, CACHE_WB_L2, SC1, True, True, None),
+], ids=["inv_sc0", "inv_l1", "inv_sc1", "inv_l2", "inv_sc1_noncoherent", "inv_l2_noncoherent", "wb_l2"])
+def test_maintenance_drops_the_lines_of_its_levels(impl, arch, op, scope, l1_hit, l2_hit, cost):
+    m = MemoryLevels(arch, cus=2)
     t = _warm(m) + 1000
     fn = cache_control if impl == "compiled" else py(cache_control)
     done = fn(m.kernel_args(), 0, op, scope, t)

@@ -6,8 +6,12 @@ memory model): a release writes the L2's dirty lines back to memory (``buffer_wb
 ``buffer_wbinvl1_vol``) and, at agent or system scope on gfx942, whose agent spans several XCDs each
 with its own L2, the lines of the CU's L2 that another XCD may have changed (``buffer_inv sc1``).
 
-Model: memory has one type, so an L2 invalidate drops every clean line of the XCD's L2 (a dirty line is
-the newest copy; writing it back is buffer_wbl2's job) and a write-back writes every dirty line of it.
+Model: memory has one type, device memory. An L2 invalidate drops only lines cached non-coherently (CDNA3
+ISA, BUFFER_INV sc1: "invalidate non-coherently cached lines"; AMDGPUUsage GFX942 and GFX90A: the
+invalidate drops non-local L2 lines), and device memory is cached coherently (MTYPE RW), so on an
+architecture whose ``l2.invalidate_keeps_device_memory`` is set it drops nothing from the L2 and costs only
+its round trip. Otherwise it drops every clean line of the XCD's L2 (a dirty line is the newest copy;
+writing it back is buffer_wbl2's job). A write-back writes every dirty line of the XCD's L2.
 The scope bits decide only whether the L2 is invalidated (sc1: agent or system scope). Dropped lines stay
 in their ways as ``INVALIDATED`` and are the first victims of their sets. Every operation costs at least
 the round trip of a request to the level it acts on.
@@ -15,7 +19,7 @@ the round trip of a request to the level it acts on.
 from numba import njit
 
 from gpusim.asm.fields import CACHE_INV, CACHE_INV_L2, CACHE_WB_L2
-from gpusim.memory.kernels.access import P_CUS_PER_XCD, P_L1_LAT, P_L2_LAT, _write_back_line
+from gpusim.memory.kernels.access import P_CUS_PER_XCD, P_L1_LAT, P_L2_INV_KEEPS_DEVICE, P_L2_LAT, _write_back_line
 from gpusim.memory.kernels.cache import EMPTY, INVALIDATED, cache_invalidate_way
 from gpusim.memory.kernels.fastdiv import quot
 
@@ -83,11 +87,15 @@ def cache_control(M, cu, op, scope, now):
     at_l2 = at_l1 + p[P_L2_LAT]
     if op == CACHE_WB_L2:
         return write_back_l2(M, xcd, at_l2)  # the lines leave once the request has reached the L2
+    # the L2 keeps device memory through an invalidate where it caches it coherently (module docstring)
+    drop_l2 = not p[P_L2_INV_KEEPS_DEVICE]
     if op == CACHE_INV_L2:
-        invalidate_l2(M, xcd)
+        if drop_l2:
+            invalidate_l2(M, xcd)
         return at_l2
     invalidate_l1(M, cu)
     if op == CACHE_INV and scope & SCOPE_SC1:
-        invalidate_l2(M, xcd)
+        if drop_l2:
+            invalidate_l2(M, xcd)
         return at_l2
     return at_l1
