@@ -12,6 +12,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -52,18 +53,23 @@ def main() -> None:
     ap.add_argument("--arch", default="cdna3")
     ap.add_argument("--loads", type=int, default=32, help="K: the runs chase K and 2K loads")
     ap.add_argument("--agent", action="store_true", help="agent-scope fences and loads (see run)")
+    ap.add_argument("--invalidate-drops-l2", action="store_true",
+                    help="the model before l2.invalidate_keeps_device_memory: buffer_inv sc1 empties the XCD's L2")
     args = ap.parse_args()
     from gpusim.arch import load_arch
     arch = load_arch(args.arch)
+    if args.invalidate_drops_l2:
+        arch = dataclasses.replace(arch, l2=dataclasses.replace(arch.l2, invalidate_keeps_device_memory=False))
     k = args.loads
-    print(f"{'case':20s} {'cycles/load':>11s} {'L1 hit':>7s} {'L2 req':>8s} {'busiest L2 ch':>13s} "
-          f"{'TCP MSHR stall':>14s}")
+    print(f"{'case':20s} {'cycles/load':>11s} {'kernel (2K)':>11s} {'L1 hit':>7s} {'L2 req':>8s} "
+          f"{'busiest L2 ch':>13s} {'TCP MSHR stall':>14s}")
     for label, wgs, block in CASES:
         short, long = run(arch, wgs, block, k, args.agent), run(arch, wgs, block, 2 * k, args.agent)
         c = long.counters
         hit, miss = c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]
         busiest = max(v for name, v in c.items() if name.startswith("TCC_REQ["))
-        print(f"{label:20s} {(long.cycles - short.cycles) / k:11.1f} {100 * hit / max(hit + miss, 1):6.1f}% "
+        print(f"{label:20s} {(long.cycles - short.cycles) / k:11.1f} {long.cycles:11d} "
+              f"{100 * hit / max(hit + miss, 1):6.1f}% "
               f"{c['TCC_REQ_sum']:8d} {busiest:13d} {c['GPUSIM_TCP_MSHR_STALL_CYCLES_sum']:14d}")
 
 
