@@ -280,6 +280,8 @@ class L2:
     invalidate_keeps_device_memory: bool = _param("an L2 invalidate (gfx942 buffer_inv sc1, gfx90a buffer_invl2) "
                                                   "drops only lines cached non-coherently, so it keeps the lines "
                                                   "of device memory (the model's buffers)", default=False)
+    write_back_to_mall: bool = _param("a cache write-back (buffer_wbl2) is done when the MALL has taken the dirty "
+                                      "lines (a memory-side cache), not when DRAM has written them", default=False)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,

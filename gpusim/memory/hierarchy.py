@@ -16,7 +16,7 @@ TCP_COUNTERS = ("TCP_TOTAL_CACHE_ACCESSES", "TCP_TCC_READ_REQ", "TCP_TCC_WRITE_R
 SQC_COUNTERS = ("SQC_DCACHE_REQ", "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES")
 TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_EA_RDREQ", "TCC_EA_WRREQ",
                 "GPUSIM_TCC_MSHR_STALL_CYCLES")
-MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS")
+MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS", "GPUSIM_MALL_WRREQ")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
                 "GPUSIM_HBM_QUEUE_STALL_CYCLES")
 
@@ -85,6 +85,7 @@ class MemoryLevels:
         p[K.P_L2_WRITE_BACK] = l2.write_policy == "write_back"
         p[K.P_L2_FLUSH_AT_END] = l2.write_policy == "write_back" and l2.write_back_at_kernel_end
         p[K.P_L2_INV_KEEPS_DEVICE] = l2.invalidate_keeps_device_memory
+        p[K.P_L2_WB_TO_MALL] = l2.write_back_to_mall
         if mall.present:
             p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
             p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels

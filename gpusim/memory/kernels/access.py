@@ -56,7 +56,8 @@ P_SHADER_MHZ = 23
 P_MEMORY_MHZ = 24
 P_L2_FLUSH_AT_END = 25
 P_L2_INV_KEEPS_DEVICE = 26
-N_PARAMS = 27
+P_L2_WB_TO_MALL = 27
+N_PARAMS = 28
 
 # Per-CU vector L1 counters (tcp[cu, :]).
 TCP_TOTAL_CACHE_ACCESSES = 0
@@ -88,7 +89,8 @@ N_TCC = 8
 GPUSIM_MALL_REQ = 0
 GPUSIM_MALL_HIT = 1
 GPUSIM_MALL_MISS = 2
-N_MALL = 3
+GPUSIM_MALL_WRREQ = 3  # L2 write-backs the MALL took (maintenance._write_back_to_mall)
+N_MALL = 4
 
 # Per HBM channel counters (hbm_ctr[channel, :]).
 GPUSIM_HBM_RDREQ = 0
