@@ -181,6 +181,9 @@ class VectorL1:
     bytes_per_clk: int = _param("hit bandwidth per CU", minimum=1, maximum=MAX_BYTES_PER_CLK)
     mshrs: int = _param("outstanding line misses per CU", minimum=1, maximum=65536)
     write_policy: str = _param("what a store does to the L1", choices=L1_WRITE_POLICIES)
+    miss_evict_cache_bits: int = _param("a vector load or store with any of these cache-policy bits (1 glc/sc0, "
+                                        "2 slc/sc1, 4 nt) misses the L1 and leaves the line out of it",
+                                        minimum=0, maximum=7, default=0)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity)

@@ -79,6 +79,7 @@ class MemoryLevels:
         p[K.P_POLICY] = _POLICIES[arch.policies.cache_replacement]
         p[K.P_L1_LINE], p[K.P_L1_LAT], p[K.P_L1_BPC] = l1.line_bytes, l1.latency_cycles, l1.bytes_per_clk
         p[K.P_L1_WRITE_ALLOCATE] = "no_allocate" not in l1.write_policy
+        p[K.P_L1_MISS_EVICT_BITS] = l1.miss_evict_cache_bits
         p[K.P_SQ_SHARED], p[K.P_SQ_LINE], p[K.P_SQ_LAT] = sq.shared_by_cus, sq.line_bytes, sq.latency_cycles
         p[K.P_L2_LINE], p[K.P_L2_LAT], p[K.P_L2_BPC] = l2.line_bytes, l2.latency_cycles, l2.bytes_per_clk_per_channel
         p[K.P_L2_CHANNELS], p[K.P_L2_INTERLEAVE] = l2.channels, l2.channel_interleave_bytes
@@ -136,12 +137,14 @@ class MemoryLevels:
                 self.hbm_free, self.hbm_queue, self.hbm_ctr, self.seq)
 
     def access(self, cu: int, addr: int, now: int, nbytes: int = 0, write: bool = False,
-               scalar: bool = False) -> int:
+               scalar: bool = False, cache_bits: int = 0) -> int:
         """access sends one line request through ``access_line`` and returns its completion cycle.
+
+        ``cache_bits`` are the instruction's cache-policy bits (1 glc/sc0, 2 slc/sc1, 4 nt).
 
         Mutates this object's arrays. For engine hot loops call ``access_line(kernel_args(), ...)`` from numba.
         """
-        return int(access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar))
+        return int(access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar, cache_bits))
 
     def counters(self) -> dict:
         """counters returns every counter per hardware instance and summed over its instances.

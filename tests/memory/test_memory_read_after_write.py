@@ -57,3 +57,40 @@ def test_load_of_a_line_another_cu_wrote_is_an_l2_hit_then_an_l1_hit():
     c = m.counters()
     assert (c["TCC_HIT_sum"], c["TCC_MISS_sum"]) == (1, 1)  # the write's allocation, the read's hit
     assert c["TCP_TCC_READ_REQ[0]"] == 1 and c["TCP_TCC_WRITE_REQ[1]"] == 1
+
+
+SC0, SC1, NT = 1, 2, 4
+
+
+def test_a_device_scope_load_misses_the_l1_drops_the_line_and_does_not_fill_it():
+    # CDNA3 ISA Table 49: sc1 (device scope) loads are MISS_EVICT in the L1; sc0 alone (work-group) hits
+    m = _levels()
+    m.access(0, 4096, 0)  # cold load: the line is in CU 0's L1
+    assert m.access(0, 4096, 2000, cache_bits=SC0) == 2090  # 2 + 88: an L1 hit
+    # sc1 at 3000: L1 3000..3002 + 88 = 3090, the line is dropped, L2 3090..3091 + 111 = 3202 (a hit)
+    assert m.access(0, 4096, 3000, cache_bits=SC1) == 3202
+    # it did not fill the L1 either: the plain load at 4000 misses too (4202), and fills it (5090 at 5000)
+    assert m.access(0, 4096, 4000) == 4202
+    assert m.access(0, 4096, 5000) == 5090
+    c = m.counters()
+    assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 3)
+
+
+def test_a_nontemporal_store_drops_the_line_it_hits():
+    # CDNA3 ISA Table 50: an nt store is MISS_EVICT; the plain store before it kept the line (MISS_LRU)
+    m = _levels()
+    m.access(0, 4096, 0)
+    m.access(0, 4096, 2000, LINE, write=True)
+    assert m.access(0, 4096, 3000) == 3090
+    assert m.access(0, 4096, 4000, LINE, write=True, cache_bits=NT) == 4202  # 90 through the L1 + 112 to L2
+    assert m.access(0, 4096, 5000) == 5202  # the line is gone: one L2 round trip again
+
+
+def test_cdna2_misses_the_l1_on_glc():
+    # gfx90a: LLVM's memory legalizer sets glc for L1 MISS_EVICT; cdna2's 64 B L1 line is 1 port cycle
+    cdna2 = load_arch("cdna2")
+    m = MemoryLevels(cdna2, cus=2)
+    m.access(0, 4096, 0)
+    lat1, lat2 = cdna2.cu.l1.latency_cycles, cdna2.l2.latency_cycles
+    assert m.access(0, 4096, 2000) == 2000 + 1 + lat1
+    assert m.access(0, 4096, 3000, cache_bits=SC0) == 3000 + 1 + lat1 + 1 + lat2

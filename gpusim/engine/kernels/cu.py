@@ -510,7 +510,7 @@ def run_timed(sem, ops, xops, mods, pc_bytes, tkind, tcat, tbusy, full, abi, use
                         done = cycle + 1
                         for j in range(n):
                             done = max(done, access_line(M, cu, lines[j], params[P_LINE_BYTES] if store else 0, cycle,
-                                                         store, scalar))
+                                                         store, scalar, mods[i, M_CACHE]))
                         if scalar:
                             _push(lgq, lgn, w, done, cycle)
                         else:
