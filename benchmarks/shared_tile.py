@@ -13,11 +13,13 @@ Findings (cdna3, --loads 16; "kernel" is the 32-load run):
 - plain (workgroup-scope barrier, as HIP's __syncthreads compiles on gfx942): 116 cycles per load at every
   size, 1 to 1216 workgroups; the store keeps or skips the L1 line, the first load is one L2 round trip, no
   L2 channel hot spot, no MSHR stalls. 1216 x 4 waves: 6,372 cycles.
-- --agent (buffer_wbl2 sc1 / buffer_inv sc1 around the barrier, sc1 loads): still 116 per load, but each
-  wave's write-back re-sent the re-dirtied tile lines to the same 4 HBM channels (5,016 writes each):
-  22,206 cycles. With the write-back done at the memory-side MALL (l2.write_back_to_mall): 11,151.
-  With the old L2 invalidate too (--invalidate-drops-l2: buffer_inv sc1 dropped every clean line of the
-  XCD's L2): 14,504 with the MALL write-back, 22,402 with both old behaviours.
+- --agent (buffer_wbl2 sc1 / buffer_inv sc1 around the barrier, sc1 loads): sc1 loads are MISS_EVICT in the
+  L1 (CDNA3 ISA load controls, cu.l1.miss_evict_cache_bits), so every load is an L2 round trip: 228 cycles
+  per load, 239 at 1216 x 4 waves where each XCD's 608 waves re-read the same lines from one L2 channel
+  (5,112 requests): 15,005 cycles. Before this branch the sc1 loads hit the L1 (116 per load) while each
+  wave's write-back queued the re-dirtied tile lines on the same 4 HBM channels (5,016 writes each) and the
+  invalidate emptied the XCD's L2: 22,402 cycles. With the write-back done at the memory-side MALL
+  (l2.write_back_to_mall) but the old invalidate (--invalidate-drops-l2): 18,572.
 The measured MI300A "fir" (calibration/mi300a_kernels.csv, MGPUSim's fir.cpp) has no store, barrier or fence
 before its loads: clang-19 -O3 makes coeff[i] an s_load and input[tid - i] a global_load per tap, and
 gpusim's per-tap slope (157 and 194 cycles at 1024 and 262144 outputs, 64 vs 8 taps) is 16-18% under the
