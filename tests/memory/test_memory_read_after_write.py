@@ -1,9 +1,10 @@
 """Read-after-write on shared lines: what a load of a line just stored costs, from the same CU and from another.
 
 The vector L1 is write-through and write-no-allocate (cdna-facts.md: write-no-allocate measured): a store
-passes through the L1 to the L2, allocates nothing in the L1, and keeps (updates) a line it hits there
-(model assumption: AMD publishes no store-hit policy for the TCP; LLVM AMDGPUUsage's GFX942 memory model
-needs no L1 action between waves of one work-group, which an L1 that kept stale lines could not give).
+passes through the L1 to the L2, allocates nothing in the L1, and keeps (updates) a line it hits there: the
+CDNA3 ISA guide's store controls give a plain store "Miss LRU" in the CU cache, and "Miss Evict" (the line
+dropped) only with sc1 or nt; its load controls give a plain load "Hit LRU" and an sc1 or nt one "Miss
+Evict" (arch sources [I]).
 The L2 allocates a written line without a fetch (access.py), so the first load after a store is one L2 round
 trip and the loads after it hit the L1.
 
