@@ -1,7 +1,10 @@
 """Latency ladder: load-to-use cycles of a single-lane pointer chase per memory level.
 
-The chase (benchmarks/kernels/pointer_chase.s) follows a random single-cycle
-permutation, so each step's load depends on the previous one. For a footprint
+The chase follows a random single-cycle permutation, so each step's load depends
+on the previous one. Two versions of it are timed: the hand-written
+benchmarks/kernels/pointer_chase.s, and benchmarks/kernels/pointer_chase_clang.s,
+the same loop as clang-19 compiles it (from pointer_chase_clang.cl), whose loop
+overhead differs (the published figures include the chain's own instructions). For a footprint
 that fits a level, the warm per-step time (the last pass, measured as the
 difference of two runs) is that level's load-to-use latency; HBM is measured
 cold (first touches of a 64 MiB footprint miss every level, the MALL too). Targets are the MI300X
@@ -16,31 +19,32 @@ import tempfile
 from pathlib import Path
 
 KERNEL = Path(__file__).with_name("kernels") / "pointer_chase.s"
+COMPILED = Path(__file__).with_name("kernels") / "pointer_chase_clang.s"
 TARGETS = {"L1": 116, "L2": 209, "MALL": 400, "HBM": 860}
 
 
-def chase_cycles(arch, elements: int, steps: int) -> int:
-    """chase_cycles times the chase over ``elements`` u32 slots for ``steps`` dependent loads."""
+def chase_cycles(arch, elements: int, steps: int, kernel: Path = KERNEL) -> int:
+    """chase_cycles times the chase ``kernel`` over ``elements`` u32 slots for ``steps`` dependent loads."""
     import gpusim
     from gpusim.engine.timing import time_kernel
 
-    text = KERNEL.read_text().replace("u32[2048]", f"u32[{elements}]").replace(
+    text = kernel.read_text().replace("u32[2048]", f"u32[{elements}]").replace(
         "steps i32 4096", f"steps i32 {steps}")
     path = Path(tempfile.mkdtemp()) / "chase.s"
     path.write_text(text)
     return time_kernel(gpusim.load_kernel(path), arch).cycles
 
 
-def warm_step(arch, footprint_bytes: int) -> float:
+def warm_step(arch, footprint_bytes: int, kernel: Path = KERNEL) -> float:
     """warm_step is the per-step cycles of the second pass over a footprint."""
     n = footprint_bytes // 4
-    return (chase_cycles(arch, n, 2 * n) - chase_cycles(arch, n, n)) / n
+    return (chase_cycles(arch, n, 2 * n, kernel) - chase_cycles(arch, n, n, kernel)) / n
 
 
-def cold_step(arch, footprint_bytes: int, steps: int = 2048) -> float:
+def cold_step(arch, footprint_bytes: int, steps: int = 2048, kernel: Path = KERNEL) -> float:
     """cold_step is the per-step cycles of a chase that almost never reuses a line."""
     n = footprint_bytes // 4
-    return (chase_cycles(arch, n, 2 * steps) - chase_cycles(arch, n, steps)) / steps
+    return (chase_cycles(arch, n, 2 * steps, kernel) - chase_cycles(arch, n, steps, kernel)) / steps
 
 
 def main() -> None:
@@ -50,14 +54,17 @@ def main() -> None:
     args = ap.parse_args()
     from gpusim.arch import load_arch
     arch = load_arch(args.arch)
-    rows = [("L1", warm_step(arch, 8 << 10)), ("L2", warm_step(arch, 256 << 10))]
+    levels = [("L1", warm_step, 8 << 10), ("L2", warm_step, 256 << 10)]
     if args.mall:
-        rows.append(("MALL", warm_step(arch, 16 << 20)))
-    rows.append(("HBM", cold_step(arch, 64 << 20)))
-    print(f"{'level':6s} {'cycles/step':>12s} {'[H] target':>11s} {'error':>7s}")
-    for level, cyc in rows:
+        levels.append(("MALL", warm_step, 16 << 20))
+    levels.append(("HBM", cold_step, 64 << 20))
+    print(f"{'level':6s} {'[H] target':>11s} {'hand-written':>13s} {'error':>7s} {'clang-19':>9s} {'error':>7s}")
+    for level, step, footprint in levels:
         t = TARGETS[level]
-        print(f"{level:6s} {cyc:12.1f} {t:11d} {100 * (cyc - t) / t:6.1f}%")
+        hand = step(arch, footprint, kernel=KERNEL)
+        compiled = step(arch, footprint, kernel=COMPILED)
+        print(f"{level:6s} {t:11d} {hand:13.1f} {100 * (hand - t) / t:6.1f}% {compiled:9.1f} "
+              f"{100 * (compiled - t) / t:6.1f}%", flush=True)
 
 
 if __name__ == "__main__":

@@ -181,6 +181,9 @@ class VectorL1:
     bytes_per_clk: int = _param("hit bandwidth per CU", minimum=1, maximum=MAX_BYTES_PER_CLK)
     mshrs: int = _param("outstanding line misses per CU", minimum=1, maximum=65536)
     write_policy: str = _param("what a store does to the L1", choices=L1_WRITE_POLICIES)
+    miss_evict_cache_bits: int = _param("a vector load or store with any of these cache-policy bits (1 glc/sc0, "
+                                        "2 slc/sc1, 4 nt) misses the L1 and leaves the line out of it",
+                                        minimum=0, maximum=7, default=0)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity)
@@ -277,6 +280,11 @@ class L2:
     write_policy: str = _param("what a store does to the L2", choices=L2_WRITE_POLICIES)
     write_back_at_kernel_end: bool = _param("the end-of-kernel release writes every dirty L2 line back to "
                                             "memory, and the kernel ends when that is done", default=False)
+    invalidate_keeps_device_memory: bool = _param("an L2 invalidate (gfx942 buffer_inv sc1, gfx90a buffer_invl2) "
+                                                  "drops only lines cached non-coherently, so it keeps the lines "
+                                                  "of device memory (the model's buffers)", default=False)
+    write_back_to_mall: bool = _param("a cache write-back (buffer_wbl2) is done when the MALL has taken the dirty "
+                                      "lines (a memory-side cache), not when DRAM has written them", default=False)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,

@@ -17,7 +17,7 @@ TCP_COUNTERS = ("TCP_TOTAL_CACHE_ACCESSES", "TCP_TCC_READ_REQ", "TCP_TCC_WRITE_R
 SQC_COUNTERS = ("SQC_DCACHE_REQ", "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES")
 TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_EA_RDREQ", "TCC_EA_WRREQ",
                 "GPUSIM_TCC_MSHR_STALL_CYCLES")
-MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS")
+MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS", "GPUSIM_MALL_WRREQ")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
                 "GPUSIM_HBM_QUEUE_STALL_CYCLES")
 UTCL1_COUNTERS = ("TCP_UTCL1_REQUEST", "TCP_UTCL1_TRANSLATION_HIT", "TCP_UTCL1_TRANSLATION_MISS",
@@ -116,11 +116,14 @@ class MemoryLevels:
         p[K.P_POLICY] = _POLICIES[arch.policies.cache_replacement]
         p[K.P_L1_LINE], p[K.P_L1_LAT], p[K.P_L1_BPC] = l1.line_bytes, l1.latency_cycles, l1.bytes_per_clk
         p[K.P_L1_WRITE_ALLOCATE] = "no_allocate" not in l1.write_policy
+        p[K.P_L1_MISS_EVICT_BITS] = l1.miss_evict_cache_bits
         p[K.P_SQ_SHARED], p[K.P_SQ_LINE], p[K.P_SQ_LAT] = sq.shared_by_cus, sq.line_bytes, sq.latency_cycles
         p[K.P_L2_LINE], p[K.P_L2_LAT], p[K.P_L2_BPC] = l2.line_bytes, l2.latency_cycles, l2.bytes_per_clk_per_channel
         p[K.P_L2_CHANNELS], p[K.P_L2_INTERLEAVE] = l2.channels, l2.channel_interleave_bytes
         p[K.P_L2_WRITE_BACK] = l2.write_policy == "write_back"
         p[K.P_L2_FLUSH_AT_END] = l2.write_policy == "write_back" and l2.write_back_at_kernel_end
+        p[K.P_L2_INV_KEEPS_DEVICE] = l2.invalidate_keeps_device_memory
+        p[K.P_L2_WB_TO_MALL] = l2.write_back_to_mall
         if mall.present:
             p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
             p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels
@@ -188,14 +191,15 @@ class MemoryLevels:
         return nxt
 
     def access(self, cu: int, addr: int, now: int, nbytes: int = 0, write: bool = False,
-               scalar: bool = False) -> int:
+               scalar: bool = False, cache_bits: int = 0) -> int:
         """access translates one line request's address and sends it through ``access_line``
-        (``translation.translated_access_line``); returns its completion cycle.
+        (``translation.translated_access_line``); returns its completion cycle. ``cache_bits`` are the
+        instruction's cache-policy bits (1 glc/sc0, 2 slc/sc1, 4 nt).
 
         Mutates this object's arrays. For engine hot loops call ``translated_access_line(kernel_args(), ...)``
         from numba.
         """
-        return int(translated_access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar))
+        return int(translated_access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar, cache_bits))
 
     def counters(self) -> dict:
         """counters returns every counter per hardware instance and summed over its instances.

@@ -4,13 +4,16 @@ One wave loads a 128 B line (every lane from one address), waits, runs the
 maintenance instruction under test and waits for it (it counts in vmcnt, as
 AMDGPUUsage's memory model has LLVM wait for it with s_waitcnt vmcnt(0)),
 then loads the line again. Without maintenance the second load hits the
-vector L1; after an invalidate it misses there, and after an agent-scope
-(sc1) invalidate it misses in the L2 too. A store, a write-back and a second
+vector L1; after an invalidate it misses there and hits the L2. An agent-scope
+(sc1) invalidate keeps the L2's lines of device memory, cached coherently on
+cdna3 (l2.invalidate_keeps_device_memory); with that off it drops them and the
+load misses in the L2 too. A store, a write-back and a second
 store to the same line make the L2 write the line to memory twice instead of
 once (at the end-of-kernel release).
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -83,30 +86,45 @@ def test_an_l1_invalidate_makes_the_next_load_miss_l1_and_hit_l2(tmp_path, cdna3
 
 
 @pytest.mark.parametrize("inv", ["buffer_inv sc1", "buffer_inv sc0 sc1"])
-def test_an_agent_scope_invalidate_makes_the_next_load_miss_l1_and_l2(tmp_path, cdna3, inv):
+def test_an_agent_scope_invalidate_keeps_device_memory_in_the_l2(tmp_path, cdna3, inv):
     c = run(tmp_path, cdna3, inv + "\n\ts_waitcnt vmcnt(0)").counters
     assert l1(c) == (2, 0, 2)
-    # kernarg, the walk's PDE0 line and both loads miss (the invalidate leaves the UTCL1 as it is: no second walk)
+    # kernarg, the walk's PDE0 line and the first load miss; the L2 keeps the line, so the second load hits
+    # there (the invalidate leaves the UTCL1 as it is: no second walk)
+    assert (c["TCC_REQ_sum"], c["TCC_HIT_sum"], c["TCC_MISS_sum"]) == (4, 1, 3)
+
+
+@pytest.mark.parametrize("inv", ["buffer_inv sc1", "buffer_inv sc0 sc1"])
+def test_an_agent_scope_invalidate_of_noncoherent_lines_makes_the_next_load_miss_l1_and_l2(tmp_path, cdna3, inv):
+    noncoherent = dataclasses.replace(cdna3, l2=dataclasses.replace(cdna3.l2, invalidate_keeps_device_memory=False))
+    c = run(tmp_path, noncoherent, inv + "\n\ts_waitcnt vmcnt(0)").counters
+    assert l1(c) == (2, 0, 2)
+    # kernarg, the walk's PDE0 line and both loads miss
     assert (c["TCC_REQ_sum"], c["TCC_HIT_sum"], c["TCC_MISS_sum"]) == (4, 0, 4)
 
 
 def test_the_wave_waits_for_an_invalidate_in_vmcnt(tmp_path, cdna3):
     nop = run(tmp_path, cdna3, "s_nop 0\n\ts_nop 0").cycles
     # the same loads and instruction count, but the wave waits for buffer_inv's L1 and L2 round trip,
-    # and the second load then misses both caches
+    # and the second load then misses the L1
     inv = run(tmp_path, cdna3, "buffer_inv sc1\n\ts_waitcnt vmcnt(0)").cycles
     assert inv - nop >= cdna3.cu.l1.latency_cycles + cdna3.l2.latency_cycles
 
 
-def test_a_write_back_sends_the_dirty_line_to_memory_before_the_kernel_ends(tmp_path, cdna3):
-    assert cdna3.l2.write_policy == "write_back"
-    once = run(tmp_path, cdna3, "s_nop 0", first=STORE, second=STORE).counters
-    twice = run(tmp_path, cdna3, "buffer_wbl2 sc1\n\ts_waitcnt vmcnt(0)", first=STORE, second=STORE).counters
+@pytest.mark.parametrize("to_mall", [True, False])
+def test_a_write_back_sends_the_dirty_line_to_memory_before_the_kernel_ends(tmp_path, cdna3, to_mall):
+    arch = dataclasses.replace(cdna3, l2=dataclasses.replace(cdna3.l2, write_back_to_mall=to_mall))
+    assert arch.l2.write_policy == "write_back"
+    once = run(tmp_path, arch, "s_nop 0", first=STORE, second=STORE).counters
+    twice = run(tmp_path, arch, "buffer_wbl2 sc1\n\ts_waitcnt vmcnt(0)", first=STORE, second=STORE).counters
     # one 128 B L2 line is two 64 B fabric writes: once at the end-of-kernel release without buffer_wbl2;
     # with it, once at the write-back and again at the end, as the second store dirtied the line again
     assert once["TCC_EA_WRREQ_sum"] == 2
     assert twice["TCC_EA_WRREQ_sum"] == 4
-    assert twice["GPUSIM_HBM_WRITE_BYTES_sum"] == 2 * once["GPUSIM_HBM_WRITE_BYTES_sum"] == 256
+    # the write-back's two writes stop at the memory-side MALL (cdna3's l2.write_back_to_mall), so HBM
+    # writes the line once, at the end; without it, HBM writes it at the write-back too
+    assert once["GPUSIM_HBM_WRITE_BYTES_sum"] == 128
+    assert twice["GPUSIM_HBM_WRITE_BYTES_sum"] == (128 if to_mall else 256)
 
 
 @pytest.mark.parametrize("target, arch", [("gfx942", "cdna3"), ("gfx90a", "cdna2")])

@@ -126,8 +126,8 @@ def test_l1_mshrs_bound_outstanding_misses():
 def test_py_funcs_agree_with_compiled():
     a, b = _levels(), _levels()
     for addr, t in ((0, 0), (128, 5), (0, 2000), (1 << 22, 2001)):
-        fast = access_line(a.kernel_args(), 0, addr, 0, t, False, False)
-        slow = py(access_line)(b.kernel_args(), 0, addr, 0, t, False, False)
+        fast = access_line(a.kernel_args(), 0, addr, 0, t, False, False, 0)
+        slow = py(access_line)(b.kernel_args(), 0, addr, 0, t, False, False, 0)
         assert fast == slow
     assert (a.tcc == b.tcc).all() and (a.hbm_ctr == b.hbm_ctr).all()
     slots = np.array([[0, 5], [0, 3], [0, 3], [0, 9]], np.int64)

@@ -1,4 +1,6 @@
 """Cache maintenance on the memory model: invalidates drop lines, a write-back cleans the L2, at a cost."""
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,11 @@ from gpusim.memory.kernels.cache import INVALIDATED, cache_invalidate_way, cache
 from gpusim.memory.kernels.maintenance import cache_control
 
 ARCH = load_arch("cdna3")
+# the same machine with an L2 invalidate that drops every clean line, as for memory cached non-coherently
+NONCOHERENT = dataclasses.replace(ARCH, l2=dataclasses.replace(ARCH.l2, invalidate_keeps_device_memory=False))
+# the same machine with write-backs that go all the way to HBM, as without a memory-side cache
+WB_TO_HBM = dataclasses.replace(ARCH, l2=dataclasses.replace(ARCH.l2, write_back_to_mall=False))
+MALL_LAT = ARCH.mall.latency_cycles
 L1_LAT, L2_LAT = ARCH.cu.l1.latency_cycles, ARCH.l2.latency_cycles
 SC0, SC1 = 1, 2
 
@@ -23,15 +30,24 @@ def _warm(m):
 
 
 @pytest.mark.parametrize("impl", ["compiled", "py_func"])
-@pytest.mark.parametrize("op, scope, l1_hit, l2_hit, cost", [
-    (CACHE_INV, SC0, False, True, L1_LAT),
-    (CACHE_INV_L1, 0, False, True, L1_LAT),
-    (CACHE_INV, SC1, False, False, L1_LAT + L2_LAT),
-    (CACHE_INV_L2, 0, True, False, L1_LAT + L2_LAT),
-    (CACHE_WB_L2, SC1, True, True, None),
-])
-def test_maintenance_drops_the_lines_of_its_levels(impl, op, scope, l1_hit, l2_hit, cost):
-    m = MemoryLevels(ARCH, cus=2)
+@pytest.mark.parametrize("arch, op, scope, l1_hit, l2_hit, cost", [
+    (ARCH, CACHE_INV, SC0, False, True, L1_LAT),
+    (ARCH, CACHE_INV_L1, 0, False, True, L1_LAT),
+    # cdna3 caches device memory coherently (MTYPE RW): an agent-scope invalidate keeps its L2 lines and
+    # costs the round trip to the L2
+    (ARCH, CACHE_INV, SC1, False, True, L1_LAT + L2_LAT),
+    (ARCH, CACHE_INV_L2, 0, True, True, L1_LAT + L2_LAT),
+    # cached non-coherently, the L2 loses its clean lines too
+    (NONCOHERENT, CACHE_INV, SC1, False, False, L1_LAT + L2_LAT),
+    (NONCOHERENT, CACHE_INV_L2, 0, True, False, L1_LAT + L2_LAT),
+    # the dirty 128 B line leaves the L2 when the request gets there (L1 + L2 latency) as two 64 B EA writes to
+    # one MALL slice (same 256 B interleave chunk): 1 port cycle each, the second behind the first, + 191
+    (ARCH, CACHE_WB_L2, SC1, True, True, L1_LAT + L2_LAT + 2 + MALL_LAT),
+    (WB_TO_HBM, CACHE_WB_L2, SC1, True, True, None),
+], ids=["inv_sc0", "inv_l1", "inv_sc1", "inv_l2", "inv_sc1_noncoherent", "inv_l2_noncoherent", "wb_l2",
+        "wb_l2_to_hbm"])
+def test_maintenance_drops_the_lines_of_its_levels(impl, arch, op, scope, l1_hit, l2_hit, cost):
+    m = MemoryLevels(arch, cus=2)
     t = _warm(m) + 1000
     fn = cache_control if impl == "compiled" else py(cache_control)
     done = fn(m.kernel_args(), 0, op, scope, t)
@@ -48,6 +64,20 @@ def test_maintenance_drops_the_lines_of_its_levels(impl, op, scope, l1_hit, l2_h
     # the dirty line survives every invalidate; only the write-back cleans it
     assert m.l2_dirty.sum() == (0 if op == CACHE_WB_L2 else 1)
     assert c["TCC_EA_WRREQ_sum"] == (2 if op == CACHE_WB_L2 else 0)
+
+
+def test_a_line_written_back_to_the_mall_is_a_mall_hit_for_another_xcd():
+    m = MemoryLevels(ARCH, cus=39)  # CU 38 is on XCD 1, with its own L2
+    t = _warm(m) + 1000
+    cache_control(m.kernel_args(), 0, CACHE_WB_L2, SC1, t)
+    c = m.counters()
+    assert c["GPUSIM_HBM_WRREQ_sum"] == 0  # taken by the MALL; its DRAM write is not modelled
+    assert c["GPUSIM_MALL_WRREQ_sum"] == c["TCC_EA_WRREQ_sum"] == 2
+    # XCD 1 reads the line at 20000: L1 2 + 88, L2 1 + 111 (miss), two 64 B MALL hits on one slice: 2 + 191
+    assert m.access(38, 1 << 20, 20_000) == 20_000 + (2 + L1_LAT) + (1 + L2_LAT) + (2 + MALL_LAT)
+    after = m.counters()
+    assert after["GPUSIM_MALL_HIT_sum"] - c["GPUSIM_MALL_HIT_sum"] == 2
+    assert after["GPUSIM_HBM_RDREQ_sum"] == c["GPUSIM_HBM_RDREQ_sum"]
 
 
 def test_a_write_back_with_nothing_dirty_costs_the_l2_round_trip():

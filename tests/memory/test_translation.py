@@ -140,7 +140,7 @@ def test_disabled_translation_reproduces_the_untranslated_cycles():
     off = arch_overrides(ARCH, {"translation.enabled": False})
     m, ref = _levels(off), _levels(off)
     got = [m.access(0, a, t) for a, t in ((4096, 0), (4100, 2000), (MIB2 * 7, 2100), (0, 2200))]
-    want = [int(access_line(ref.kernel_args(), 0, a, 0, t, False, False))
+    want = [int(access_line(ref.kernel_args(), 0, a, 0, t, False, False, 0))
             for a, t in ((4096, 0), (4100, 2000), (MIB2 * 7, 2100), (0, 2200))]
     assert got == want
     assert _sums(m, "TCP_UTCL1_REQUEST", "GPUSIM_UTCL2_REQ") == (0, 0)
@@ -153,7 +153,7 @@ def test_a_vector_access_reaches_the_l1_when_its_translation_is_back():
     m.access(0, 0, 0)
     ref = _levels(arch_overrides(ARCH, {"translation.enabled": False}))
     ref.access(0, 0, 0)
-    want = int(access_line(ref.kernel_args(), 1, 0, 0, 6120, False, False))
+    want = int(access_line(ref.kernel_args(), 1, 0, 0, 6120, False, False, 0))
     assert m.access(1, 0, 6000) == want
 
 

@@ -534,7 +534,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                         done = cycle + 1
                         for j in range(n):
                             done = max(done, translated_access_line(M, cu, lines[j], params[P_LINE_BYTES] if store else 0,
-                                                                    cycle, store, scalar))
+                                                                    cycle, store, scalar, mods[i, M_CACHE]))
                         if scalar:
                             _push(lgq, lgn, w, done, cycle)
                         else:

@@ -23,7 +23,8 @@ write plus an L2 read).
 """
 from numba import njit
 
-from gpusim.memory.kernels.cache import EMPTY, LRU, cache_fill, cache_lookup, cache_set, line_fill, line_hit, tag_address
+from gpusim.memory.kernels.cache import (
+    EMPTY, LRU, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, line_hit, tag_address)
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_hold, slot_wait
@@ -55,7 +56,10 @@ P_HBM_LAT = 22
 P_SHADER_MHZ = 23
 P_MEMORY_MHZ = 24
 P_L2_FLUSH_AT_END = 25
-N_PARAMS = 26
+P_L2_INV_KEEPS_DEVICE = 26
+P_L2_WB_TO_MALL = 27
+P_L1_MISS_EVICT_BITS = 28
+N_PARAMS = 29
 
 # Per-CU vector L1 counters (tcp[cu, :]).
 TCP_TOTAL_CACHE_ACCESSES = 0
@@ -87,7 +91,8 @@ N_TCC = 8
 GPUSIM_MALL_REQ = 0
 GPUSIM_MALL_HIT = 1
 GPUSIM_MALL_MISS = 2
-N_MALL = 3
+GPUSIM_MALL_WRREQ = 3  # L2 write-backs the MALL took (maintenance._write_back_to_mall)
+N_MALL = 4
 
 # Per HBM channel counters (hbm_ctr[channel, :]).
 GPUSIM_HBM_RDREQ = 0
@@ -231,13 +236,15 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
 
 
 @njit(_nrt=False, inline="always")
-def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
+def access_line(M, cu, addr, nbytes, now, is_write, is_scalar, cache_bits):
     """access_line walks one line request of CU ``cu`` issued at cycle ``now`` down the hierarchy and returns
     the cycle its data is visible (a read) or the L2 has accepted it (a write).
 
     ``M`` is ``gpusim.memory.hierarchy.MemoryLevels.kernel_args()`` (shapes there). ``addr`` is any byte
     address in the line; ``nbytes`` is the bytes a write moves (a read always moves whole lines). A vector
-    request starts at the CU's L1 (write-through; write-allocate only if the L1 policy says so); a scalar one
+    request starts at the CU's L1 (write-through; write-allocate only if the L1 policy says so); one whose
+    ``cache_bits`` (the instruction's 1 glc/sc0, 2 slc/sc1, 4 nt) meet the L1's miss-evict bits misses the L1
+    and leaves the line out of it (a store drops it, a load does not fill it). A scalar one
     (``is_scalar``, reads only) at the scalar cache of CU ``cu``. Misses go to the L2 of the CU's XCD, then
     the MALL, then HBM. Mutates every state and counter array of ``M``; ``seq[0]`` is the replacement stamp
     clock.
@@ -248,6 +255,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
     xcd = quot(cu, p[P_CUS_PER_XCD])
     seq[0] += 1
     mshr_slot = -1
+    evict = False
     if is_scalar:
         inst = quot(cu, p[P_SQ_SHARED])
         line_b = p[P_SQ_LINE]
@@ -276,6 +284,12 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         stamps = l1_stamps[cu]
         s = cache_set(tags, line, line_b)
         w = cache_lookup(tags, stamps, s, line, line_b)
+        # CDNA3 ISA, Tables 49 and 50: a plain load hits LRU and a plain store misses LRU (writes through and
+        # keeps a line it hits); device or system scope (sc1) and nt make both MISS_EVICT
+        evict = (cache_bits & p[P_L1_MISS_EVICT_BITS]) != 0
+        if w >= 0 and evict:
+            cache_invalidate_way(tags, stamps, s, w)
+            w = -1 - w
         if w >= 0:
             tcp[cu, GPUSIM_TCP_HIT] += 1
             if p[P_POLICY] == LRU:
@@ -285,7 +299,7 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         else:
             tcp[cu, GPUSIM_TCP_MISS] += 1
         if is_write:
-            if w < 0 and p[P_L1_WRITE_ALLOCATE]:
+            if w < 0 and p[P_L1_WRITE_ALLOCATE] and not evict:
                 w = -1 - w
                 cache_fill(tags, stamps, s, w, line, line_b, seq[0])
                 line_fill(l1_ready[cu, s, w], t, t)
@@ -297,8 +311,9 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
             since = t
             t = start
             w = -1 - w
-            cache_fill(tags, stamps, s, w, line, line_b, seq[0])
-            entry = l1_ready[cu, s, w]  # filled when the L2 answers
+            if not evict:
+                cache_fill(tags, stamps, s, w, line, line_b, seq[0])
+            entry = l1_ready[cu, s, w]  # filled when the L2 answers (left as it is on a miss-evict load)
     if is_scalar:
         since = t
     # the L2 sees a write as it is, a read miss as the L2 lines the cache line covers
@@ -315,6 +330,8 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
         return done
     if not is_scalar:
         slot_hold(l1_mshr[cu], mshr_slot, t, done)
+        if evict:
+            return done
     line_fill(entry, since, done)
     return done
 

@@ -6,8 +6,12 @@ memory model): a release writes the L2's dirty lines back to memory (``buffer_wb
 ``buffer_wbinvl1_vol``) and, at agent or system scope on gfx942, whose agent spans several XCDs each
 with its own L2, the lines of the CU's L2 that another XCD may have changed (``buffer_inv sc1``).
 
-Model: memory has one type, so an L2 invalidate drops every clean line of the XCD's L2 (a dirty line is
-the newest copy; writing it back is buffer_wbl2's job) and a write-back writes every dirty line of it.
+Model: memory has one type, device memory. An L2 invalidate drops only lines cached non-coherently (CDNA3
+ISA, BUFFER_INV sc1: "invalidate non-coherently cached lines"; AMDGPUUsage GFX942 and GFX90A: the
+invalidate drops non-local L2 lines), and device memory is cached coherently (MTYPE RW), so on an
+architecture whose ``l2.invalidate_keeps_device_memory`` is set it drops nothing from the L2 and costs only
+its round trip. Otherwise it drops every clean line of the XCD's L2 (a dirty line is the newest copy;
+writing it back is buffer_wbl2's job). A write-back writes every dirty line of the XCD's L2.
 The scope bits decide only whether the L2 is invalidated (sc1: agent or system scope). Dropped lines stay
 in their ways as ``INVALIDATED`` and are the first victims of their sets. Every operation costs at least
 the round trip of a request to the level it acts on.
@@ -15,8 +19,13 @@ the round trip of a request to the level it acts on.
 from numba import njit
 
 from gpusim.asm.fields import CACHE_INV, CACHE_INV_L2, CACHE_WB_L2
-from gpusim.memory.kernels.access import P_CUS_PER_XCD, P_L1_LAT, P_L2_LAT, _write_back_line
-from gpusim.memory.kernels.cache import EMPTY, INVALIDATED, cache_invalidate_way
+from gpusim.memory.kernels.access import (
+    P_CUS_PER_XCD, P_HBM_INTERLEAVE, P_L1_LAT, P_L2_CHANNELS, P_L2_INTERLEAVE, P_L2_INV_KEEPS_DEVICE, P_L2_LAT,
+    P_L2_LINE, P_L2_WB_TO_MALL, P_MALL_BPC, P_MALL_CHANNELS, P_MALL_LAT, P_MALL_LINE, TCC_EA_WRREQ, GPUSIM_MALL_WRREQ,
+    _write_back_line)
+from gpusim.memory.kernels.cache import (
+    EMPTY, INVALIDATED, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, tag_address)
+from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels.fastdiv import quot
 
 SCOPE_SC1 = 2  # the sc1 bit of an instruction's cache bits (M_CACHE: 1 sc0, 2 sc1, 4 nt)
@@ -47,11 +56,47 @@ def invalidate_l2(M, xcd):
 
 
 @njit(_nrt=False)
+def _write_back_to_mall(M, xcd, ch, tag, t):
+    """_write_back_to_mall sends dirty L2 line ``tag`` of channel ``ch`` of XCD ``xcd`` from cycle ``t`` to the MALL
+    slices in front of its memory, in EA requests of one MALL line (TCC_EA_WRREQ, GPUSIM_MALL_WRREQ), and returns
+    when the last slice has taken it. Each MALL line now holds the written data (filled, ready then).
+
+    Model assumption: the MALL is a memory-side cache (AMD CDNA3 white paper) with the fabric's coherent slaves
+    and probe filter beside its slices (Chips and Cheese, "AMD's CDNA 3 Compute Architecture"), so a release's
+    write-back is visible, and done, once the slice has the line; its DRAM write waits for the line to leave
+    the MALL, which the model does not track (the MALL keeps no dirty state): no HBM traffic is counted for it.
+    """
+    p = M.params
+    line_b = p[P_L2_LINE]
+    ea = min(line_b, p[P_MALL_LINE])
+    line = channel_global(tag_address(tag, line_b), ch, p[P_L2_INTERLEAVE], p[P_L2_CHANNELS])
+    done = t
+    for off in range(0, line_b, ea):
+        M.tcc[xcd, ch, TCC_EA_WRREQ] += 1
+        a = line + off
+        mch = channel_of(a, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
+        local = channel_local(a, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
+        M.mall_ctr[mch, GPUSIM_MALL_WRREQ] += 1
+        taken = channel_request(M.mall_free, mch, t, ea, p[P_MALL_BPC], p[P_MALL_LAT])
+        M.seq[0] += 1
+        tags, stamps = M.mall_tags[mch], M.mall_stamps[mch]
+        s = cache_set(tags, local, p[P_MALL_LINE])
+        w = cache_lookup(tags, stamps, s, local, p[P_MALL_LINE])
+        if w < 0:
+            w = -1 - w
+            cache_fill(tags, stamps, s, w, local, p[P_MALL_LINE], M.seq[0])
+        line_fill(M.mall_ready[mch, s, w], t, taken)
+        done = max(done, taken)
+    return done
+
+
+@njit(_nrt=False)
 def write_back_l2(M, xcd, t):
     """write_back_l2 writes every dirty line of XCD ``xcd``'s L2 to memory from cycle ``t`` and leaves it clean.
 
-    Returns the cycle the last write is done (``t`` when nothing is dirty, as in a write-through L2).
-    Mutates the L2's dirty bits and the HBM channels and counters (TCC_EA_WRREQ, GPUSIM_HBM_WR*).
+    Returns the cycle the last write is done (``t`` when nothing is dirty, as in a write-through L2): taken by
+    the MALL where ``l2.write_back_to_mall`` is set (``_write_back_to_mall``), else written to HBM.
+    Mutates the L2's dirty bits, the MALL or the HBM channels, and counters (TCC_EA_WRREQ, GPUSIM_HBM_WR*).
     """
     p, tags, dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
     hbm_free, hbm_queue, hbm_ctr = M.hbm_free, M.hbm_queue, M.hbm_ctr
@@ -63,7 +108,10 @@ def write_back_l2(M, xcd, t):
                 if tag == EMPTY:
                     break
                 if dirty[xcd, ch, s, w] and tag != INVALIDATED:
-                    done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t))
+                    if p[P_L2_WB_TO_MALL] and p[P_MALL_CHANNELS] > 0:
+                        done = max(done, _write_back_to_mall(M, xcd, ch, tag, t))
+                    else:
+                        done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t))
                     dirty[xcd, ch, s, w] = 0
     return done
 
@@ -83,11 +131,15 @@ def cache_control(M, cu, op, scope, now):
     at_l2 = at_l1 + p[P_L2_LAT]
     if op == CACHE_WB_L2:
         return write_back_l2(M, xcd, at_l2)  # the lines leave once the request has reached the L2
+    # the L2 keeps device memory through an invalidate where it caches it coherently (module docstring)
+    drop_l2 = not p[P_L2_INV_KEEPS_DEVICE]
     if op == CACHE_INV_L2:
-        invalidate_l2(M, xcd)
+        if drop_l2:
+            invalidate_l2(M, xcd)
         return at_l2
     invalidate_l1(M, cu)
     if op == CACHE_INV and scope & SCOPE_SC1:
-        invalidate_l2(M, xcd)
+        if drop_l2:
+            invalidate_l2(M, xcd)
         return at_l2
     return at_l1

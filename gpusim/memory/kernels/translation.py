@@ -181,9 +181,9 @@ def translate(M, cu, addr, now):
 
 
 @njit(_nrt=False, inline="always")
-def translated_access_line(M, cu, addr, nbytes, now, is_write, is_scalar):
+def translated_access_line(M, cu, addr, nbytes, now, is_write, is_scalar, cache_bits):
     """translated_access_line is ``access.access_line`` behind address translation: a vector request
     reaches the L1 once its page is translated (``translate``); a scalar one goes at once. Same arguments
     and result as ``access_line``."""
     t = now if is_scalar else translate(M, cu, addr, now)
-    return access_line(M, cu, addr, nbytes, t, is_write, is_scalar)
+    return access_line(M, cu, addr, nbytes, t, is_write, is_scalar, cache_bits)
