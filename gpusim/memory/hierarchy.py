@@ -179,7 +179,9 @@ class MemoryLevels:
 
         The kernel-start acquire invalidates every vector L1 and scalar cache, and the L2 too unless
         ``keep_l2``; the MALL, a memory-side cache, keeps what this kernel left (the end-of-kernel release
-        has already written the L2's dirty lines back). Timing calendars, queues and counters are fresh:
+        has already written the L2's dirty lines back), and so do the UTCL1s and UTCL2s: the acquire
+        invalidates data caches, and the driver flushes translations only when page tables change (model
+        assumption: the same buffers, so the same page tables). Timing calendars, queues and counters are fresh:
         the next kernel's cycles start at 0. This object is not changed.
         """
         nxt = MemoryLevels(self.arch, self.cus)
@@ -187,6 +189,8 @@ class MemoryLevels:
         for names in kept:
             for name in names:
                 getattr(nxt, name)[...] = getattr(self, name)
+        for name in ("l1_tags", "l1_stamps", "l2_tags", "l2_stamps"):
+            getattr(nxt.tr, name)[...] = getattr(self.tr, name)
         nxt.seq[...] = self.seq   # later replacement stamps stay newer than the kept lines'
         return nxt
 
