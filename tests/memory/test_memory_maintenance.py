@@ -6,13 +6,14 @@ import pytest
 
 from memory_support import py
 
-from gpusim.arch import load_arch
+from gpusim.arch import arch_overrides, load_arch
 from gpusim.asm.fields import CACHE_INV, CACHE_INV_L1, CACHE_INV_L2, CACHE_WB_L2
 from gpusim.memory import MemoryLevels
 from gpusim.memory.kernels.cache import INVALIDATED, cache_invalidate_way, cache_lookup
 from gpusim.memory.kernels.maintenance import cache_control
 
-ARCH = load_arch("cdna3")
+# the caches alone: a first touch of a page would add its walk (tests/memory/test_translation.py times that)
+ARCH = arch_overrides(load_arch("cdna3"), {"translation.enabled": False})
 # the same machine with an L2 invalidate that drops every clean line, as for memory cached non-coherently
 NONCOHERENT = dataclasses.replace(ARCH, l2=dataclasses.replace(ARCH.l2, invalidate_keeps_device_memory=False))
 # the same machine with write-backs that go all the way to HBM, as without a memory-side cache

@@ -12,10 +12,11 @@ Cycles on cdna3, each level's port then its latency: L1 = a 128 B line over the 
 + 88 = 90; L2 = 1 port cycle (128 B at 128 B/clk) + 111 = 112. A store of a whole line moves its 128 B
 through both ports too.
 """
-from gpusim.arch import load_arch
+from gpusim.arch import arch_overrides, load_arch
 from gpusim.memory import MemoryLevels
 
-ARCH = load_arch("cdna3")
+# the caches alone: a first touch of a page would add its walk (tests/memory/test_translation.py times that)
+ARCH = arch_overrides(load_arch("cdna3"), {"translation.enabled": False})
 LINE = 128
 
 
