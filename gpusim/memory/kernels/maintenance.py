@@ -54,7 +54,6 @@ def write_back_l2(M, xcd, t):
     Mutates the L2's dirty bits and the HBM channels and counters (TCC_EA_WRREQ, GPUSIM_HBM_WR*).
     """
     p, tags, dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
-    hbm_free, hbm_queue, hbm_ctr = M.hbm_free, M.hbm_queue, M.hbm_ctr
     done = t
     for ch in range(tags.shape[1]):
         for s in range(tags.shape[2]):
@@ -63,7 +62,7 @@ def write_back_l2(M, xcd, t):
                 if tag == EMPTY:
                     break
                 if dirty[xcd, ch, s, w] and tag != INVALIDATED:
-                    done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t))
+                    done = max(done, _write_back_line(M, xcd, ch, tag, t))
                     dirty[xcd, ch, s, w] = 0
     return done
 
