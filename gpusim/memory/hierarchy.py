@@ -163,6 +163,7 @@ class MemoryLevels:
         self.dram_bank = np.zeros((pcs, tm.bank_groups * tm.banks_per_group, D.N_BANK), np.int64)
         self.dram_bg = np.zeros((pcs, tm.bank_groups, D.N_BG), np.int64)
         self.dram_pc = np.zeros((pcs, D.N_PC), np.int64)
+        self.dram_pc[:, D.C_REF_FIRST] = [D.refresh_first(g, tm.refi_ck, pcs) for g in range(pcs)]
         self.dram_wq = np.zeros((pcs, tm.write_queue_depth), np.int64)
 
     def kernel_args(self) -> MemoryArrays:

@@ -29,7 +29,7 @@ the data burst takes the bus at column + tCL (read) / tCWL (write), or the bus's
 has arrived at the end of its burst.
 
 Refresh is all-bank (REFab) per pseudo-channel: pseudo-channel g refreshes in [s + k tREFI, s + k tREFI +
-tRFC) for k >= 0 with s = tREFI + g tREFI / (all pseudo-channels), so refreshes are staggered over the
+tRFC) for k >= 0 with s = tREFI + g tREFI / (all pseudo-channels) (``refresh_first``), so refreshes are staggered over the
 interval as controllers stagger them. A command that would issue inside the window waits for its end
 (GPUSIM_HBM_REFRESH_STALL_CYCLES), and a refresh closes every row (an implicit precharge, not counted as a
 PRE). Per-bank refresh (REFpb), which hides most of this, is not modelled.
@@ -42,9 +42,13 @@ reorder. The approximation of FR-FCFS with write draining:
     the reads offered in a window, hits to an open row are not held behind older misses to other banks
     (the "first ready" part, across banks). The bus is a calendar: a burst that arrives out of time order
     fills an untaken slot before the latest one, as ``channel_request`` documents.
-  * Departure: true FR-FCFS would also serve later hits to an open row before an older conflict to the same
-    bank; here a conflict closes the row at once, so interleaved streams to one bank ping-pong between rows
-    in offer order. This overstates conflicts when more streams share a bank than the queue would group.
+  * Row hits before a conflict: true FR-FCFS serves a hit to the open row before an older conflict to the
+    same bank. Offered one at a time, the conflict comes first and closes the row (its PRE is placed at once);
+    a hit to that closed row arriving before that PRE is then served as the hit FR-FCFS would have made it
+    (at its own arrival, after the row's tRCD, through the bus calendar), without reopening the row.
+    Departure: the conflict it would have pushed back keeps its place (optimistic by one burst per such
+    hit), that hit skips tCCD_L and the turnaround state, and hits arriving after the PRE ping-pong between
+    rows in offer order (pessimistic where a deeper queue would still have grouped them).
   * Writes are buffered per pseudo-channel (``write_queue_depth``) and cost the reads nothing until drained:
     when the buffer reaches ``write_high_watermark`` it drains, oldest first, to ``write_low_watermark``, in
     one batch (one read-to-write and one write-to-read turnaround for the batch, GPUSIM_HBM_READ_TO_WRITE /
@@ -127,7 +131,9 @@ C_WR_OK = 7      # latest read column + tRTW
 C_LAST_DIR = 8   # direction of the latest column access: 0 none yet, DIR_READ, DIR_WRITE
 C_WQ_FILL = 9    # buffered writes
 C_LAST_READ = 10  # end of the latest read burst (for the idle drain)
-N_PC = 11
+C_REF_FIRST = 11  # start of its first refresh window (``refresh_first``)
+C_REF_AT = 12     # start of the (possibly virtual, before the first) window ``_refresh_start`` found last
+N_PC = 13
 DIR_READ = 1
 DIR_WRITE = 2
 
@@ -148,22 +154,31 @@ _NEVER = -(1 << 60)
 
 
 @njit(_nrt=False)
-def _refresh_start(d, g, t):
-    """_refresh_start is the start of pseudo-channel ``g``'s latest refresh window starting at or before ``t``."""
+def _refresh_start(d, pcs, t):
+    """_refresh_start is the start of the latest refresh window of pseudo-channel ``pcs`` starting at or
+    before ``t`` (``_NEVER`` if none); caches the window it finds in ``pcs[C_REF_AT]``."""
     refi = d[D_REFI]
-    first = refi + (g * refi) // d[D_PCS_TOTAL]
-    if refi == 0 or t < first:
-        return _NEVER
-    return first + ((t - first) // refi) * refi
+    r = pcs[C_REF_AT]
+    if not (r <= t < r + refi):
+        if refi == 0:
+            return _NEVER
+        r = pcs[C_REF_FIRST] + ((t - pcs[C_REF_FIRST]) // refi) * refi
+        pcs[C_REF_AT] = r
+    return r if r >= pcs[C_REF_FIRST] else _NEVER
 
 
 @njit(_nrt=False)
-def _after_refresh(d, g, t):
-    """_after_refresh is the first cycle at or after ``t`` outside pseudo-channel ``g``'s refresh windows."""
-    r = _refresh_start(d, g, t)
+def _after_refresh(d, pcs, t):
+    """_after_refresh is the first cycle at or after ``t`` outside pseudo-channel ``pcs``'s refresh windows."""
+    r = _refresh_start(d, pcs, t)
     if r != _NEVER and t < r + d[D_RFC]:
         return r + d[D_RFC]
     return t
+
+
+def refresh_first(g: int, refi: int, pseudo_channels: int) -> int:
+    """refresh_first is the start of pseudo-channel ``g``'s first refresh window (of ``pseudo_channels`` in all)."""
+    return refi + (g * refi) // pseudo_channels
 
 
 @njit(_nrt=False)
@@ -193,11 +208,11 @@ def dram_decode(d, dmap, local):
 
 
 @njit(_nrt=False)
-def _activate(d, bk, grp, pcs, ctr, g, t):
+def _activate(d, bk, grp, pcs, ctr, t):
     """_activate issues an ACT to bank row ``bk`` at or after ``t`` (tRC/tRP, tRRD_S/L, tFAW, refresh); returns its cycle."""
     slot = C_FAW + pcs[C_FAW_NEXT]
     a = max(t, bk[B_ACT_OK], pcs[C_ACT_OK], grp[G_ACT_OK], pcs[slot])
-    a2 = _after_refresh(d, g, a)
+    a2 = _after_refresh(d, pcs, a)
     ctr[GPUSIM_HBM_REFRESH_STALL_CYCLES] += a2 - a
     a = a2
     bk[B_ACT] = a
@@ -227,12 +242,12 @@ def dram_column(M, ch, local, t, is_write):
     grp = M.dram_bg[g, bg]
     pcs = M.dram_pc[g]
     ctr = M.hbm_ctr[ch]
-    t2 = _after_refresh(d, g, t)
+    t2 = _after_refresh(d, pcs, t)
     ctr[GPUSIM_HBM_REFRESH_STALL_CYCLES] += t2 - t
     t = t2
     rcd = d[D_RCD_WR] if is_write else d[D_RCD_RD]
     # a refresh since the row was opened has closed it
-    if bk[B_ROW] != 0 and bk[B_ACT] < _refresh_start(d, g, t):
+    if bk[B_ROW] != 0 and bk[B_ACT] < _refresh_start(d, pcs, t):
         bk[B_ROW] = 0
         bk[B_PREV_ROW] = 0
     if bk[B_ROW] == row + 1:
@@ -249,7 +264,7 @@ def dram_column(M, ch, local, t, is_write):
         return end
     elif bk[B_ROW] == 0:
         kind = GPUSIM_HBM_ROW_MISS
-        col = _activate(d, bk, grp, pcs, ctr, g, t) + rcd
+        col = _activate(d, bk, grp, pcs, ctr, t) + rcd
     else:
         kind = GPUSIM_HBM_ROW_CONFLICT
         ctr[GPUSIM_HBM_PRE] += 1
@@ -258,7 +273,7 @@ def dram_column(M, ch, local, t, is_write):
         bk[B_PREV_ACT] = bk[B_ACT]
         bk[B_PREV_CLOSE] = pre
         bk[B_ACT_OK] = max(bk[B_ACT_OK], pre + d[D_RP])
-        col = _activate(d, bk, grp, pcs, ctr, g, pre) + rcd
+        col = _activate(d, bk, grp, pcs, ctr, pre) + rcd
     bk[B_ROW] = row + 1
     if is_write:
         col = max(col, grp[G_COL_OK], pcs[C_WR_OK])
@@ -266,10 +281,10 @@ def dram_column(M, ch, local, t, is_write):
         col = max(col, grp[G_COL_OK], pcs[C_RD_OK], grp[G_RD_OK])
     # a column pushed past the start of a refresh window finds its row closed by it: it waits for the
     # window's end and opens the row again (then it counts as a miss)
-    r = _refresh_start(d, g, col)
+    r = _refresh_start(d, pcs, col)
     if r > bk[B_ACT]:
         ctr[GPUSIM_HBM_REFRESH_STALL_CYCLES] += max(r + d[D_RFC] - col, 0)
-        col = max(col, _activate(d, bk, grp, pcs, ctr, g, r + d[D_RFC]) + rcd)
+        col = max(col, _activate(d, bk, grp, pcs, ctr, r + d[D_RFC]) + rcd)
         if kind == GPUSIM_HBM_ROW_HIT:
             kind = GPUSIM_HBM_ROW_MISS
     ctr[kind] += 1
