@@ -384,8 +384,8 @@ class HbmAddressMap:
                          "the channel-local address", choices=DRAM_MAP_FIELDS)
 
     def problems(self) -> Problems:
-        if len(self.bits) > 40:
-            yield ("bits", f"{len(self.bits)} bits, over the 40 gpusim decodes")
+        if len(self.bits) > 16:  # gpusim decodes them with a table of 2**bits entries
+            yield ("bits", f"{len(self.bits)} bits, over the 16 gpusim decodes")
 
 
 @dataclass(frozen=True)

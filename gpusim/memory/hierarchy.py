@@ -159,7 +159,7 @@ class MemoryLevels:
                              (D.D_MAP_BITS, len(hbm.address_map.bits)), (D.D_PCS_TOTAL, pcs)):
             d[index] = value
         self.dram_params = d
-        self.dram_map = np.array([D.FIELD_CODES[f] for f in hbm.address_map.bits] or [0], np.int64)
+        self.dram_map = np.array(D.decode_table(hbm.address_map.bits), np.int64)
         self.dram_bank = np.zeros((pcs, tm.bank_groups * tm.banks_per_group, D.N_BANK), np.int64)
         self.dram_bg = np.zeros((pcs, tm.bank_groups, D.N_BG), np.int64)
         self.dram_pc = np.zeros((pcs, D.N_PC), np.int64)

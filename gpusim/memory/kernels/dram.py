@@ -99,7 +99,7 @@ D_MAP_BITS = 29
 D_PCS_TOTAL = 30
 N_DRAM_PARAMS = 31
 
-# Address-map field codes (``dram_map[i]`` is the field address bit i above the column-access offset selects).
+# Address-map field codes (hbm.address_map.bits names, see ``decode_table``).
 F_COLUMN = 0
 F_BANK_GROUP = 1
 F_BANK = 2
@@ -181,30 +181,29 @@ def refresh_first(g: int, refi: int, pseudo_channels: int) -> int:
     return refi + (g * refi) // pseudo_channels
 
 
+def decode_table(bits) -> list:
+    """decode_table returns, for every value of the ``len(bits)`` address bits the map names (``bits`` least
+    significant first, FIELD_CODES names), the fields they select packed as pseudo_channel | bank_group << 8 |
+    bank << 16: the ``dram_map`` that ``dram_decode`` looks up."""
+    table = []
+    for x in range(1 << len(bits)):
+        fields = [0, 0, 0, 0]
+        used = [0, 0, 0, 0]
+        for i, name in enumerate(bits):
+            f = FIELD_CODES[name]
+            fields[f] |= ((x >> i) & 1) << used[f]
+            used[f] += 1
+        table.append(fields[F_PSEUDO_CHANNEL] | fields[F_BANK_GROUP] << 8 | fields[F_BANK] << 16)
+    return table
+
+
 @njit(_nrt=False)
 def dram_decode(d, dmap, local):
-    """dram_decode returns ``(pseudo_channel, bank_group, bank, row)`` of channel-local byte address ``local``."""
+    """dram_decode returns ``(pseudo_channel, bank_group, bank, row)`` of channel-local byte address ``local``
+    (``dmap`` is ``decode_table``: one lookup instead of a loop over the map's bits)."""
     x = quot(local, d[D_ACCESS_BYTES])
-    pc = 0
-    bg = 0
-    bank = 0
-    npc = 0
-    nbg = 0
-    nbank = 0
-    for i in range(d[D_MAP_BITS]):
-        bit = x & 1
-        x >>= 1
-        f = dmap[i]
-        if f == F_BANK_GROUP:
-            bg |= bit << nbg
-            nbg += 1
-        elif f == F_BANK:
-            bank |= bit << nbank
-            nbank += 1
-        elif f == F_PSEUDO_CHANNEL:
-            pc |= bit << npc
-            npc += 1
-    return pc, bg, bank, x
+    e = dmap[x & ((1 << d[D_MAP_BITS]) - 1)]
+    return e & 0xFF, (e >> 8) & 0xFF, (e >> 16) & 0xFF, x >> d[D_MAP_BITS]
 
 
 @njit(_nrt=False)
