@@ -26,7 +26,7 @@ from numba import njit
 from gpusim.memory.kernels.cache import EMPTY, LRU, cache_fill, cache_lookup, cache_set, line_fill, line_hit, tag_address
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
 from gpusim.memory.kernels import dram
-from gpusim.memory.kernels.dram import D_ENABLED, dram_drain_all, dram_read, dram_write
+from gpusim.memory.kernels.dram import D_ENABLED, DramArrays, dram_drain_all, dram_read, dram_write
 from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_hold, slot_wait
 
@@ -125,16 +125,18 @@ def _hbm(M, addr, nbytes, t, is_write):
         hbm_ctr[ch, GPUSIM_HBM_READ_BYTES] += nbytes
     # The DRAM counts in memory clocks; converting there and back keeps its rates exact.
     if M.dram_params[D_ENABLED]:
+        dram = DramArrays(M.dram_params, M.dram_map, M.dram_bank, M.dram_bg, M.dram_pc, M.dram_wq, M.hbm_free,
+                          hbm_ctr)
         local = channel_local(addr, p[P_HBM_INTERLEAVE], p[P_HBM_CHANNELS])
         tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
         if is_write:  # buffered in the controller's write queue, which acknowledges it (or drains first)
-            accepted = _ceil_div(dram_write(M, ch, local, nbytes, tm) * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
+            accepted = _ceil_div(dram_write(dram, ch, local, nbytes, tm) * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
             return accepted + p[P_HBM_LAT]
         q = hbm_queue[ch]
         i, start = slot_wait(q, t)
         hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += start - t
         tm = _ceil_div(start * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
-        served = _ceil_div(dram_read(M, ch, local, nbytes, tm) * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
+        served = _ceil_div(dram_read(dram, ch, local, nbytes, tm) * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
         slot_hold(q, i, start, served)
         return served + p[P_HBM_LAT]
     q = hbm_queue[ch]
@@ -372,4 +374,5 @@ def _drain_dram_writes(M, t):
     """_drain_dram_writes drains the DRAM write queues at the end of a kernel (cycle ``t``), so every write is
     timed and counted; the kernel does not wait for them (the controller acknowledged each when it queued it)."""
     p = M.params
-    dram_drain_all(M, _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ]))
+    dram = DramArrays(M.dram_params, M.dram_map, M.dram_bank, M.dram_bg, M.dram_pc, M.dram_wq, M.hbm_free, M.hbm_ctr)
+    dram_drain_all(dram, _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ]))

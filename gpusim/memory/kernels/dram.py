@@ -60,10 +60,18 @@ reorder. The approximation of FR-FCFS with write draining:
     from arrival until their data has moved; with every entry taken a read waits (queue stall cycles).
 Deterministic: state depends only on the order and arguments of the calls.
 """
+from collections import namedtuple
+
 from numba import njit
 
 from gpusim.memory.kernels.channel import channel_request
 from gpusim.memory.kernels.fastdiv import quot, rem
+
+# The DRAM model's arrays, named as in memory.kernels.arrays.MemoryArrays: every function here takes either
+# bundle as ``M``. numba passes a bundle by value, so ``access._hbm`` hands over this 8-array one rather than
+# the whole hierarchy's (a 64 B read cost 285 ns with the whole bundle passed down three calls).
+DramArrays = namedtuple("DramArrays", ("dram_params", "dram_map", "dram_bank", "dram_bg", "dram_pc", "dram_wq",
+                                       "hbm_free", "hbm_ctr"))
 
 # Indices into the int64 DRAM parameter vector ``dram_params`` (built by gpusim.memory.hierarchy.MemoryLevels).
 D_ENABLED = 0
