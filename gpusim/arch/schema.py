@@ -324,6 +324,78 @@ class Mall:
                                           self.channels, "channels")
 
 
+DRAM_MAP_FIELDS = ("column", "bank_group", "bank", "pseudo_channel")
+DRAM_REFRESH_MODES = ("all_bank",)
+MAX_CK = 1_000_000                # a DRAM timing in memory clocks
+
+
+def _ck(doc: str, minimum: int = 0):
+    """_ck declares one DRAM timing in memory clocks (``clocks.memory_mhz``)."""
+    return _param(doc + " (memory clocks)", minimum=minimum, maximum=MAX_CK)
+
+
+@dataclass(frozen=True)
+class HbmTiming:
+    """HbmTiming is the organisation and JEDEC-style command timing of one HBM pseudo-channel, in memory clocks
+    (gpusim/memory/kernels/dram.py); ``enabled: false`` keeps the plain bandwidth-plus-latency channel."""
+
+    enabled: bool = _param("time HBM with the bank/row model (else a bandwidth calendar per channel)")
+    pseudo_channels: int = _param("pseudo-channels per channel, each with its own banks and data bus",
+                                  minimum=1, maximum=16, pow2=True)
+    bank_groups: int = _param("bank groups per pseudo-channel", minimum=1, maximum=64, pow2=True)
+    banks_per_group: int = _param("banks per bank group (stack IDs folded in)", minimum=1, maximum=64, pow2=True)
+    access_bytes: int = _param("bytes one column access (one burst) moves", minimum=1, maximum=MAX_LINE, pow2=True)
+    burst_ck: int = _ck("data-bus clocks of one burst", minimum=1)
+    cl_ck: int = _ck("read latency tCL: RD to first data")
+    cwl_ck: int = _ck("write latency tCWL: WR to first data")
+    rcd_rd_ck: int = _ck("tRCD for reads: ACT to RD")
+    rcd_wr_ck: int = _ck("tRCD for writes: ACT to WR")
+    rp_ck: int = _ck("tRP: PRE to ACT of the same bank")
+    ras_ck: int = _ck("tRAS: ACT to PRE of the same bank")
+    rc_ck: int = _ck("tRC: ACT to ACT of the same bank")
+    wr_ck: int = _ck("tWR: end of write data to PRE")
+    rtp_ck: int = _ck("tRTP: RD to PRE")
+    ccd_s_ck: int = _ck("tCCD_S: column to column, different bank groups", minimum=1)
+    ccd_l_ck: int = _ck("tCCD_L: column to column, same bank group", minimum=1)
+    rrd_s_ck: int = _ck("tRRD_S: ACT to ACT, different bank groups")
+    rrd_l_ck: int = _ck("tRRD_L: ACT to ACT, same bank group")
+    faw_ck: int = _ck("tFAW: window holding at most four ACTs of a pseudo-channel")
+    wtr_s_ck: int = _ck("tWTR_S: end of write data to RD, different bank group")
+    wtr_l_ck: int = _ck("tWTR_L: end of write data to RD, same bank group")
+    rtw_ck: int = _ck("tRTW: RD to WR turnaround")
+    refresh: str = _param("refresh scheme: all_bank (REFab per pseudo-channel)", choices=DRAM_REFRESH_MODES)
+    rfc_ck: int = _ck("tRFC: a refresh blocks its pseudo-channel this long")
+    refi_ck: int = _ck("tREFI: refresh interval; 0 = no refresh")
+    write_queue_depth: int = _param("buffered writes per pseudo-channel", minimum=1, maximum=4096)
+    write_high_watermark: int = _param("buffered writes that start a drain", minimum=1, maximum=4096)
+    write_low_watermark: int = _param("buffered writes a drain leaves", minimum=0, maximum=4096)
+    write_idle_drain_ck: int = _ck("a write finding no read for this long drains the whole queue")
+
+    def problems(self) -> Problems:
+        if self.write_high_watermark > self.write_queue_depth:
+            yield ("write_high_watermark", f"{self.write_high_watermark} exceeds write_queue_depth "
+                                           f"{self.write_queue_depth}")
+        if self.write_low_watermark >= self.write_high_watermark:
+            yield ("write_low_watermark", f"{self.write_low_watermark} is not below write_high_watermark "
+                                          f"{self.write_high_watermark}")
+        if self.refi_ck and self.rfc_ck >= self.refi_ck:
+            yield ("rfc_ck", f"{self.rfc_ck} is not below refi_ck {self.refi_ck}")
+
+
+@dataclass(frozen=True)
+class HbmAddressMap:
+    """HbmAddressMap says which bits of a channel-local address select pseudo-channel, bank group, bank and
+    column; the channel itself is ``hbm.channel_interleave_bytes`` over ``hbm.channels`` (as the MALL slices
+    select theirs) and the row is every bit above the map."""
+
+    bits: tuple = _param("one field per address bit, least significant first, from bit log2(access_bytes) of "
+                         "the channel-local address", choices=DRAM_MAP_FIELDS)
+
+    def problems(self) -> Problems:
+        if len(self.bits) > 16:  # gpusim decodes them with a table of 2**bits entries
+            yield ("bits", f"{len(self.bits)} bits, over the 16 gpusim decodes")
+
+
 @dataclass(frozen=True)
 class Hbm:
     """Hbm is the DRAM: stacks, channels, per-channel bandwidth (memory clock) and latency."""
@@ -339,10 +411,22 @@ class Hbm:
                                           minimum=1, maximum=65536)
     channel_interleave_bytes: int = _param("consecutive bytes mapped to one channel", minimum=1, maximum=1 << 30,
                                            pow2=True)
+    timing: HbmTiming = _param("DRAM organisation and command timing per pseudo-channel")
+    address_map: HbmAddressMap = _param("address bits to pseudo-channel, bank group, bank, column")
 
     def problems(self) -> Problems:
         if self.channels % self.stacks:
             yield ("channels", f"{self.channels} is not a multiple of stacks {self.stacks}")
+        t, bits = self.timing, self.address_map.bits
+        for name, count in (("pseudo_channel", t.pseudo_channels), ("bank_group", t.bank_groups),
+                            ("bank", t.banks_per_group)):
+            if 1 << bits.count(name) != count:
+                yield ("address_map.bits", f"{bits.count(name)} {name} bits select {1 << bits.count(name)}, "
+                                           f"not timing's {count}")
+        if t.enabled and t.pseudo_channels * t.access_bytes != self.bytes_per_memory_clk_per_channel * t.burst_ck:
+            yield ("timing.burst_ck", f"{t.pseudo_channels} pseudo-channels x {t.access_bytes} B per "
+                                      f"{t.burst_ck}-clock burst is not bytes_per_memory_clk_per_channel "
+                                      f"{self.bytes_per_memory_clk_per_channel}")
 
 
 @dataclass(frozen=True)
@@ -543,13 +627,18 @@ class Arch:
         """load_to_use_cycles is the modelled latency of a vector load served by ``level``.
 
         ``level`` is 'l1', 'l2', 'mall' or 'hbm'; the result is the sum of the
-        per-level increments on the way there (the MALL is skipped when absent).
+        per-level increments on the way there (the MALL is skipped when absent). With the DRAM model on,
+        HBM adds the command timing of a row conflict, what a pointer chase over a large buffer meets:
+        tRP + tRCD + tCL + one burst, converted to shader cycles (rounded up).
         """
         order = ["l1", "l2"] + (["mall"] if self.mall.present else []) + ["hbm"]
         if level not in order:
             raise ValueError(f"no memory level '{level}' in {self.name}; levels: {order}")
+        t = self.hbm.timing
+        dram_ck = (t.rp_ck + t.rcd_rd_ck + t.cl_ck + t.burst_ck) if t.enabled else 0
+        dram = -(-dram_ck * self.clocks.shader_mhz // self.clocks.memory_mhz)
         steps = {"l1": self.cu.l1.latency_cycles, "l2": self.l2.latency_cycles,
-                 "mall": self.mall.latency_cycles, "hbm": self.hbm.latency_cycles}
+                 "mall": self.mall.latency_cycles, "hbm": self.hbm.latency_cycles + dram}
         return sum(steps[name] for name in order[: order.index(level) + 1])
 
 
@@ -576,7 +665,9 @@ def model_bytes(arch: "Arch") -> dict:
         "l2.size_bytes": xcds * (lines(arch.l2) * _LINE_STATE_BYTES
                                  + arch.l2.channels * (arch.l2.mshrs_per_channel * 16 + _CHANNEL_STATE_BYTES)),
         "mall.size_bytes": lines(arch.mall) * _LINE_STATE_BYTES + arch.mall.channels * _CHANNEL_STATE_BYTES,
-        "hbm.channels": arch.hbm.channels * (arch.hbm.queue_depth_per_channel * 16 + _CHANNEL_STATE_BYTES),
+        "hbm.channels": arch.hbm.channels * (arch.hbm.queue_depth_per_channel * 16 + arch.hbm.timing.pseudo_channels
+                                             * (_CHANNEL_STATE_BYTES + 8 * arch.hbm.timing.write_queue_depth
+                                                + 32 * arch.hbm.timing.bank_groups * (1 + arch.hbm.timing.banks_per_group))),
         "cu.vgprs_per_simd_lane": cus * cu.simds * cu.vgprs_per_simd_lane * arch.wave_size * 4,
         "cu.lds.size_bytes": cus * cu.lds.size_bytes,
         "translation.utcl1_entries": cus * arch.translation.utcl1_entries * _LINE_STATE_BYTES,

@@ -7,6 +7,7 @@ from gpusim.memory.kernels import access as K
 from gpusim.memory.kernels import translation as TR
 from gpusim.memory.kernels.arrays import MemoryArrays
 from gpusim.memory.kernels.cache import FIFO, LRU
+from gpusim.memory.kernels import dram as D
 from gpusim.memory.kernels.channel import channel_calendar
 from gpusim.memory.kernels.translation import TranslationArrays, translated_access_line
 
@@ -19,7 +20,11 @@ TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_
                 "GPUSIM_TCC_MSHR_STALL_CYCLES")
 MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS", "GPUSIM_MALL_WRREQ")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
-                "GPUSIM_HBM_QUEUE_STALL_CYCLES")
+                "GPUSIM_HBM_QUEUE_STALL_CYCLES",
+                # the DRAM model's (gpusim.memory.kernels.dram), in its index order
+                "GPUSIM_HBM_ROW_HIT", "GPUSIM_HBM_ROW_MISS", "GPUSIM_HBM_ROW_CONFLICT", "GPUSIM_HBM_RD_CAS",
+                "GPUSIM_HBM_WR_CAS", "GPUSIM_HBM_ACT", "GPUSIM_HBM_PRE", "GPUSIM_HBM_REFRESH_STALL_CYCLES",
+                "GPUSIM_HBM_READ_TO_WRITE", "GPUSIM_HBM_WRITE_TO_READ")
 UTCL1_COUNTERS = ("TCP_UTCL1_REQUEST", "TCP_UTCL1_TRANSLATION_HIT", "TCP_UTCL1_TRANSLATION_MISS",
                   "GPUSIM_UTCL1_MISS_STALL_CYCLES")
 UTCL2_COUNTERS = ("GPUSIM_UTCL2_REQ", "GPUSIM_UTCL2_HIT", "GPUSIM_UTCL2_MISS", "GPUSIM_PAGE_WALKS",
@@ -82,7 +87,8 @@ class MemoryLevels:
       l2_tags/stamps/ready/dirty  [xcds, channels, sets, ways]        L2, sets split per channel
       l2_free [xcds, channels, CALENDAR]; l2_mshr [xcds, channels, mshrs_per_channel, 2]
       mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
-      hbm_free [hbm channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
+      hbm_free [hbm channels x pseudo-channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
+      dram_params, dram_map, dram_bank, dram_bg, dram_pc, dram_wq   the DRAM model (gpusim.memory.kernels.dram)
       seq [1]                      replacement stamp clock
       tr                           translation.TranslationArrays: UTCL1 [cus, sets, ways], UTCL2 [xcds, sets, ways]
 
@@ -97,7 +103,13 @@ class MemoryLevels:
                               GPUSIM_TCC_MSHR_STALL_CYCLES
       mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (no public AMD counter names)
       hbm_ctr [channels, :]   GPUSIM_HBM_RDREQ, _WRREQ, _READ_BYTES (= MALL misses x MALL line), _WRITE_BYTES,
-                              GPUSIM_HBM_QUEUE_STALL_CYCLES
+                              GPUSIM_HBM_QUEUE_STALL_CYCLES (reads waiting for a queue entry); with the DRAM
+                              model (hbm.timing.enabled) also GPUSIM_HBM_ROW_HIT / _ROW_MISS (bank closed) /
+                              _ROW_CONFLICT (another row open), which add up to _RD_CAS + _WR_CAS (column
+                              accesses of hbm.timing.access_bytes), _ACT (= misses + conflicts, plus a row a refresh closed
+                              between its ACT and column access opening again), _PRE
+                              (= conflicts), _REFRESH_STALL_CYCLES (memory clocks commands waited for a
+                              refresh), _READ_TO_WRITE / _WRITE_TO_READ (bus turnarounds)
       tr.utcl1_ctr [cus, :]   TCP_UTCL1_REQUEST, TCP_UTCL1_TRANSLATION_HIT, _MISS (hit + miss = request),
                               GPUSIM_UTCL1_MISS_STALL_CYCLES
       tr.utcl2_ctr [xcds, :]  GPUSIM_UTCL2_REQ, _HIT, _MISS (hit + miss = req; no public AMD counter names),
@@ -160,11 +172,40 @@ class MemoryLevels:
         self.mall_free = channel_calendar(mall_channels)
         self.mall_ctr = np.zeros((mall_channels, K.N_MALL), np.int64)
 
-        self.hbm_free = channel_calendar(hbm.channels)
-        self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel, 2), np.int64)
-        self.hbm_ctr = np.zeros((hbm.channels, K.N_HBM), np.int64)
+        self._hbm_arrays(arch)
         self.seq = np.zeros(1, np.int64)
         self.tr = translation_arrays(arch, self.cus, xcds)
+
+    def _hbm_arrays(self, arch) -> None:
+        """_hbm_arrays builds the HBM channel queues and the DRAM model's parameters, map and state
+        (gpusim.memory.kernels.dram); the data-bus calendars are per pseudo-channel, and the first
+        ``hbm.channels`` of them serve as the channel calendars when ``hbm.timing.enabled`` is false."""
+        hbm, tm = arch.hbm, arch.hbm.timing
+        pcs = hbm.channels * tm.pseudo_channels
+        self.hbm_free = channel_calendar(pcs)
+        self.hbm_queue = np.zeros((hbm.channels, hbm.queue_depth_per_channel, 2), np.int64)
+        self.hbm_ctr = np.zeros((hbm.channels, K.N_HBM), np.int64)
+        d = np.zeros(D.N_DRAM_PARAMS, np.int64)
+        for index, value in ((D.D_ENABLED, tm.enabled), (D.D_PSEUDO_CHANNELS, tm.pseudo_channels),
+                             (D.D_BANK_GROUPS, tm.bank_groups), (D.D_BANKS_PER_GROUP, tm.banks_per_group),
+                             (D.D_ACCESS_BYTES, tm.access_bytes), (D.D_BURST, tm.burst_ck), (D.D_CL, tm.cl_ck),
+                             (D.D_CWL, tm.cwl_ck), (D.D_RCD_RD, tm.rcd_rd_ck), (D.D_RCD_WR, tm.rcd_wr_ck),
+                             (D.D_RP, tm.rp_ck), (D.D_RAS, tm.ras_ck), (D.D_RC, tm.rc_ck), (D.D_WR, tm.wr_ck),
+                             (D.D_RTP, tm.rtp_ck), (D.D_CCD_S, tm.ccd_s_ck), (D.D_CCD_L, tm.ccd_l_ck),
+                             (D.D_RRD_S, tm.rrd_s_ck), (D.D_RRD_L, tm.rrd_l_ck), (D.D_FAW, tm.faw_ck),
+                             (D.D_WTR_S, tm.wtr_s_ck), (D.D_WTR_L, tm.wtr_l_ck), (D.D_RTW, tm.rtw_ck),
+                             (D.D_RFC, tm.rfc_ck), (D.D_REFI, tm.refi_ck), (D.D_WQ_DEPTH, tm.write_queue_depth),
+                             (D.D_WQ_HIGH, tm.write_high_watermark), (D.D_WQ_LOW, tm.write_low_watermark),
+                             (D.D_IDLE_DRAIN, tm.write_idle_drain_ck),
+                             (D.D_MAP_BITS, len(hbm.address_map.bits)), (D.D_PCS_TOTAL, pcs)):
+            d[index] = value
+        self.dram_params = d
+        self.dram_map = np.array(D.decode_table(hbm.address_map.bits), np.int64)
+        self.dram_bank = np.zeros((pcs, tm.bank_groups * tm.banks_per_group, D.N_BANK), np.int64)
+        self.dram_bg = np.zeros((pcs, tm.bank_groups, D.N_BG), np.int64)
+        self.dram_pc = np.zeros((pcs, D.N_PC), np.int64)
+        self.dram_pc[:, D.C_REF_FIRST] = [D.refresh_first(g, tm.refi_ck, pcs) for g in range(pcs)]
+        self.dram_wq = np.zeros((pcs, tm.write_queue_depth), np.int64)
 
     def kernel_args(self) -> MemoryArrays:
         """kernel_args returns the named bundle of arrays ``access_line`` takes as its first argument ``M``."""
@@ -172,7 +213,9 @@ class MemoryLevels:
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
                 self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
-                self.hbm_free, self.hbm_queue, self.hbm_ctr, self.seq, self.tr)
+                self.hbm_free, self.hbm_queue, self.hbm_ctr,
+                self.dram_params, self.dram_map, self.dram_bank, self.dram_bg, self.dram_pc, self.dram_wq, self.seq,
+                self.tr)
 
     def for_next_kernel(self, *, keep_l2: bool) -> "MemoryLevels":
         """for_next_kernel returns the memory levels the next kernel on the same queue starts with.

@@ -10,7 +10,8 @@ from gpusim.resources import data_dir
 
 FILES = sorted(data_dir("archs").rglob("*.yaml"))
 NUMBER_LINE = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*:\s*-?[0-9][0-9_.]*\s*(#.*)?$")
-CITATION = re.compile(r"#.*(\[[A-Z](,[A-Z])*\]|model assumption)")   # a file may add sources past cdna3's [A]-[H]
+# a file lists its own sources ([A]..[Z]); [R2]/[R3]/[D3] name the DRAM simulators the hbm.timing values come from
+CITATION = re.compile(r"#.*(\[([A-Z]|R2|R3|D3)(,([A-Z]|R2|R3|D3))*\]|model assumption)")
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])

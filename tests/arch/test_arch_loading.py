@@ -67,8 +67,9 @@ def test_cdna2_is_one_mi250x_gcd_without_mall():
     assert a.hbm_bytes_per_s == pytest.approx(1.6e12, rel=0.03)
     with pytest.raises(ValueError):
         a.load_to_use_cycles("mall")
+    # the DRAM's row conflict: tRP 23 + tRCD 23 + tCL 23 + burst 2 = 71 memory clocks = ceil(71 x 1700 / 1600) = 76
     assert a.load_to_use_cycles("hbm") == (a.cu.l1.latency_cycles + a.l2.latency_cycles
-                                           + a.hbm.latency_cycles)
+                                           + a.hbm.latency_cycles + 76)
 
 
 def test_examples_change_only_what_they_say():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import gpusim
-from gpusim.arch import load_arch
+from gpusim.arch import arch_overrides, load_arch
 from gpusim.engine.timing import time_kernel
 
 DATA = Path(__file__).parent / "data"
@@ -22,6 +22,13 @@ N = 8  # v_add_f32 (or MFMA) instructions in each chain
 @pytest.fixture(scope="module")
 def cdna3():
     return load_arch("cdna3")
+
+
+@pytest.fixture(scope="module")
+def untranslated(cdna3):
+    """cdna3 without address translation: these cases time the data's path alone; a first touch's page walk
+    is timed by tests/memory/test_translation.py."""
+    return arch_overrides(cdna3, {"translation.enabled": False})
 
 
 def cycles(name, arch):
@@ -91,58 +98,55 @@ def test_barrier_waits_for_the_slowest_wave(cdna3):
 # L2: 1 port cycle + 111 (a 64 B scalar line or a 128 B vector line at 128 B/clk). An L2 miss fetches its
 # 128 B line as two 64 B MALL requests (TCC_EA_RDREQ) on one MALL slice: 1 port cycle + 191 each, the second
 # queued 1 cycle behind the first. A MALL miss goes to HBM: shader cycle t becomes memory cycle
-# ceil(t * 1300 / 2100), the channel moves 32 B per memory clock (64 B = 2 memory cycles, FIFO per channel),
-# the end returns to shader cycles as ceil(m * 2100 / 1300), plus 437. The scalar cache adds 40 and then
+# ceil(t * 1300 / 2100), where the DRAM model (gpusim/memory/kernels/dram.py, hbm.timing) times the 64 B line
+# as two 32 B column reads of one row: the two MALL halves of an L2 line sit in bank groups 0 and 1 of one
+# pseudo-channel (hbm.address_map), both banks empty. ACT, RD after tRCD 26, the second RD tCCD_L 4 later,
+# data tCL 17 after each RD for 2 clocks on the pseudo-channel's bus; the second bank's ACT waits tRRD_S 4.
+# The end returns to shader cycles as ceil(m * 2100 / 1300), plus 330. The scalar cache adds 40 and then
 # misses straight to L2. Layout (gpusim/exec/launch.py): kernarg at the arena base, buf 8704 B above it; both
-# sit on L2 channel 1 of XCD 0 but use it 840 cycles apart, and on different MALL/HBM channels (127, 93), so
-# no request waits for another. All 64 lanes load one address: one line request.
+# sit on L2 channel 1 of XCD 0 but use it 818 cycles apart, and on different MALL/HBM channels (127, 93), so
+# no request waits for another.  All 64 lanes load one address: one line request.
 #
 # Common prologue, one wave on SIMD 0 (visited on cycles 0, 4, 8, ...):
 #   c0    s_load_dwordx2 (kernarg, cold): scalar cache 0 + 40 = 40 -> L2 port 40..41, + 111 = 152 (miss) ->
-#         MALL half 0: 152..153 + 191 = 344 (miss) -> HBM mem ceil(344*13/21) = 213, 213..215,
-#               back ceil(215*21/13) = 348, + 437 = 785
-#         MALL half 1: 153..154 + 191 = 345 (miss) -> HBM mem ceil(345*13/21) = 214, queued to 215..217,
-#               back ceil(217*21/13) = 351, + 437 = 788; the s_load completes at 788
+#         MALL half 0: 152..153 + 191 = 344 (miss) -> HBM mem ceil(344*13/21) = 213: ACT 213, RDs 239, 243,
+#               data ..262; back ceil(262*21/13) = 424, + 330 = 754
+#         MALL half 1: 153..154 + 191 = 345 (miss) -> HBM mem ceil(345*13/21) = 214: ACT 217 (tRRD_S), RD 243
+#               finds the bus taken until 262 (half 0's second burst): data 262..264, so that RD counts as
+#               245 and the next in its group is 249 (tCCD_L): data ..268; back ceil(268*21/13) = 433,
+#               + 330 = 763; the s_load completes at 763
 #   c4    v_mov_b32 v1, 0
-#   c8    s_waitcnt lgkmcnt(0) waits for 788 (a SIMD 0 cycle) and issues there
-#   c792  global_load_dword (buf, cold) first translates its page (archs/cdna3.yaml translation:, 2 MiB
-#         pages): UTCL1 miss (+0) and UTCL2 miss (+120) = 912, walker + 20 = 932 reads PDE0's line (page
-#         tables at 2^46: L2 channel 0, MALL/HBM channel 0, apart from kernarg and buf): L2 port 932..933
-#         + 111 = 1044 (miss) -> MALL half 0: 1044..1045 + 191 = 1236 -> HBM mem ceil(1236*13/21) = 766,
-#               766..768, back ceil(768*21/13) = 1241, + 437 = 1678
-#         MALL half 1: 1045..1046 + 191 = 1237 -> HBM mem 766, queued to 768..770, back 1244, + 437 = 1681:
-#         the translation is back at 1681 (889 cycles after issue)
-#         then the access: L1 port 1681..1683 + 88 = 1771 (miss) -> L2 port 1771..1772 + 111 = 1883
-#         (miss) -> MALL half 0: 1883..1884 + 191 = 2075 -> HBM mem ceil(2075*13/21) = 1285, 1285..1287,
-#               back ceil(1287*21/13) = 2079, + 437 = 2516
-#         MALL half 1: 1884..1885 + 191 = 2076 -> HBM mem ceil(2076*13/21) = 1286, queued to 1287..1289,
-#               back ceil(1289*21/13) = 2083, + 437 = 2520: the load's data is visible at 2520
-#   c796  s_waitcnt vmcnt(0) waits for 2520, a SIMD 0 cycle, and issues there
-# The cold load's load-to-use is 2520 - 792 = 1728 = the walk's 889 (120 UTCL2 + 20 walker + PDE0 read
-# from HBM 749) + the access's 839 = L1 (2 + 88) + L2 (1 + 111) + MALL (1 queued + 1 + 191)
-# + HBM (437 + 7 cycles of channel time and clock-crossing rounding).
+#   c8    s_waitcnt lgkmcnt(0) waits for 763; SIMD 0's turn is 764
+#   c768  global_load_dword (buf, cold): L1 port 768..770 + 88 = 858 (miss) -> L2 port 858..859 + 111 = 970
+#         (miss) -> MALL half 0: 970..971 + 191 = 1162 -> HBM mem ceil(1162*13/21) = 720: ACT 720, RDs 746,
+#               750, data ..769; back ceil(769*21/13) = 1243, + 330 = 1573
+#         MALL half 1: 971..972 + 191 = 1163 -> HBM mem ceil(1163*13/21) = 720: ACT 724, RD 750 finds the bus
+#               taken until 769: data 769..771, next RD 756, data ..775; back ceil(775*21/13) = 1252,
+#               + 330 = 1582: the load's data is visible at 1582
+#   c772  s_waitcnt vmcnt(0) waits for 1582; SIMD 0's next turn is 1584
+# The cold load's load-to-use is 1582 - 768 = 814 = L1 (2 + 88) + L2 (1 + 111) + MALL (1 queued + 1 + 191)
+# + HBM (330 + 55 memory clocks of DRAM timing, 89 shader cycles with clock-crossing rounding).
 
 
-def test_cold_global_load_misses_all_the_way_to_hbm(cdna3):
-    # ... c2520 s_waitcnt issues, c2524 s_endpgm; the kernel ends the cycle after: 2525
-    run = cycles("global_load_hbm_miss", cdna3)
-    assert run.cycles == 2525
+def test_cold_global_load_misses_all_the_way_to_hbm(untranslated):
+    # ... c1584 s_waitcnt issues, c1588 s_endpgm; the kernel ends the cycle after: 1589
+    run = cycles("global_load_hbm_miss", untranslated)
+    assert run.cycles == 1589
     c = run.counters
     assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_MISS_sum"], c["GPUSIM_TCP_HIT_sum"]) == (1, 1, 0)
-    # three L2 lines (kernarg via the scalar cache, buf via L1, the walk's PDE0 line), each fetched as two
-    # 64 B MALL misses
-    assert (c["TCC_MISS_sum"], c["TCC_EA_RDREQ_sum"], c["GPUSIM_MALL_MISS_sum"]) == (3, 6, 6)
-    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 6 * 64
-    assert (c["TCP_UTCL1_TRANSLATION_MISS_sum"], c["GPUSIM_PAGE_WALKS_sum"]) == (1, 1)
+    # two L2 lines (kernarg via the scalar cache, buf via L1), each fetched as two 64 B MALL misses
+    assert (c["TCC_MISS_sum"], c["TCC_EA_RDREQ_sum"], c["GPUSIM_MALL_MISS_sum"]) == (2, 4, 4)
+    assert c["GPUSIM_HBM_READ_BYTES_sum"] == 4 * 64
+    assert (c["GPUSIM_HBM_ROW_MISS_sum"], c["GPUSIM_HBM_RD_CAS_sum"]) == (4, 8)
 
 
-def test_second_global_load_of_a_line_hits_l1(cdna3):
-    # ... c2520 s_waitcnt issues; c2524 the second global_load_dword: its page hits the UTCL1 (+0), L1 port
-    # 2524..2526 (free since 1683) + 88 = 2614, a hit on a line ready since 2520: data at 2614, load-to-use
-    # 90 = 2 + 88. c2528 s_waitcnt vmcnt(0) waits for 2614, SIMD 0's turn 2616; c2620 s_endpgm; ends at 2621.
-    run = cycles("global_load_l1_hit", cdna3)
-    assert run.cycles == 2621
-    assert run.cycles - cycles("global_load_hbm_miss", cdna3).cycles == 96  # 1 more load + waitcnt: 2525 -> 2621
+def test_second_global_load_of_a_line_hits_l1(untranslated):
+    # ... c1584 s_waitcnt issues; c1588 the second global_load_dword: L1 port 1588..1590 (free since 770)
+    # + 88 = 1678, a hit on a line ready since 1582: data at 1678, load-to-use 90 = 2 + 88.
+    # c1592 s_waitcnt vmcnt(0) waits for 1678, SIMD 0's turn 1680; c1684 s_endpgm; ends at 1685.
+    run = cycles("global_load_l1_hit", untranslated)
+    assert run.cycles == 1685
+    assert run.cycles - cycles("global_load_hbm_miss", untranslated).cycles == 96  # 1 more load + waitcnt: 1589 -> 1685
     c = run.counters
     assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 1, 1)
     assert c["TCC_REQ_sum"] == 3  # the hit never reached the L2 (kernarg, buf, the walk's PDE0 line)

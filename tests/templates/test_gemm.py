@@ -105,7 +105,10 @@ def test_study_128x128_tile_beats_32x32_by_a_wide_margin(tmp_path):
     small = _timed(tmp_path, "t32", m=4096, n=4096, k=512, tile="32x32x32", waves="1x1", vec=4)
     flops = 2 * 4096 * 4096 * 512
     tflops_big, tflops_small = flops / big.cycles, flops / small.cycles
-    assert tflops_big > 2 * tflops_small, (big.cycles, small.cycles)
+    # both kernels store the same 64 MB of f32 C, which the HBM DRAM model (refresh, row conflicts of the
+    # write drains) writes at ~3.5 TB/s rather than the 5.3 TB/s peak: ~+20,000 cycles on each, so the ratio
+    # of their times shrinks from over 2 to about 1.7
+    assert tflops_big > 1.5 * tflops_small, (big.cycles, small.cycles)
 
 
 def test_study_double_buffering_and_prefetch_hide_global_latency_at_low_occupancy(tmp_path):

@@ -26,6 +26,8 @@ from numba import njit
 from gpusim.memory.kernels.cache import (
     EMPTY, LRU, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, line_hit, tag_address)
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
+from gpusim.memory.kernels import dram
+from gpusim.memory.kernels.dram import D_ENABLED, DramArrays, dram_drain_all, dram_read, dram_write
 from gpusim.memory.kernels.fastdiv import quot, rem
 from gpusim.memory.kernels.slots import slot_hold, slot_wait
 
@@ -100,7 +102,7 @@ GPUSIM_HBM_WRREQ = 1
 GPUSIM_HBM_READ_BYTES = 2
 GPUSIM_HBM_WRITE_BYTES = 3
 GPUSIM_HBM_QUEUE_STALL_CYCLES = 4
-N_HBM = 5
+N_HBM = dram.N_HBM  # the DRAM model's counters follow (gpusim.memory.kernels.dram.GPUSIM_HBM_*)
 
 
 @njit(_nrt=False)
@@ -109,40 +111,64 @@ def _ceil_div(a, b):
 
 
 @njit(_nrt=False)
-def _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, is_write):
+def _hbm(M, addr, nbytes, t, is_write):
+    """_hbm serves an HBM read (or write) of ``nbytes`` at ``addr`` arriving at shader cycle ``t``; returns the
+    cycle its data is back (a read) or the controller has accepted it (a write).
+
+    With ``hbm.timing.enabled`` the DRAM model (``dram.dram_read``/``dram_write``) times it in memory clocks;
+    otherwise the channel is a bandwidth calendar of ``hbm.bytes_per_memory_clk_per_channel``. A read holds an
+    entry of its channel's queue until its data has moved; ``hbm.latency_cycles`` (controller, PHY and fabric)
+    comes on top of either.
+    """
+    p, hbm_queue, hbm_ctr = M.params, M.hbm_queue, M.hbm_ctr
     ch = channel_of(addr, p[P_HBM_INTERLEAVE], p[P_HBM_CHANNELS])
-    q = hbm_queue[ch]
-    i, start = slot_wait(q, t)
-    hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += start - t
-    t = start
-    # The channel moves bytes in memory clocks; converting there and back keeps its rate exact.
-    tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
-    dm = channel_request(hbm_free, ch, tm, nbytes, p[P_HBM_BYTES_PER_MEM_CLK], 0)
-    served = _ceil_div(dm * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
-    done = served + p[P_HBM_LAT]
-    # a controller queue entry is free once the channel has moved the data; the
-    # latency after that is pipeline, so only the bandwidth backlog is bounded
-    slot_hold(q, i, t, served)
     if is_write:
         hbm_ctr[ch, GPUSIM_HBM_WRREQ] += 1
         hbm_ctr[ch, GPUSIM_HBM_WRITE_BYTES] += nbytes
     else:
         hbm_ctr[ch, GPUSIM_HBM_RDREQ] += 1
         hbm_ctr[ch, GPUSIM_HBM_READ_BYTES] += nbytes
-    return done
+    # The DRAM counts in memory clocks; converting there and back keeps its rates exact.
+    if M.dram_params[D_ENABLED]:
+        dram = DramArrays(M.dram_params, M.dram_map, M.dram_bank, M.dram_bg, M.dram_pc, M.dram_wq, M.hbm_free,
+                          hbm_ctr)
+        local = channel_local(addr, p[P_HBM_INTERLEAVE], p[P_HBM_CHANNELS])
+        tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
+        if is_write:  # buffered in the controller's write queue, which acknowledges it (or drains first)
+            accepted = _ceil_div(dram_write(dram, ch, local, nbytes, tm) * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
+            return accepted + p[P_HBM_LAT]
+        q = hbm_queue[ch]
+        i, start = slot_wait(q, t)
+        hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += start - t
+        tm = _ceil_div(start * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
+        served = _ceil_div(dram_read(dram, ch, local, nbytes, tm) * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
+        slot_hold(q, i, start, served)
+        return served + p[P_HBM_LAT]
+    q = hbm_queue[ch]
+    i, start = slot_wait(q, t)
+    hbm_ctr[ch, GPUSIM_HBM_QUEUE_STALL_CYCLES] += start - t
+    t = start
+    tm = _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ])
+    dm = channel_request(M.hbm_free, ch, tm, nbytes, p[P_HBM_BYTES_PER_MEM_CLK], 0)
+    served = _ceil_div(dm * p[P_SHADER_MHZ], p[P_MEMORY_MHZ])
+    # a controller queue entry is free once the channel has moved the data; the
+    # latency after that is pipeline, so only the bandwidth backlog is bounded
+    slot_hold(q, i, t, served)
+    return served + p[P_HBM_LAT]
 
 
 @njit(_nrt=False)
-def _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t):
+def _write_back_line(M, xcd, ch, tag, t):
     """_write_back_line sends dirty L2 line ``tag`` of channel ``ch`` to HBM from cycle ``t``, in EA requests of
-    one MALL line (TCC_EA_WRREQ); returns when the last has been written."""
+    one MALL line (TCC_EA_WRREQ); returns when the last has been accepted."""
+    p, tcc = M.params, M.tcc
     line_b = p[P_L2_LINE]
     ea = min(line_b, p[P_MALL_LINE])
     line = channel_global(tag_address(tag, line_b), ch, p[P_L2_INTERLEAVE], p[P_L2_CHANNELS])
     done = t
     for off in range(0, line_b, ea):
         tcc[xcd, ch, TCC_EA_WRREQ] += 1
-        done = max(done, _hbm(p, hbm_free, hbm_queue, hbm_ctr, line + off, ea, t, True))
+        done = max(done, _hbm(M, line + off, ea, t, True))
     return done
 
 
@@ -150,11 +176,11 @@ def _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t):
 def _mall_read(M, addr, t):
     p, mall_tags, mall_stamps, mall_ready = M.params, M.mall_tags, M.mall_stamps, M.mall_ready
     mall_free, mall_ctr = M.mall_free, M.mall_ctr
-    hbm_free, hbm_queue, hbm_ctr, seq = M.hbm_free, M.hbm_queue, M.hbm_ctr, M.seq
+    seq = M.seq
     line_b = p[P_MALL_LINE]
     line = addr - rem(addr, line_b)
     if p[P_MALL_CHANNELS] == 0:
-        return _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
+        return _hbm(M, line, line_b, t, False)
     # A MALL slice sits in front of each HBM channel, so both use the HBM interleave.
     ch = channel_of(line, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
     local = channel_local(line, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS])
@@ -173,7 +199,7 @@ def _mall_read(M, addr, t):
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
     w = -1 - w
     cache_fill(tags, stamps, s, w, local, line_b, seq[0])
-    done = _hbm(p, hbm_free, hbm_queue, hbm_ctr, line, line_b, t, False)
+    done = _hbm(M, line, line_b, t, False)
     line_fill(mall_ready[ch, s, w], t, done)
     return done
 
@@ -182,7 +208,7 @@ def _mall_read(M, addr, t):
 def _l2_access(M, xcd, addr, nbytes, t, is_write):
     p, l2_tags, l2_stamps, l2_ready, l2_dirty = M.params, M.l2_tags, M.l2_stamps, M.l2_ready, M.l2_dirty
     l2_free, l2_mshr, tcc = M.l2_free, M.l2_mshr, M.tcc
-    hbm_free, hbm_queue, hbm_ctr, seq = M.hbm_free, M.hbm_queue, M.hbm_ctr, M.seq
+    seq = M.seq
     line_b = p[P_L2_LINE]
     line = addr - rem(addr, line_b)
     nch = p[P_L2_CHANNELS]
@@ -207,7 +233,7 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
         tcc[xcd, ch, TCC_MISS] += 1
         w = -1 - w
         if tags[s, w] != EMPTY and l2_dirty[xcd, ch, s, w]:
-            _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tags[s, w], t)
+            _write_back_line(M, xcd, ch, tags[s, w], t)
         cache_fill(tags, stamps, s, w, local, line_b, seq[0])
         l2_dirty[xcd, ch, s, w] = 0
         line_fill(l2_ready[xcd, ch, s, w], t, t)
@@ -216,7 +242,7 @@ def _l2_access(M, xcd, addr, nbytes, t, is_write):
             l2_dirty[xcd, ch, s, w] = 1
         else:
             tcc[xcd, ch, TCC_EA_WRREQ] += 1
-            _hbm(p, hbm_free, hbm_queue, hbm_ctr, addr, nbytes, t, True)
+            _hbm(M, addr, nbytes, t, True)
         return t
     if hit:
         return line_hit(l2_ready[xcd, ch, s, w], t)
@@ -345,16 +371,25 @@ def end_of_kernel_write_back(M, t):
     dirty, it returns ``t``. Mutates the L2 and HBM arrays of ``M``.
     """
     p, l2_tags, l2_dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
-    hbm_free, hbm_queue, hbm_ctr = M.hbm_free, M.hbm_queue, M.hbm_ctr
     done = t
     if not p[P_L2_FLUSH_AT_END]:
+        _drain_dram_writes(M, t)
         return done
     for xcd in range(l2_tags.shape[0]):
         for ch in range(l2_tags.shape[1]):
             for s in range(l2_tags.shape[2]):
                 for w in range(l2_tags.shape[3]):
                     if l2_dirty[xcd, ch, s, w] and l2_tags[xcd, ch, s, w] != EMPTY:
-                        done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch,
-                                                          l2_tags[xcd, ch, s, w], t))
+                        done = max(done, _write_back_line(M, xcd, ch, l2_tags[xcd, ch, s, w], t))
                         l2_dirty[xcd, ch, s, w] = 0
+    _drain_dram_writes(M, t)
     return done
+
+
+@njit(_nrt=False)
+def _drain_dram_writes(M, t):
+    """_drain_dram_writes drains the DRAM write queues at the end of a kernel (cycle ``t``), so every write is
+    timed and counted; the kernel does not wait for them (the controller acknowledged each when it queued it)."""
+    p = M.params
+    dram = DramArrays(M.dram_params, M.dram_map, M.dram_bank, M.dram_bg, M.dram_pc, M.dram_wq, M.hbm_free, M.hbm_ctr)
+    dram_drain_all(dram, _ceil_div(t * p[P_MEMORY_MHZ], p[P_SHADER_MHZ]))

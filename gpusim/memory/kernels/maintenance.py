@@ -98,8 +98,7 @@ def write_back_l2(M, xcd, t):
     the MALL where ``l2.write_back_to_mall`` is set (``_write_back_to_mall``), else written to HBM.
     Mutates the L2's dirty bits, the MALL or the HBM channels, and counters (TCC_EA_WRREQ, GPUSIM_HBM_WR*).
     """
-    p, tags, dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
-    hbm_free, hbm_queue, hbm_ctr = M.hbm_free, M.hbm_queue, M.hbm_ctr
+    p, tags, dirty = M.params, M.l2_tags, M.l2_dirty
     done = t
     for ch in range(tags.shape[1]):
         for s in range(tags.shape[2]):
@@ -111,7 +110,7 @@ def write_back_l2(M, xcd, t):
                     if p[P_L2_WB_TO_MALL] and p[P_MALL_CHANNELS] > 0:
                         done = max(done, _write_back_to_mall(M, xcd, ch, tag, t))
                     else:
-                        done = max(done, _write_back_line(p, hbm_free, hbm_queue, hbm_ctr, tcc, xcd, ch, tag, t))
+                        done = max(done, _write_back_line(M, xcd, ch, tag, t))
                     dirty[xcd, ch, s, w] = 0
     return done
 
