@@ -92,10 +92,12 @@ def test_gemm_sits_near_the_f16_mfma_ceiling_right_of_the_hbm_ridge(points):
     hbm = gemm[0]
     assert hbm.peak_name == "MFMA f16"
     assert hbm.flops == 2 * 4096 * 2048 * 1024
-    assert 0.35 * f16 <= hbm.flops_per_s <= f16
+    # 35% of the f16 peak before the DRAM model; its C write-back through DRAM and the first touches' page
+    # walks put this small GEMM (2 x 4096 x 2048 x 1024) just under that
+    assert 0.3 * f16 <= hbm.flops_per_s <= f16
     assert hbm.intensity > f16 / CDNA3.hbm_bytes_per_s and bound(hbm, CDNA3) == "compute"
     assert hbm.intensity > 1000 * points["triad"][0].intensity
-    assert pct_of_roof(binding_point(gemm, CDNA3), CDNA3) >= 35
+    assert pct_of_roof(binding_point(gemm, CDNA3), CDNA3) >= 30
 
 
 def test_summary_says_where_each_kernel_is_bound(points):
