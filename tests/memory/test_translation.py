@@ -1,7 +1,7 @@
 """Address translation: UTCL1 hits and misses, UTCL2 hits, page walks through the L2, merging, page size.
 
 Cycle counts come from archs/cdna3.yaml's ``translation:`` section (utcl1_hit_cycles 0, utcl2_hit_cycles 120,
-walk_level_cycles 20, walk_busy_cycles 256, 2 MiB pages, pde_cache_levels 2 so a 2 MiB walk reads one page-table line: PDE0) and
+walk_level_cycles 20, 2 MiB pages, pde_cache_levels 2 so a 2 MiB walk reads one page-table line: PDE0) and
 its L2 (latency_cycles 111, 128 B/clk per channel: a 64-byte walk read holds the port 1 cycle).
 """
 import numpy as np
@@ -32,7 +32,6 @@ def _sums(m, *names):
 def test_yaml_values_the_cycle_counts_below_rest_on():
     assert (TR.enabled, TR.page_bytes, TR.pde_cache_levels) == (True, MIB2, 2)
     assert (TR.utcl1_hit_cycles, TR.utcl2_hit_cycles, TR.walk_level_cycles) == (0, 120, 20)
-    assert TR.walk_busy_cycles == 256
     assert (ARCH.l2.latency_cycles, ARCH.l2.bytes_per_clk_per_channel) == (111, 128)
 
 
@@ -173,11 +172,11 @@ def test_a_utcl1_miss_waits_for_a_free_miss_slot():
 
 
 def test_a_walk_waits_for_a_free_walker():
-    # One walker per UTCL2, held walk_busy_cycles (256) per walk. CU 0's cold walk of page 0 (from 120)
+    # One walker per UTCL2, held walk_busy_cycles = 256 (set here) per walk. CU 0's cold walk of page 0 (from 120)
     # brings PDE0's line into the L2. At 10000 CU 0 misses page 1: UTCL2 miss at 10120, the walker is free,
     # PDE0's line hits the L2: 10120 + 20 + 1 + 111 = 10252. CU 1 misses page 2 at 10000: UTCL2 miss at
     # 10120, the walker is held until 10120 + 256 = 10376, then 10376 + 20 + 1 + 111 = 10508.
-    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1})
+    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
     m = _levels(one)
     _tr(m, 0, 0, 0)
     assert _tr(m, 0, MIB2, 10000) == 10252
@@ -186,14 +185,14 @@ def test_a_walk_waits_for_a_free_walker():
 
 
 def test_the_walker_limit_binds_out_of_time_order():
-    # The engine offers requests in issue order, not time order. One walker (256 cycles per walk, on a
+    # The engine offers requests in issue order, not time order. One walker (256 cycles per walk, set here, on a
     # calendar of 32-cycle buckets): CU 0's walk of page 1 is offered first, at 10500: UTCL2 miss at 10620,
     # the walker is free, 10620 + 132 = 10752; it takes the walker's 10620 .. 10876. CU 1's walk of page 2
     # is offered next but from 10400: UTCL2 miss at 10520. It takes the idle cycles 10520 .. 10620 (100),
     # none of the 10620 .. 10876 the first holds, and its last 156 from 10876: its share ends at 11032, so
     # it starts at 11032 - 256 = 10776 (256 stall cycles) and returns at 10776 + 132 = 10908. A slot pool
     # let it walk at 10520, beside the first, as if there were two walkers.
-    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1})
+    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
     m = _levels(one)
     _tr(m, 0, 0, 0)
     assert _tr(m, 0, MIB2, 10500) == 10752

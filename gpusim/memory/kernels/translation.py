@@ -15,13 +15,14 @@ translation misses limit throughput as well as add latency. Each pool is modelle
 (``channel.channel_request``, robust to requests offered out of time order, which a slot pool is not): a
 UTCL1 miss occupies its CU's server ``ceil(utcl2_hit_cycles / utcl1_misses_in_flight)`` cycles, a walk
 its XCD's ``ceil(walk_busy_cycles / utcl2_walkers)`` cycles, and starts when its share is served. The
-approximation: n parallel servers each held H cycles per request are replaced by one server of H / n
-cycles, which has the same throughput, queues the same under sustained load, but lets a lone request
-behind a burst start up to H * (n - 1) / n cycles later than the nth free server would; the hold H is
-a fixed figure (a UTCL1 miss holds its slot for a UTCL2 hit's round trip, a walk its walker for
-``walk_busy_cycles``), not the request's own latency, which is known only after it is served (rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and TCP_UTCL1_SERIALIZATION_STALL
-count such stalls on the hardware; gpusim counts cycles as GPUSIM_UTCL1_MISS_STALL_CYCLES and
-GPUSIM_UTCL2_WALKER_STALL_CYCLES).
+approximation: n parallel servers each held H cycles per request become one server of H / n cycles per
+request: the same throughput and the same queueing under sustained load, but n requests arriving at once
+start H / n apart instead of together; the hold H is a fixed figure (a UTCL1 miss holds its slot for a
+UTCL2 hit's round trip, a walk its walker for ``walk_busy_cycles``), not the request's own latency, which
+is known only after it is served; and a queue deeper than the calendar's horizon (65,536 cycles) loses
+its oldest bookkeeping, so the limit binds less there. rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and
+TCP_UTCL1_SERIALIZATION_STALL count such stalls on the hardware; gpusim counts cycles as
+GPUSIM_UTCL1_MISS_STALL_CYCLES and GPUSIM_UTCL2_WALKER_STALL_CYCLES.
 
 Both TLBs are set-associative caches over pages (``cache.py``, with the page size as the line size) whose
 entries are allocated at once with a ready cycle, so a later lookup of a page still being translated
@@ -57,7 +58,7 @@ TranslationArrays = namedtuple("TranslationArrays", (
     "l2_tags", "l2_stamps", "l2_ready",         # UTCL2 per XCD: [xcds, sets, ways] (+ [2])
     "last",                                     # int64[cus, 4]: (issue cycle, page, set, way) of the CU's last lookup
     "l1_misses",                                # int64[cus, CALENDAR_BUCKETS]: UTCL1 miss server per CU (channel.py)
-    "walkers",                                  # int64[xcds, CALENDAR_BUCKETS]: page-walker server per UTCL2 (channel.py)
+    "walkers",                                  # int64[xcds, CALENDAR_BUCKETS]: walker server per UTCL2 (channel.py)
     "utcl1_ctr", "utcl2_ctr",                   # counters, columns below
 ))
 
