@@ -19,8 +19,9 @@ approximation: n parallel servers each held H cycles per request become one serv
 request: the same throughput and the same queueing under sustained load, but n requests arriving at once
 start H / n apart instead of together; the hold H is a fixed figure (a UTCL1 miss holds its slot for a
 UTCL2 hit's round trip, a walk its walker for ``walk_busy_cycles``), not the request's own latency, which
-is known only after it is served; and a queue deeper than the calendar's horizon (65,536 cycles) loses
-its oldest bookkeeping, so the limit binds less there. rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and
+is known only after it is served; and a queue deeper than the calendar's horizon (walkers: 2^21
+cycles, hierarchy.WALKER_CALENDAR_BUCKETS; UTCL1: 65,536) loses its oldest bookkeeping, so the limit
+binds less there. rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and
 TCP_UTCL1_SERIALIZATION_STALL count such stalls on the hardware; gpusim counts cycles as
 GPUSIM_UTCL1_MISS_STALL_CYCLES and GPUSIM_UTCL2_WALKER_STALL_CYCLES.
 
