@@ -454,6 +454,8 @@ class Translation:
                                    "cache instead of memory", minimum=0, maximum=3)
     walk_level_cycles: int = _param("walker pipeline cycles per page-table level read from memory, on top "
                                     "of the read's L2/MALL/HBM time", minimum=0, maximum=MAX_CYCLES)
+    walk_busy_cycles: int = _param("cycles one page walk holds its walker: the UTCL2 starts at most "
+                                   "utcl2_walkers walks per walk_busy_cycles", minimum=1, maximum=MAX_CYCLES)
 
     def problems(self) -> Problems:
         for level in ("utcl1", "utcl2"):

@@ -31,6 +31,11 @@ UTCL2_COUNTERS = ("GPUSIM_UTCL2_REQ", "GPUSIM_UTCL2_HIT", "GPUSIM_UTCL2_MISS", "
                   "GPUSIM_PAGE_WALK_READS", "GPUSIM_PAGE_WALK_CYCLES", "GPUSIM_UTCL2_WALKER_STALL_CYCLES")
 
 
+# A walker queue can grow far deeper than a channel's (a transpose queues walks for tens of microseconds),
+# so the UTCL2's walker calendar looks 2^16 x 32 cycles (about 1 ms) ahead instead of 65,536 cycles.
+WALKER_CALENDAR_BUCKETS = 1 << 16
+
+
 def translation_arrays(arch, cus: int, xcds: int) -> TranslationArrays:
     """translation_arrays builds the UTCL1 (per CU) and UTCL2 (per XCD) state of ``arch.translation``.
 
@@ -47,13 +52,14 @@ def translation_arrays(arch, cus: int, xcds: int) -> TranslationArrays:
     leaf = min((tr.page_bytes.bit_length() - 1 - 12) // 9, 3)
     p[TR.P_TR_LEAF_LEVEL] = leaf
     p[TR.P_TR_WALK_READS] = max(1, 4 - leaf - tr.pde_cache_levels)
+    p[TR.P_TR_L1_MISS_SLOTS], p[TR.P_TR_WALKERS] = tr.utcl1_misses_in_flight, tr.utcl2_walkers
+    p[TR.P_TR_WALK_BUSY] = tr.walk_busy_cycles
     l1_ways, l2_ways = tr.utcl1_associativity, tr.utcl2_associativity
     l1 = _cache((cus,), tr.utcl1_entries // l1_ways, l1_ways)
     l2 = _cache((xcds,), tr.utcl2_entries // l2_ways, l2_ways)
     last = np.zeros((cus, 4), np.int64)
     last[:, :2] = -1   # no instruction and no page yet
-    return TranslationArrays(p, *l1, *l2, last, np.zeros((cus, tr.utcl1_misses_in_flight, 2), np.int64),
-                             np.zeros((xcds, tr.utcl2_walkers, 2), np.int64),
+    return TranslationArrays(p, *l1, *l2, last, channel_calendar(cus), channel_calendar(xcds, buckets=WALKER_CALENDAR_BUCKETS),
                              np.zeros((cus, TR.N_UTCL1), np.int64), np.zeros((xcds, TR.N_UTCL2), np.int64))
 
 

@@ -158,21 +158,43 @@ def test_a_vector_access_reaches_the_l1_when_its_translation_is_back():
 
 
 def test_a_utcl1_miss_waits_for_a_free_miss_slot():
-    # One UTCL1 miss slot: CU 0's walk of page 0 holds it from 0 to D (about 888). Page 1's miss at cycle 1
-    # waits until D, then D + 120 (UTCL2 miss) + 20 (walker) + 1 + 111 (PDE0's line, which page 0's walk
-    # brought into the L2) = D + 252.
+    # One UTCL1 miss slot: a miss holds CU 0's miss server for utcl2_hit_cycles (120). CU 1 first walks
+    # pages 0 and 1 into the UTCL2 (done long before 10000). CU 0's miss of page 0 at 10000 holds the
+    # server 10000 .. 10120 and hits the UTCL2: 10000 + 120. Its miss of page 1 at 10001 starts at 10120
+    # (119 stall cycles) and hits the UTCL2: 10120 + 120 = 10240.
     one = arch_overrides(ARCH, {"translation.utcl1_misses_in_flight": 1})
     m = _levels(one)
-    d = _tr(m, 0, 0, 0)
-    assert _tr(m, 0, MIB2, 1) == d + 252
-    assert _sums(m, "GPUSIM_UTCL1_MISS_STALL_CYCLES") == (d - 1,)
+    _tr(m, 1, 0, 0)
+    _tr(m, 1, MIB2, 5000)
+    assert _tr(m, 0, 0, 10000) == 10120
+    assert _tr(m, 0, MIB2, 10001) == 10240
+    assert _sums(m, "GPUSIM_UTCL1_MISS_STALL_CYCLES") == (119,)
 
 
 def test_a_walk_waits_for_a_free_walker():
-    # One walker per UTCL2: CU 0 walks page 0 from 120 to D. CU 1's walk of page 1 reaches the UTCL2 at
-    # 0 + 120, waits for the walker until D, reads PDE0's line at D + 20: an L2 hit, D + 20 + 1 + 111.
-    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1})
+    # One walker per UTCL2, held walk_busy_cycles = 256 (set here) per walk. CU 0's cold walk of page 0 (from 120)
+    # brings PDE0's line into the L2. At 10000 CU 0 misses page 1: UTCL2 miss at 10120, the walker is free,
+    # PDE0's line hits the L2: 10120 + 20 + 1 + 111 = 10252. CU 1 misses page 2 at 10000: UTCL2 miss at
+    # 10120, the walker is held until 10120 + 256 = 10376, then 10376 + 20 + 1 + 111 = 10508.
+    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
     m = _levels(one)
-    d = _tr(m, 0, 0, 0)
-    assert _tr(m, 1, MIB2, 0) == d + 132
-    assert _sums(m, "GPUSIM_UTCL2_WALKER_STALL_CYCLES") == (d - 120,)
+    _tr(m, 0, 0, 0)
+    assert _tr(m, 0, MIB2, 10000) == 10252
+    assert _tr(m, 1, 2 * MIB2, 10000) == 10508
+    assert _sums(m, "GPUSIM_UTCL2_WALKER_STALL_CYCLES") == (256,)
+
+
+def test_the_walker_limit_binds_out_of_time_order():
+    # The engine offers requests in issue order, not time order. One walker (256 cycles per walk, set here, on a
+    # calendar of 32-cycle buckets): CU 0's walk of page 1 is offered first, at 10500: UTCL2 miss at 10620,
+    # the walker is free, 10620 + 132 = 10752; it takes the walker's 10620 .. 10876. CU 1's walk of page 2
+    # is offered next but from 10400: UTCL2 miss at 10520. It takes the idle cycles 10520 .. 10620 (100),
+    # none of the 10620 .. 10876 the first holds, and its last 156 from 10876: its share ends at 11032, so
+    # it starts at 11032 - 256 = 10776 (256 stall cycles) and returns at 10776 + 132 = 10908. A slot pool
+    # let it walk at 10520, beside the first, as if there were two walkers.
+    one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
+    m = _levels(one)
+    _tr(m, 0, 0, 0)
+    assert _tr(m, 0, MIB2, 10500) == 10752
+    assert _tr(m, 1, 2 * MIB2, 10400) == 10908
+    assert _sums(m, "GPUSIM_UTCL2_WALKER_STALL_CYCLES") == (256,)

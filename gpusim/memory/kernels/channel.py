@@ -76,9 +76,11 @@ _END_SHIFT = 8
 _FIELD = 0xFF
 
 
-def channel_calendar(*channels) -> np.ndarray:
-    """channel_calendar returns an idle calendar for channels of shape ``channels``."""
-    return np.zeros((*channels, CALENDAR_BUCKETS), np.int64)
+def channel_calendar(*channels, buckets: int = CALENDAR_BUCKETS) -> np.ndarray:
+    """channel_calendar returns an idle calendar for channels of shape ``channels``: ``buckets`` (a power
+    of two) buckets, a horizon of ``buckets * BUCKET_CYCLES`` cycles."""
+    assert buckets > 0 and buckets & (buckets - 1) == 0
+    return np.zeros((*channels, buckets), np.int64)
 
 
 @njit(_nrt=False)
@@ -98,7 +100,7 @@ def channel_request(cal, ch, now, nbytes, bytes_per_clk, latency):
     while True:
         b = t // BUCKET_CYCLES
         start = b * BUCKET_CYCLES
-        slot = b % CALENDAR_BUCKETS
+        slot = b & (row.shape[0] - 1)
         e = row[slot]
         taken = 0
         end = 0

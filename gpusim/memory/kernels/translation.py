@@ -10,11 +10,20 @@ A vector memory request translates its page before it reaches the vector L1 (``t
   on down to the MALL and HBM, as any L2 read), one after the other, plus ``P_TR_WALK_LEVEL`` cycles of
   walker pipeline per level.
 
-A UTCL1 has ``utcl1_misses_in_flight`` miss slots and a UTCL2 ``utcl2_walkers`` page walkers: a miss
-or walk with all of them busy waits for the first to free (``slots.py``), so translation misses limit
-throughput as well as add latency (rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and TCP_UTCL1_SERIALIZATION_STALL
-count such stalls on the hardware; gpusim counts cycles as GPUSIM_UTCL1_MISS_STALL_CYCLES and
-GPUSIM_UTCL2_WALKER_STALL_CYCLES).
+A UTCL1 has ``utcl1_misses_in_flight`` miss slots and a UTCL2 ``utcl2_walkers`` page walkers, so
+translation misses limit throughput as well as add latency. Each pool is modelled as one calendar server
+(``channel.channel_request``, robust to requests offered out of time order, which a slot pool is not): a
+UTCL1 miss occupies its CU's server ``ceil(utcl2_hit_cycles / utcl1_misses_in_flight)`` cycles, a walk
+its XCD's ``ceil(walk_busy_cycles / utcl2_walkers)`` cycles, and starts when its share is served. The
+approximation: n parallel servers each held H cycles per request become one server of H / n cycles per
+request: the same throughput and the same queueing under sustained load, but n requests arriving at once
+start H / n apart instead of together; the hold H is a fixed figure (a UTCL1 miss holds its slot for a
+UTCL2 hit's round trip, a walk its walker for ``walk_busy_cycles``), not the request's own latency, which
+is known only after it is served; and a queue deeper than the calendar's horizon (walkers: 2^21
+cycles, hierarchy.WALKER_CALENDAR_BUCKETS; UTCL1: 65,536) loses its oldest bookkeeping, so the limit
+binds less there. rocprof's TCP_UTCL1_STALL_INFLIGHT_MAX and
+TCP_UTCL1_SERIALIZATION_STALL count such stalls on the hardware; gpusim counts cycles as
+GPUSIM_UTCL1_MISS_STALL_CYCLES and GPUSIM_UTCL2_WALKER_STALL_CYCLES.
 
 Both TLBs are set-associative caches over pages (``cache.py``, with the page size as the line size) whose
 entries are allocated at once with a ready cycle, so a later lookup of a page still being translated
@@ -42,15 +51,15 @@ from numba import njit
 
 from gpusim.memory.kernels.access import P_CUS_PER_XCD, _l2_access, access_line
 from gpusim.memory.kernels.cache import cache_fill, cache_lookup, cache_set, line_fill, line_hit
-from gpusim.memory.kernels.slots import slot_hold, slot_wait
+from gpusim.memory.kernels.channel import channel_occupancy, channel_request
 
 TranslationArrays = namedtuple("TranslationArrays", (
     "params",                                   # int64[N_TR_PARAMS], P_TR_* columns
     "l1_tags", "l1_stamps", "l1_ready",         # UTCL1 per CU: [cus, sets, ways] (+ [2] for ready)
     "l2_tags", "l2_stamps", "l2_ready",         # UTCL2 per XCD: [xcds, sets, ways] (+ [2])
     "last",                                     # int64[cus, 4]: (issue cycle, page, set, way) of the CU's last lookup
-    "l1_misses",                                # int64[cus, utcl1_misses_in_flight, 2]: UTCL1 miss slots (slots.py)
-    "walkers",                                  # int64[xcds, utcl2_walkers, 2]: page walkers per UTCL2 (slots.py)
+    "l1_misses",                                # int64[cus, CALENDAR_BUCKETS]: UTCL1 miss server per CU (channel.py)
+    "walkers",                                  # int64[xcds, CALENDAR_BUCKETS]: walker server per UTCL2 (channel.py)
     "utcl1_ctr", "utcl2_ctr",                   # counters, columns below
 ))
 
@@ -61,7 +70,10 @@ P_TR_L2_HIT = 3
 P_TR_WALK_LEVEL = 4
 P_TR_WALK_READS = 5        # page-table levels read from memory per walk (leaf first)
 P_TR_LEAF_LEVEL = 6        # the table level the walk ends at: 0 = PTE, 1 = PDE0 (2 MiB fragments), ...
-N_TR_PARAMS = 7
+P_TR_L1_MISS_SLOTS = 7     # utcl1_misses_in_flight
+P_TR_WALKERS = 8           # utcl2_walkers
+P_TR_WALK_BUSY = 9         # walk_busy_cycles: how long one walk holds its walker
+N_TR_PARAMS = 10
 
 TCP_UTCL1_REQUEST = 0
 TCP_UTCL1_TRANSLATION_HIT = 1
@@ -88,6 +100,14 @@ WALK_READ_BYTES = 64       # model assumption: the walker reads one 64-byte line
 def page_table_entry(va, level):
     """page_table_entry is the address of the level-``level`` entry (0 = PTE) that maps byte ``va``."""
     return PAGE_TABLE_BASE + level * PAGE_TABLE_LEVEL_SPAN + (va >> (12 + 9 * level)) * PTE_BYTES
+
+
+@njit(_nrt=False)
+def _admit(cal, i, t, hold, servers):
+    """_admit returns the cycle, at or after ``t``, that a request holding one of ``servers`` parallel
+    servers for ``hold`` cycles starts, modelled as one calendar server of ``ceil(hold / servers)``
+    cycles per request (row ``i`` of ``cal``). Mutates ``cal[i]``."""
+    return channel_request(cal, i, t, hold, servers, 0) - channel_occupancy(hold, servers)
 
 
 @njit(_nrt=False)
@@ -123,10 +143,9 @@ def _utcl2(M, xcd, page, t):
     w = -1 - w
     cache_fill(tags, stamps, s, w, page, page_b, M.seq[0])
     since = t
-    i, t = slot_wait(T.walkers[xcd], t)
+    t = max(t, _admit(T.walkers, xcd, t, p[P_TR_WALK_BUSY], p[P_TR_WALKERS]))
     ctr[xcd, GPUSIM_UTCL2_WALKER_STALL_CYCLES] += t - since
     done = _walk(M, xcd, page, t)
-    slot_hold(T.walkers[xcd], i, t, done)
     ctr[xcd, GPUSIM_PAGE_WALK_CYCLES] += done - t
     line_fill(T.l2_ready[xcd, s, w], since, done)
     return done
@@ -172,10 +191,9 @@ def translate(M, cu, addr, now):
     w = -1 - w
     last[3] = w
     cache_fill(tags, stamps, s, w, page, page_b, M.seq[0])
-    i, start = slot_wait(T.l1_misses[cu], t)
+    start = max(t, _admit(T.l1_misses, cu, t, p[P_TR_L2_HIT], p[P_TR_L1_MISS_SLOTS]))
     T.utcl1_ctr[cu, GPUSIM_UTCL1_MISS_STALL_CYCLES] += start - t
     done = _utcl2(M, cu // M.params[P_CUS_PER_XCD], page, start)
-    slot_hold(T.l1_misses[cu], i, start, done)
     line_fill(T.l1_ready[cu, s, w], t, done)
     return done
 
