@@ -34,6 +34,9 @@ Usage:
     python benchmarks/hardware_accuracy.py --jobs 2 --max-bytes 300e6
     python benchmarks/hardware_accuracy.py --families fir,relu --fit
     python benchmarks/hardware_accuracy.py --csv results.csv     # also write the per-row table
+    python benchmarks/hardware_accuracy.py --max-bytes 1.1e9 --csv small.csv &   # two runs side by side,
+    python benchmarks/hardware_accuracy.py --min-bytes 1.1e9 --csv big.csv       # then one report:
+    python benchmarks/hardware_accuracy.py --report-csv small.csv big.csv --fit
 """
 from __future__ import annotations
 
@@ -149,13 +152,16 @@ def simulator_buffer_limit() -> int:
     return MAX_BUFFER_BYTES
 
 
+COLD = False   # --cold: no warm-up launch before any row
+
+
 def timed(kernel, arch, footprint_bytes: int):
     """timed runs the timing model after a warm-up launch of the same kernel (the table's times follow
     one warm-up launch) where the warm-up can leave anything behind: a footprint larger than the MALL,
     streamed in the same order again, finds none of it there (an LRU cache over a cyclic pattern longer
     than its capacity always misses), so those rows run cold and take half the host time."""
     from gpusim.engine.timing import time_kernel
-    warm = footprint_bytes <= arch.mall.size_bytes
+    warm = footprint_bytes <= arch.mall.size_bytes and not COLD
     return time_kernel(kernel, arch, values=False, timeout=None, warm_up=warm)
 
 
@@ -186,10 +192,31 @@ def run_row(row: Row) -> Row:
     return row
 
 
-def warm_worker() -> None:
-    """warm_worker loads the timing model's compiled kernels (numba's disk cache) with a tiny run, so a
-    row's host seconds are its simulation only."""
+def warm_worker(cold: bool = False) -> None:
+    """warm_worker sets the worker's --cold and loads the timing model's compiled kernels (numba's disk
+    cache) with a tiny run, so a row's host seconds are its simulation only."""
+    global COLD
+    COLD = cold
     run_row(measured_rows(("relu",))[0])
+
+
+CSV_COLUMNS = ["kernel", "size", "split", "footprint_bytes", "measured_us", "gpusim_kernel_us",
+               "gpusim_event_us", "roofline_us", "wave_instructions", "host_s"]
+
+
+def rows_from_csv(paths) -> list:
+    """rows_from_csv reads back the rows that ``--csv`` wrote (several runs, e.g. split by --min-bytes and
+    --max-bytes and run side by side), keyed by kernel and size; a later file's row replaces an earlier one."""
+    by_key = {(r.family, r.size): r for r in measured_rows()}
+    done = {}
+    for path in paths:
+        with Path(path).open() as fh:
+            for rec in csv.DictReader(fh):
+                row = by_key[(rec["kernel"], rec["size"])]
+                row.sim_us, row.kernel_us = float(rec["gpusim_event_us"]), float(rec["gpusim_kernel_us"])
+                row.wave_instructions, row.host_s = int(rec["wave_instructions"]), float(rec["host_s"])
+                done[(row.family, row.size)] = row
+    return list(done.values())
 
 
 def wmape(pairs) -> float:
@@ -242,38 +269,53 @@ def main() -> None:
     ap.add_argument("--families", default=",".join(FAMILIES), help="comma-separated subset of " + ",".join(FAMILIES))
     ap.add_argument("--max-bytes", type=float, default=float("inf"),
                     help="skip rows whose footprint (all buffers) exceeds this many bytes (default: run all)")
+    ap.add_argument("--min-bytes", type=float, default=0.0,
+                    help="skip rows whose footprint is below this many bytes (default 0; with --max-bytes, splits "
+                         "the table into runs that can go side by side)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--overhead-us", type=float, default=0.0,
                     help="residual constant added to the model's hipEvent time (default 0)")
     ap.add_argument("--fit", action="store_true",
                     help="fit the residual constant and the roofline's c on the training rows only, and print them")
     ap.add_argument("--csv", type=Path, help="also write the per-row table here")
+    ap.add_argument("--cold", action="store_true",
+                    help="run every row cold (no warm-up launch): the MALL starts empty")
+    ap.add_argument("--report-csv", type=Path, nargs="+", metavar="CSV",
+                    help="simulate nothing: report (and --fit) the rows that earlier --csv runs wrote")
     args = ap.parse_args()
     families = tuple(f.strip() for f in args.families.split(",") if f.strip())
     unknown = set(families) - set(FAMILIES)
     if unknown:
         ap.error(f"unknown families {sorted(unknown)}; choose from {', '.join(FAMILIES)}")
 
+    if args.report_csv:
+        done = sorted(rows_from_csv(args.report_csv), key=lambda r: (FAMILIES.index(r.family), r.order))
+        print(f"{len(done)} rows read from {', '.join(map(str, args.report_csv))}")
+        overhead, roof_c = fit_constants(done) if args.fit else (args.overhead_us, fit_constants(done)[1])
+        report(done, overhead, roof_c)
+        return
     rows = measured_rows(families)
     limit = simulator_buffer_limit()
     too_big = [r for r in rows if r.footprint_bytes > limit]
     if too_big:
         print(f"not simulated: {', '.join(r.label for r in too_big)} (buffers over gpusim's {limit >> 30} GiB "
               f"launch limit, gpusim.asm.header.MAX_BUFFER_BYTES)")
-    todo = [r for r in rows if r.footprint_bytes <= min(args.max_bytes, limit)]
-    skipped = [r for r in rows if args.max_bytes < r.footprint_bytes <= limit]
+    todo = [r for r in rows if args.min_bytes <= r.footprint_bytes <= min(args.max_bytes, limit)]
+    skipped = [r for r in rows if r not in todo and r.footprint_bytes <= limit]
     todo.sort(key=lambda r: -r.footprint_bytes * (r.order[1] if r.family == "fir" else 1))   # biggest first
     print(f"{len(todo)} of {len(rows)} rows on {ARCH}, {args.jobs} process(es)"
-          + (f"; skipped (footprint > {args.max_bytes:.3g} B): " + ", ".join(r.label for r in skipped) if skipped else ""))
+          + ("; skipped (footprint outside --min-bytes/--max-bytes): " + ", ".join(r.label for r in skipped)
+             if skipped else ""))
     t0 = time.perf_counter()
     done = []
     if args.jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=warm_worker) as pool:
+        with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=warm_worker,
+                                                     initargs=(args.cold,)) as pool:
             for r in pool.imap_unordered(run_row, todo):
                 done.append(r)
                 print(f"  {r.label}: {r.sim_us:.1f} us simulated in {r.host_s:.1f} s", flush=True)
     else:
-        warm_worker()
+        warm_worker(args.cold)
         for r in todo:
             done.append(run_row(r))
             print(f"  {r.label}: {r.sim_us:.1f} us simulated in {r.host_s:.1f} s", flush=True)
@@ -299,12 +341,11 @@ def main() -> None:
     if args.csv:
         with args.csv.open("w", newline="") as fh:
             w = csv.writer(fh)
-            w.writerow(["kernel", "size", "split", "footprint_bytes", "measured_us", "gpusim_kernel_us",
-                        "gpusim_us", "roofline_us", "wave_instructions", "host_s"])
+            w.writerow(CSV_COLUMNS)
             for r in done:
                 w.writerow([r.family, r.size, r.split, r.footprint_bytes, r.measured_us, f"{r.kernel_us:.3f}",
-                            f"{simulated_us(r, overhead):.3f}", f"{roofline_us(r, roof_c):.3f}",
-                            r.wave_instructions, f"{r.host_s:.2f}"])
+                            f"{r.sim_us:.3f}", f"{roofline_us(r, roof_c):.3f}", r.wave_instructions,
+                            f"{r.host_s:.2f}"])
 
 
 if __name__ == "__main__":
