@@ -16,7 +16,7 @@ def test_mi300a_is_listed_and_loads_by_name():
     assert a.provenance["gpu.xcds"].endswith("mi300a.yaml")
 
 
-def test_mi300a_differs_from_mi300x_only_in_xcds_and_capacity():
+def test_mi300a_differs_from_mi300x_only_in_xcds_capacity_and_launch_latency():
     a, x = load_arch("mi300a"), load_arch("cdna3")
     # 6 XCDs x 38 CUs = 228 CUs (data sheet), MI300X 8 x 38 = 304.
     assert (a.gpu.xcds, a.gpu.cus_per_xcd, a.cus) == (6, 38, 228)
@@ -26,9 +26,11 @@ def test_mi300a_differs_from_mi300x_only_in_xcds_and_capacity():
     assert a.hbm_bytes_per_s == x.hbm_bytes_per_s == pytest.approx(5.3e12, rel=0.01)
     assert a.mall == x.mall and a.l2 == x.l2 and a.cu == x.cu
     assert a.clocks.shader_mhz == 2100
+    # the launch latency is calibrated on the MI300A table's training rows (hardware_accuracy.py --fit)
+    assert a.launch.command_processor_latency_cycles == x.launch.command_processor_latency_cycles + 987
     mine = a.to_dict()
     theirs = x.to_dict()
-    for section in ("gpu", "hbm"):
+    for section in ("gpu", "hbm", "launch"):
         mine.pop(section), theirs.pop(section)
     assert {k: v for k, v in mine.items() if k not in ("name", "description")} == \
            {k: v for k, v in theirs.items() if k not in ("name", "description")}
