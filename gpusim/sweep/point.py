@@ -104,7 +104,8 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
         path = next((f for f in files if f.endswith("/" + workload) or f == workload), None) if workload \
             else files[0]
         kernel = _file_kernel(path)
-    result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"])
+    result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"],
+                      warm_up=study.get("warm_up", False))
     metrics = derived_metrics(result.counters, arch)
     for name in study["metrics"]:
         row[name] = metric_value(name, result.counters, metrics)

@@ -37,7 +37,7 @@ from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import Located, quote, read_located
 from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS
 
-TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions")
+TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up")
 WORKLOAD_COLUMN = "workload"
 DEFAULT_MAX_POINTS = 10_000
 MAX_NAME = 128
@@ -78,6 +78,7 @@ class Study:
     gen: dict = field(default_factory=dict)
     files: tuple = ()
     max_instructions: int = 2_000_000_000
+    warm_up: bool = False   # time each point after one warm-up launch of its kernel (gpusim run --warm-up)
     source: str = ""
     explicit_points: Optional[tuple] = None
 
@@ -103,7 +104,7 @@ class Study:
         """to_dict is the study as plain data: what a worker needs to run any of its points."""
         return {"name": self.name, "arch": self.arch, "vary": self.vary, "metrics": list(self.metrics),
                 "gen_family": self.gen_family, "gen": self.gen, "files": list(self.files),
-                "max_instructions": self.max_instructions}
+                "max_instructions": self.max_instructions, "warm_up": self.warm_up}
 
     def hash(self) -> str:
         """hash identifies the study's content (not its file name): a results folder belongs to one hash."""
@@ -201,8 +202,11 @@ class _Builder:
         max_inst = top["max_instructions"].value if "max_instructions" in top else 2_000_000_000
         if not isinstance(max_inst, int) or isinstance(max_inst, bool) or max_inst <= 0:
             raise StudyError("'max_instructions' must be a positive integer", top["max_instructions"].loc)
+        warm_up = top["warm_up"].value if "warm_up" in top else False
+        if not isinstance(warm_up, bool):
+            raise StudyError("'warm_up' must be true or false", top["warm_up"].loc)
         study = Study(name=name, arch=arch_ref, vary=vary, metrics=metrics, gen_family=family, gen=gen,
-                      files=files, max_instructions=max_inst, source=text)
+                      files=files, max_instructions=max_inst, warm_up=warm_up, source=text)
         return study
 
     def _name(self, node: Optional[Located]) -> str:
