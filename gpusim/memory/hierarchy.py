@@ -249,8 +249,8 @@ class MemoryLevels:
         (``translation.translated_access_line``); returns its completion cycle. ``cache_bits`` are the
         instruction's cache-policy bits (1 glc/sc0, 2 slc/sc1, 4 nt).
 
-        Mutates this object's arrays. For engine hot loops call ``translated_access_line(kernel_args(), ...)``
-        from numba.
+        Mutates this object's arrays. Engine hot loops, compiled by numba, call
+        ``translated_access_line(kernel_args(), ...)`` directly.
         """
         return int(translated_access_line(self.kernel_args(), cu, addr, nbytes, now, write, scalar, cache_bits))
 
