@@ -60,12 +60,20 @@ def loop_around(program: Program, i: int) -> Optional[tuple[int, int]]:
     A backward branch at ``last`` jumping to ``first <= i <= last``; None when ``i`` is in no loop.
     """
     best = None
-    for j in range(i, program.sem.shape[0]):
+    for t, j in _loops_holding(program, i):
+        if best is None or j - t < best[1] - best[0]:
+            best = (t, j)
+    return best
+
+
+def _loops_holding(program: Program, i: int):
+    """_loops_holding yields (first, last) of every backward branch at ``last`` (s_branch or s_cbranch_*)
+    whose target ``first`` is at or before instruction ``i``, so that ``i`` lies in its range."""
+    for j in range(min(max(i, 0), program.sem.shape[0]), program.sem.shape[0]):
         if int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH):
             t = int(program.mods[j, M_TARGET])
-            if t <= i and (best is None or j - t < best[1] - best[0]):
-                best = (t, j)
-    return best
+            if 0 <= t <= i:
+                yield t, j
 
 
 # what another workgroup's stores reach a spinning wave through: atomics, loads that bypass or refresh the
@@ -84,16 +92,10 @@ def may_wait_on_others(program: Program, i: int) -> bool:
     from the CU's non-coherent L1 forever). Without any of them the loop's trip count is the workgroup's
     own business: running it alone decides whether it ends. An ``i`` in no loop gives True (nothing known).
     """
-    n = len(program)
-    first, last = None, None
-    for j in range(min(max(i, 0), n), n):
-        if int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH):
-            t = int(program.mods[j, M_TARGET])
-            if 0 <= t <= i:
-                first = t if first is None else min(first, t)
-                last = j
-    if first is None:
+    loops = list(_loops_holding(program, i))
+    if not loops:
         return True
+    first, last = min(t for t, _ in loops), max(j for _, j in loops)
     for j in range(first, last + 1):
         s = int(program.sem[j])
         if s in _SYNC_SEMS or program.mnemonics[j] in _SPIN_MNEMONICS:
