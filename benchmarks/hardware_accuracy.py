@@ -153,6 +153,14 @@ def simulator_buffer_limit() -> int:
 
 
 COLD = False   # --cold: no warm-up launch before any row
+OVERRIDES: dict = {}   # --set: what-if values of the architecture, dotted YAML keys
+
+
+def model_arch():
+    """model_arch is the architecture every row runs on: archs/ARCH.yaml with the --set overrides."""
+    from gpusim.arch import arch_overrides, load_arch
+    arch = load_arch(ARCH)
+    return arch_overrides(arch, OVERRIDES) if OVERRIDES else arch
 
 
 def timed(kernel, arch, footprint_bytes: int):
@@ -179,8 +187,7 @@ def roofline_us(row: Row, c_us: float) -> float:
 def run_row(row: Row) -> Row:
     """run_row simulates one row (in a worker process) and returns it with sim_us filled."""
     import gpusim
-    from gpusim.arch import load_arch
-    arch = load_arch(ARCH)
+    arch = model_arch()
     with tempfile.TemporaryDirectory() as tmp:
         kernel = gpusim.load_kernel(rewritten_kernel(row, Path(tmp)))
         t0 = time.perf_counter()
@@ -192,11 +199,12 @@ def run_row(row: Row) -> Row:
     return row
 
 
-def warm_worker(cold: bool = False) -> None:
-    """warm_worker sets the worker's --cold and loads the timing model's compiled kernels (numba's disk
+def warm_worker(cold: bool = False, overrides: dict | None = None) -> None:
+    """warm_worker sets the worker's --cold and --set and loads the timing model's compiled kernels (numba's disk
     cache) with a tiny run, so a row's host seconds are its simulation only."""
-    global COLD
+    global COLD, OVERRIDES
     COLD = cold
+    OVERRIDES = dict(overrides or {})
     run_row(measured_rows(("relu",))[0])
 
 
@@ -280,6 +288,9 @@ def main() -> None:
     ap.add_argument("--csv", type=Path, help="also write the per-row table here")
     ap.add_argument("--cold", action="store_true",
                     help="run every row cold (no warm-up launch): the MALL starts empty")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="what-if: override an architecture value for every row, by its dotted YAML key "
+                         "(e.g. l2.fabric_bytes_per_clk=32); repeatable")
     ap.add_argument("--report-csv", type=Path, nargs="+", metavar="CSV",
                     help="simulate nothing: report (and --fit) the rows that earlier --csv runs wrote")
     args = ap.parse_args()
@@ -294,6 +305,19 @@ def main() -> None:
         overhead, roof_c = fit_constants(done) if args.fit else (args.overhead_us, fit_constants(done)[1])
         report(done, overhead, roof_c)
         return
+    overrides = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            ap.error(f"--set {item!r}: expected KEY=VALUE, e.g. l2.fabric_bytes_per_clk=32")
+        overrides[key.strip()] = value.strip()
+    if overrides:
+        from gpusim.arch import arch_overrides, load_arch
+        from gpusim.arch.loader import ArchError
+        try:
+            arch_overrides(load_arch(ARCH), overrides)
+        except ArchError as err:
+            ap.error(f"--set: {str(err).removeprefix('error: ')}")
     rows = measured_rows(families)
     limit = simulator_buffer_limit()
     too_big = [r for r in rows if r.footprint_bytes > limit]
@@ -310,12 +334,12 @@ def main() -> None:
     done = []
     if args.jobs > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=warm_worker,
-                                                     initargs=(args.cold,)) as pool:
+                                                     initargs=(args.cold, overrides)) as pool:
             for r in pool.imap_unordered(run_row, todo):
                 done.append(r)
                 print(f"  {r.label}: {r.sim_us:.1f} us simulated in {r.host_s:.1f} s", flush=True)
     else:
-        warm_worker(args.cold)
+        warm_worker(args.cold, overrides)
         for r in todo:
             done.append(run_row(r))
             print(f"  {r.label}: {r.sim_us:.1f} us simulated in {r.host_s:.1f} s", flush=True)

@@ -285,6 +285,10 @@ class L2:
                                                   "of device memory (the model's buffers)", default=False)
     write_back_to_mall: bool = _param("a cache write-back (buffer_wbl2) is done when the MALL has taken the dirty "
                                       "lines (a memory-side cache), not when DRAM has written them", default=False)
+    fabric_bytes_per_clk: int = _param(
+        "bandwidth of the XCD's port to the data fabric (its link to the MALL and HBM), shared by its L2 "
+        "channels' line fills and write-backs; 0 = no limit beyond the levels below", minimum=0,
+        maximum=MAX_BYTES_PER_CLK, default=0)
 
     def problems(self) -> Problems:
         yield from _check_set_associative(self.size_bytes, self.line_bytes, self.associativity,

@@ -17,7 +17,7 @@ TCP_COUNTERS = ("TCP_TOTAL_CACHE_ACCESSES", "TCP_TCC_READ_REQ", "TCP_TCC_WRITE_R
                 "GPUSIM_TCP_HIT", "GPUSIM_TCP_MISS", "GPUSIM_TCP_MSHR_STALL_CYCLES")
 SQC_COUNTERS = ("SQC_DCACHE_REQ", "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES")
 TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_EA_RDREQ", "TCC_EA_WRREQ",
-                "GPUSIM_TCC_MSHR_STALL_CYCLES")
+                "GPUSIM_TCC_MSHR_STALL_CYCLES", "GPUSIM_TCC_FABRIC_STALL_CYCLES")
 MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS", "GPUSIM_MALL_WRREQ")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
                 "GPUSIM_HBM_QUEUE_STALL_CYCLES",
@@ -92,6 +92,7 @@ class MemoryLevels:
       sq_tags/stamps/ready        [cus / shared_by_cus, sets, ways]   scalar cache
       l2_tags/stamps/ready/dirty  [xcds, channels, sets, ways]        L2, sets split per channel
       l2_free [xcds, channels, CALENDAR]; l2_mshr [xcds, channels, mshrs_per_channel, 2]
+      fabric_free                 [xcds, FABRIC_CALENDAR_BUCKETS]: each XCD's port to the data fabric, in ticks
       mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
       hbm_free [hbm channels x pseudo-channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
       dram_params, dram_map, dram_bank, dram_bg, dram_pc, dram_wq   the DRAM model (gpusim.memory.kernels.dram)
@@ -106,7 +107,8 @@ class MemoryLevels:
       tcc [xcds, channels, :] TCC_REQ, TCC_READ, TCC_WRITE, TCC_HIT, TCC_MISS (hit + miss = req),
                               TCC_EA_RDREQ / TCC_EA_WRREQ (fabric requests of min(L2 line, MALL line) bytes:
                               64 B on CDNA3, so bytes = 64 x count as rocprof-compute computes them),
-                              GPUSIM_TCC_MSHR_STALL_CYCLES
+                              GPUSIM_TCC_MSHR_STALL_CYCLES, GPUSIM_TCC_FABRIC_STALL_CYCLES (cycles line
+                              transfers waited for the channel's fabric port)
       mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (no public AMD counter names)
       hbm_ctr [channels, :]   GPUSIM_HBM_RDREQ, _WRREQ, _READ_BYTES (= MALL misses x MALL line), _WRITE_BYTES,
                               GPUSIM_HBM_QUEUE_STALL_CYCLES (reads waiting for a queue entry); with the DRAM
@@ -142,6 +144,7 @@ class MemoryLevels:
         p[K.P_L2_FLUSH_AT_END] = l2.write_policy == "write_back" and l2.write_back_at_kernel_end
         p[K.P_L2_INV_KEEPS_DEVICE] = l2.invalidate_keeps_device_memory
         p[K.P_L2_WB_TO_MALL] = l2.write_back_to_mall
+        p[K.P_FABRIC_BPC] = l2.fabric_bytes_per_clk
         if mall.present:
             p[K.P_MALL_LINE], p[K.P_MALL_LAT] = mall.line_bytes, mall.latency_cycles
             p[K.P_MALL_BPC], p[K.P_MALL_CHANNELS] = mall.bytes_per_clk_per_channel, mall.channels
@@ -168,6 +171,7 @@ class MemoryLevels:
         self.l2_dirty = np.zeros(self.l2_tags.shape, np.uint8)
         self.l2_free = channel_calendar(xcds, l2.channels)
         self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel, 2), np.int64)
+        self.fabric_free = channel_calendar(xcds, buckets=K.FABRIC_CALENDAR_BUCKETS)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
         # an architecture without a MALL (cdna2) keeps one-entry placeholder arrays; the kernel skips the level
@@ -218,7 +222,7 @@ class MemoryLevels:
         return MemoryArrays(self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
-                self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
+                self.fabric_free, self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
                 self.hbm_free, self.hbm_queue, self.hbm_ctr,
                 self.dram_params, self.dram_map, self.dram_bank, self.dram_bg, self.dram_pc, self.dram_wq, self.seq,
                 self.tr)

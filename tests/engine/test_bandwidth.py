@@ -22,7 +22,7 @@ def saxpy(tmp_path, n):
 
 
 @pytest.mark.parametrize("arch_name", ["cdna3"])
-def test_streaming_saxpy_reaches_60_to_100_percent_of_hbm_peak(tmp_path, arch_name):
+def test_streaming_saxpy_reaches_half_to_all_of_hbm_peak(tmp_path, arch_name):
     arch = load_arch(arch_name)
     n = 1 << 22  # x and y (32 MiB) read from HBM on cold caches; y written back into the write-back L2
     run = time_kernel(saxpy(tmp_path, n), arch)
@@ -30,9 +30,12 @@ def test_streaming_saxpy_reaches_60_to_100_percent_of_hbm_peak(tmp_path, arch_na
     seconds = run.cycles / (arch.clocks.shader_mhz * 1e6)
     achieved = (c["GPUSIM_HBM_READ_BYTES_sum"] + c["GPUSIM_HBM_WRITE_BYTES_sum"]) / seconds
     # the DRAM model's refresh, row misses and read/write turnarounds, the first touches' page walks and the
-    # dispatch ramp leave this 48 MB stream at 69.9% of the 5.3 TB/s peak (MI300X STREAM measures 75-78% at
-    # large footprints, cdna-facts.md); a bandwidth-only channel gave over 70%
-    assert 0.60 * arch.hbm_bytes_per_s <= achieved <= arch.hbm_bytes_per_s
+    # dispatch ramp leave this 48 MB stream at 69.9% of the 5.3 TB/s peak without the XCDs' fabric ports
+    # (MI300X STREAM measures 75-78% at large footprints, cdna-facts.md); with them (l2.fabric_bytes_per_clk
+    # 400) it is 57.5%: the end-of-kernel write-back of y, 2 MiB per XCD, crosses each port in 2 MiB / 400 B
+    # = 5,243 cycles after the last wave, where it went to the MALL at the slices' speed before
+    assert 0.50 * arch.hbm_bytes_per_s <= achieved <= arch.hbm_bytes_per_s
+    assert c["GPUSIM_TCC_FABRIC_STALL_CYCLES_sum"] > 0
     # every line of x and y came from HBM once, and every line of y went back: evicted from the L2 on
     # the way, or written back by the end-of-kernel release (cdna3: l2.write_back_at_kernel_end)
     assert c["GPUSIM_HBM_READ_BYTES_sum"] >= 8 * n

@@ -22,7 +22,7 @@ from gpusim.asm.fields import CACHE_INV, CACHE_INV_L2, CACHE_WB_L2
 from gpusim.memory.kernels.access import (
     P_CUS_PER_XCD, P_HBM_INTERLEAVE, P_L1_LAT, P_L2_CHANNELS, P_L2_INTERLEAVE, P_L2_INV_KEEPS_DEVICE, P_L2_LAT,
     P_L2_LINE, P_L2_WB_TO_MALL, P_MALL_BPC, P_MALL_CHANNELS, P_MALL_LAT, P_MALL_LINE, TCC_EA_WRREQ, GPUSIM_MALL_WRREQ,
-    _write_back_line)
+    _write_back_line, fabric_port)
 from gpusim.memory.kernels.cache import (
     EMPTY, INVALIDATED, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, tag_address)
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
@@ -70,6 +70,7 @@ def _write_back_to_mall(M, xcd, ch, tag, t):
     line_b = p[P_L2_LINE]
     ea = min(line_b, p[P_MALL_LINE])
     line = channel_global(tag_address(tag, line_b), ch, p[P_L2_INTERLEAVE], p[P_L2_CHANNELS])
+    t = fabric_port(M, xcd, ch, t)
     done = t
     for off in range(0, line_b, ea):
         M.tcc[xcd, ch, TCC_EA_WRREQ] += 1
