@@ -230,8 +230,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
 
     ``warm_up`` first runs a dispatch of the same kernel (values sliced: no buffer changes, so the outputs
     are those of one run) and times the real dispatch after it, as hardware timings taken after a warm-up
-    run are: the kernel-start acquire invalidates the L1s (and the L2 where ``launch.invalidate_l2_at_start``),
-    so what carries over is what the MALL holds (MemoryLevels.for_next_kernel). The cycles and counters are
+    run are: the kernel-start acquire invalidates the L1s (and the L2 where ``launch.invalidate_l2_at_start``,
+    keeping device memory's lines where ``l2.invalidate_keeps_device_memory``), so what carries over is what
+    the MALL and those L2 lines hold (MemoryLevels.for_next_kernel). The cycles and counters are
     the timed dispatch's only.
     """
     if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS:
@@ -241,7 +242,10 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     memory = MemoryLevels(arch)
     if warm_up:
         _timed_dispatch(kernel, arch, memory, values=False, trace=None, **limits)
-        memory = memory.for_next_kernel(keep_l2=not arch.launch.invalidate_l2_at_start)
+        # an L2 invalidate that keeps device memory (l2.invalidate_keeps_device_memory) keeps every line of the
+        # kernel's buffers, at kernel start as inside a kernel
+        keep_l2 = not arch.launch.invalidate_l2_at_start or arch.l2.invalidate_keeps_device_memory
+        memory = memory.for_next_kernel(keep_l2=keep_l2)
     run = _timed_dispatch(kernel, arch, memory, values=values, trace=trace, **limits)
     run.warm_up = warm_up
     return run
