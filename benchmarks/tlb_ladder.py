@@ -29,7 +29,7 @@ import argparse
 
 import numpy as np
 
-LOOP_CYCLES = 28     # the pointer chase's own instructions per step (archs/cdna3.yaml header)
+LOOP_CYCLES = 6      # s_waitcnt and reissue of the next load per step of latency_ladder.py's chain (archs/cdna3.yaml header)
 PUBLISHED = "none found"
 
 
