@@ -39,8 +39,8 @@ def mall_resident(arch):
 
     Latencies, ports and the MALL are untouched, so a warm chase over 256 KiB (4096 elements 64 B apart on
     2048 lines, few of them caught by the shrunken L1/L2) measures the load-to-use of a MALL hit in a
-    second. The same chase past the real 4 MB L2 (``benchmarks/latency_ladder.py --mall``: 16 MiB) needs 12 million dependent steps
-    (minutes) and also hits the L2 for a quarter of its loads.
+    second. The same chase past the real 4 MB L2 (``benchmarks/latency_ladder.py --mall``: 16 MiB, half a
+    million dependent steps) also hits the L2 for about a quarter of its loads.
     """
     return arch_overrides(arch, {"cu.l1.size_bytes": 1024, "l2.size_bytes": 2048, "l2.associativity": 1})
 

@@ -38,16 +38,19 @@ def test_yaml_values_the_cycle_counts_below_rest_on():
 def test_cold_walk_reads_pde0_through_l2_mall_and_hbm():
     # CU 0 at cycle 0, nothing cached: the UTCL1 misses (t = 0 + 0), the UTCL2 misses (t = 0 + 120), the
     # walker spends 20 cycles and reads PDE0's line at cycle 140, which misses the L2, the MALL and HBM.
-    # By hand (cdna3.yaml): L2 140 + 1 + 101 = 242; two 64 B MALL reads of the 128 B line, 243 + 191 and
-    # 244 + 191 (one slice); HBM at memory clock ceil(435*1300/2100) = 270 .. 273, back in shader clock
-    # ceil(273*2100/1300) = 441, + 437 = 878 (10 less than with the L2 at 111). The test takes the read's time from the hierarchy itself
-    # (the same read on an untouched copy), so a change of the DRAM model moves both sides.
+    # By hand (cdna3.yaml, DRAM timing as in tests/engine/test_golden_cycles.py): L2 140 + 1 + 101 = 242
+    # (miss); two 64 B MALL reads of the 128 B line on one slice, 242..243 + 191 = 434 and 243..244 + 191 =
+    # 435 (misses); HBM half 0 at memory clock ceil(434*13/21) = 269: ACT 269, RDs 295, 299, data ..318;
+    # half 1 at ceil(435*13/21) = 270: ACT 273 (tRRD_S), RD 299 finds the bus taken until 318, data
+    # 318..320, next RD 305, data ..324; back ceil(324*21/13) = 524, + 330 = 854 (864 with the L2 at 111).
+    # The test takes the read's time from the hierarchy itself (the same read on an untouched copy), so a
+    # change of the DRAM model moves both sides.
     m = _levels()
     done = _tr(m, 0, 4096, 0)
     ref = MemoryLevels(ARCH, cus=2)
     read = int(_l2_access(ref.kernel_args(), 0, page_table_entry(0, 1), 64, 140, False))
     assert done == read
-    assert 800 < done < 1000      # about 878, the L2 + MALL + HBM path of the walk's read
+    assert 800 < done < 1000      # 854, the L2 + MALL + HBM path of the walk's read
     assert _sums(m, "TCP_UTCL1_TRANSLATION_MISS", "GPUSIM_UTCL2_MISS", "GPUSIM_PAGE_WALKS",
                  "GPUSIM_PAGE_WALK_READS") == (1, 1, 1, 1)
     assert _sums(m, "GPUSIM_PAGE_WALK_CYCLES") == (done - 120,)
@@ -187,11 +190,12 @@ def test_a_walk_waits_for_a_free_walker():
 def test_the_walker_limit_binds_out_of_time_order():
     # The engine offers requests in issue order, not time order. One walker (256 cycles per walk, set here, on a
     # calendar of 32-cycle buckets): CU 0's walk of page 1 is offered first, at 10500: UTCL2 miss at 10620,
-    # the walker is free, 10620 + 122 (20 walker + 1 port + 101 L2 hit) = 10742; it takes the walker's 10620 .. 10876. CU 1's walk of page 2
-    # is offered next but from 10400: UTCL2 miss at 10520. It takes the idle cycles 10520 .. 10620 (100),
-    # none of the 10620 .. 10876 the first holds, and its last 156 from 10876: its share ends at 11032, so
-    # it starts at 11032 - 256 = 10776 (256 stall cycles) and returns at 10776 + 122 = 10898. A slot pool
-    # let it walk at 10520, beside the first, as if there were two walkers.
+    # the walker is free, 10620 + 122 (20 walker + 1 port + 101 L2 hit) = 10742; it takes the walker's
+    # 10620 .. 10876. CU 1's walk of page 2 is offered next but from 10400: UTCL2 miss at 10520. It takes
+    # the idle cycles 10520 .. 10620 (100), none of the 10620 .. 10876 the first holds, and its last 156
+    # from 10876: its share ends at 11032, so it starts at 11032 - 256 = 10776 (256 stall cycles) and
+    # returns at 10776 + 122 = 10898. A slot pool let it walk at 10520, beside the first, as if there were
+    # two walkers.
     one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
     m = _levels(one)
     _tr(m, 0, 0, 0)
