@@ -4,7 +4,8 @@ benchmarks/kernels/shared_tile.s has every workgroup store the same tile of a gl
 meet its barrier and chase dependent loads through the tile. The per-load time is the difference of two runs
 (2K and K loads) over K, so the stores, the launch and the first misses cancel out; on an L1 that keeps the
 tile it is an L1 hit plus the chase loop's own instructions (136 cycles with cdna3's L1 at 108; the bare
-chain of benchmarks/latency_ladder.py takes 116). The counters show where the loads went: vector L1 hits and misses, L2 requests and the busiest L2 channel.
+chain of benchmarks/latency_ladder.py takes 116). The counters show where the loads went: vector L1 hits
+and misses, L2 requests and the busiest L2 channel.
 Usage:
 
     python benchmarks/shared_tile.py [--arch cdna3] [--loads 32] [--agent] [--invalidate-drops-l2]
