@@ -3,13 +3,16 @@
 benchmarks/kernels/shared_tile.s has every workgroup store the same tile of a global scratch buffer, wait,
 meet its barrier and chase dependent loads through the tile. The per-load time is the difference of two runs
 (2K and K loads) over K, so the stores, the launch and the first misses cancel out; on an L1 that keeps the
-tile it is the L1 load-to-use time of the chase loop (~116 cycles, as benchmarks/latency_ladder.py). The
-counters show where the loads went: vector L1 hits and misses, L2 requests and the busiest L2 channel.
+tile it is an L1 hit plus the chase loop's own instructions (136 cycles with cdna3's L1 at 108; the bare
+chain of benchmarks/latency_ladder.py takes 116). The counters show where the loads went: vector L1 hits
+and misses, L2 requests and the busiest L2 channel.
 Usage:
 
     python benchmarks/shared_tile.py [--arch cdna3] [--loads 32] [--agent] [--invalidate-drops-l2]
 
-Findings (cdna3, --loads 16; "kernel" is the 32-load run):
+Findings (cdna3, --loads 16; "kernel" is the 32-load run), measured with the L1 at 88 and the L2 at 111
+cycles, before the latency ladder's recalibration (cdna3 today: 136 cycles per load plain, 1216 x 4 waves
+7,808 cycles; rerun for the rest):
 - plain (workgroup-scope barrier, as HIP's __syncthreads compiles on gfx942): 116 cycles per load at every
   size, 1 to 1216 workgroups; the store keeps or skips the L1 line, the first load is one L2 round trip, no
   L2 channel hot spot, no MSHR stalls. 1216 x 4 waves: 6,372 cycles.

@@ -1,10 +1,11 @@
 """TLB ladder: per-step cycles of a dependent chase whose every step lands in another page.
 
 The chase visits ``pages`` pages in a random single cycle, one line per page, each load issued when
-the previous one has returned plus the chase loop's own instructions (``LOOP_CYCLES``, as
-benchmarks/latency_ladder.py's kernel spends them). It runs on the memory model (MemoryLevels) rather
-than the engine, so footprints of many GiB cost no host memory: only addresses are modelled. Each step
-is timed on the second pass, with translation on and off; the difference is what translation adds:
+the previous one has returned plus the wait and reissue of the next load (``LOOP_CYCLES``, as the
+chain of benchmarks/latency_ladder.py spends them: only the load and its s_waitcnt between steps). It
+runs on the memory model (MemoryLevels) rather than the engine, so footprints of many GiB cost no host
+memory: only addresses are modelled. Each step is timed on the second pass, with translation on and off;
+the difference is what translation adds:
 
 * pages <= utcl1_entries: every page hits the UTCL1 (utcl1_hit_cycles, 0 on cdna3);
 * utcl1_entries < pages <= utcl2_entries: UTCL1 misses that hit the UTCL2 (+ utcl2_hit_cycles);
@@ -29,7 +30,7 @@ import argparse
 
 import numpy as np
 
-LOOP_CYCLES = 28     # the pointer chase's own instructions per step (archs/cdna3.yaml header)
+LOOP_CYCLES = 6      # per step of latency_ladder.py's chain: s_waitcnt and reissue (archs/cdna3.yaml header)
 PUBLISHED = "none found"
 
 

@@ -41,7 +41,7 @@ INT_RANGES = {
 FLOAT_MAX = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,
              "f64": 1.7976931348623157e308}
 # initialiser name -> number of parameters
-INITS = {"zeros": 0, "ones": 0, "arange": 0, "perm": 0, "cycle": 0,
+INITS = {"zeros": 0, "ones": 0, "arange": 0, "perm": 0, "cycle": 0, "cycle_offsets": 0,
          "uniform": 2, "normal": 2, "randint": 2, "value": 1}
 KEYWORDS = ("launch", "arg", "check")
 MAX_BLOCK = 1024
@@ -326,6 +326,9 @@ def _parse_buffer(name: str, words: list[tuple[str, int]], koff: int, noff: int,
                 raise ctx.error(f"seed '{vtext}' is too large", woff + 5)
         else:
             init, params = _parse_init(value.strip(), woff + 5, ctx)
+            if init == "cycle_offsets" and dtype not in INT_RANGES:
+                raise ctx.error(f"init 'cycle_offsets' holds byte offsets: it needs an integer buffer, not {dtype}",
+                                woff + 5)
     return ArgSpec(name=name, kind="buffer", dtype=dtype, shape=tuple(shape), init=init,
                    init_params=params, seed=seed, out=out, loc=ctx.loc(noff),
                    shape_exprs=tuple(exprs) if name in shapes else ())

@@ -45,6 +45,8 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
         values = rng.permutation(n)
     elif spec.init == "cycle":
         values = _single_cycle(n, rng)
+    elif spec.init == "cycle_offsets":
+        values = _cycle_offsets(spec.shape if spec.shape else (1,), rng, spec.dtype)
     elif spec.init == "value":
         values = np.full(n, p[0])
     else:
@@ -54,6 +56,26 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
     else:
         out = np.asarray(values).astype(NUMPY_DTYPES[spec.dtype])
     return out.reshape(spec.shape if spec.shape else (1,))
+
+
+def _cycle_offsets(shape: tuple, rng: np.random.Generator, dtype: str) -> np.ndarray:
+    """_cycle_offsets is ``cycle`` over the buffer's rows as byte offsets from the buffer's start.
+
+    Row i (``shape[0]`` rows, each the rest of the shape) is one element of a random single cycle
+    (the same permutation as ``cycle`` for the same seed): its first slot holds the byte offset of the
+    next row, ``next[i] * row_bytes``, and its other slots are 0. A load of it is the address of the
+    next, so a pointer chase needs no arithmetic between its dependent loads (``global_load_dword v,
+    v, s[base]``), and a 2-D shape spaces the chased elements: ``u32[m,16]`` puts them 64 bytes apart.
+    Offsets that do not fit the element type are refused."""
+    rows = int(shape[0])
+    per_row = int(np.prod(shape[1:], dtype=np.int64))
+    row_bytes = per_row * np.dtype(NUMPY_DTYPES[dtype]).itemsize
+    top = (rows - 1) * row_bytes
+    if top > np.iinfo(NUMPY_DTYPES[dtype]).max:
+        raise ValueError(f"init cycle_offsets: byte offsets up to {top:,} do not fit {dtype}; use a wider type")
+    values = np.zeros(rows * per_row, dtype=np.int64)
+    values[::per_row] = _single_cycle(rows, rng) * row_bytes
+    return values
 
 
 def _single_cycle(n: int, rng: np.random.Generator) -> np.ndarray:

@@ -49,10 +49,11 @@ def test_cdna3_is_mi300x():
 
 def test_cdna3_latencies_add_up_to_measured_load_to_use():
     a = load_arch("cdna3")
-    # [H]: ~116 / ~209 / ~385-450 / ~860 cycles for a pointer chase. The latency sums fall
-    # short of them by the chase loop's own cycles in gpusim (about 28);
+    # [H]: ~116 / ~209 / ~385-450 / ~860 cycles for a pointer chase whose dependent loads have only their
+    # s_waitcnt between them. The latency sums fall short of them by the ports (a cycle or two per level)
+    # and the wait and reissue of each step in gpusim (about 6);
     # tests/engine/test_latency_ladder.py checks the end-to-end times within 5%.
-    assert 76 <= a.load_to_use_cycles("l1") <= 116
+    assert 100 <= a.load_to_use_cycles("l1") <= 116
     assert 169 <= a.load_to_use_cycles("l2") <= 209
     assert 360 <= a.load_to_use_cycles("mall") <= 450
     assert 820 <= a.load_to_use_cycles("hbm") <= 860

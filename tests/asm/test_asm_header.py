@@ -96,6 +96,7 @@ ERRORS = [
     ("; gpusim-arg: A buffer f32[4] init=uniform\n", 1, 36, "needs 2 parameters", None),
     ("; gpusim-arg: A buffer f32[4] init=unifrom(0,1)\n", 1, 36, "unknown init 'unifrom'", "'uniform'"),
     ("; gpusim-arg: A buffer f32[4] init=uniform(1,0)\n", 1, 36, "lo < hi", None),
+    ("; gpusim-arg: A buffer f32[4] init=cycle_offsets\n", 1, 36, "needs an integer buffer, not f32", None),
     ("; gpusim-arg: A buffer f32[4] init=randint(0,1.5)\n", 1, 36, "integer bounds", None),
     ("; gpusim-arg: A buffer f32[4] init=normal(0,x)\n", 1, 36, "malformed number 'x'", None),
     ("; gpusim-arg: A buffer f32[4] init=uniform(0,1\n", 1, 43, "unbalanced", None),

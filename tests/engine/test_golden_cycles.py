@@ -94,8 +94,8 @@ def test_barrier_waits_for_the_slowest_wave(cdna3):
 # ---------------------------------------------------------------- global loads through the memory hierarchy
 # Memory model (gpusim/memory/kernels/access.py, figures from archs/cdna3.yaml): a level is a port (requests in
 # time order are served first come, first served) that holds ceil(bytes / bytes_per_clk) cycles (at least 1) and then adds its latency_cycles; a miss goes on to the
-# next level from the cycle the previous level returned. L1: 128 B line at 64 B/clk = 2 port cycles + 88.
-# L2: 1 port cycle + 111 (a 64 B scalar line or a 128 B vector line at 128 B/clk). An L2 miss fetches its
+# next level from the cycle the previous level returned. L1: 128 B line at 64 B/clk = 2 port cycles + 108.
+# L2: 1 port cycle + 101 (a 64 B scalar line or a 128 B vector line at 128 B/clk). An L2 miss fetches its
 # 128 B line as two 64 B MALL requests (TCC_EA_RDREQ) on one MALL slice: 1 port cycle + 191 each, the second
 # queued 1 cycle behind the first. A MALL miss goes to HBM: shader cycle t becomes memory cycle
 # ceil(t * 1300 / 2100), where the DRAM model (gpusim/memory/kernels/dram.py, hbm.timing) times the 64 B line
@@ -104,28 +104,31 @@ def test_barrier_waits_for_the_slowest_wave(cdna3):
 # data tCL 17 after each RD for 2 clocks on the pseudo-channel's bus; the second bank's ACT waits tRRD_S 4.
 # The end returns to shader cycles as ceil(m * 2100 / 1300), plus 330. The scalar cache adds 40 and then
 # misses straight to L2. Layout (gpusim/exec/launch.py): kernarg at the arena base, buf 8704 B above it; both
-# sit on L2 channel 1 of XCD 0 but use it 818 cycles apart, and on different MALL/HBM channels (127, 93), so
+# sit on L2 channel 1 of XCD 0 but use it 830 cycles apart, and on different MALL/HBM channels (127, 93), so
 # no request waits for another.  All 64 lanes load one address: one line request.
 #
 # Common prologue, one wave on SIMD 0 (visited on cycles 0, 4, 8, ...):
-#   c0    s_load_dwordx2 (kernarg, cold): scalar cache 0 + 40 = 40 -> L2 port 40..41, + 111 = 152 (miss) ->
-#         MALL half 0: 152..153 + 191 = 344 (miss) -> HBM mem ceil(344*13/21) = 213: ACT 213, RDs 239, 243,
-#               data ..262; back ceil(262*21/13) = 424, + 330 = 754
-#         MALL half 1: 153..154 + 191 = 345 (miss) -> HBM mem ceil(345*13/21) = 214: ACT 217 (tRRD_S), RD 243
-#               finds the bus taken until 262 (half 0's second burst): data 262..264, so that RD counts as
-#               245 and the next in its group is 249 (tCCD_L): data ..268; back ceil(268*21/13) = 433,
-#               + 330 = 763; the s_load completes at 763
+#   c0    s_load_dwordx2 (kernarg, cold): scalar cache 0 + 40 = 40 -> L2 port 40..41, + 101 = 142 (miss) ->
+#         MALL half 0: 142..143 + 191 = 334 (miss) -> HBM mem ceil(334*13/21) = 207: ACT 207, RDs 233, 237,
+#               data ..256; back ceil(256*21/13) = 414, + 330 = 744
+#         MALL half 1: 143..144 + 191 = 335 (miss) -> HBM mem ceil(335*13/21) = 208: ACT 211 (tRRD_S), RD 237
+#               finds the bus taken until 256 (half 0's second burst): data 256..258, so that RD counts as
+#               239 and the next in its group is 243 (tCCD_L): data ..262; back ceil(262*21/13) = 424,
+#               + 330 = 754; the s_load completes at 754
 #   c4    v_mov_b32 v1, 0
-#   c8    s_waitcnt lgkmcnt(0) waits for 763; SIMD 0's turn is 764
-#   c768  global_load_dword (buf, cold): L1 port 768..770 + 88 = 858 (miss) -> L2 port 858..859 + 111 = 970
-#         (miss) -> MALL half 0: 970..971 + 191 = 1162 -> HBM mem ceil(1162*13/21) = 720: ACT 720, RDs 746,
-#               750, data ..769; back ceil(769*21/13) = 1243, + 330 = 1573
-#         MALL half 1: 971..972 + 191 = 1163 -> HBM mem ceil(1163*13/21) = 720: ACT 724, RD 750 finds the bus
-#               taken until 769: data 769..771, next RD 756, data ..775; back ceil(775*21/13) = 1252,
-#               + 330 = 1582: the load's data is visible at 1582
-#   c772  s_waitcnt vmcnt(0) waits for 1582; SIMD 0's next turn is 1584
-# The cold load's load-to-use is 1582 - 768 = 814 = L1 (2 + 88) + L2 (1 + 111) + MALL (1 queued + 1 + 191)
-# + HBM (330 + 55 memory clocks of DRAM timing, 89 shader cycles with clock-crossing rounding).
+#   c8    s_waitcnt lgkmcnt(0) waits for 754; SIMD 0's turn is 756
+#   c760  global_load_dword (buf, cold): L1 port 760..762 + 108 = 870 (miss) -> L2 port 870..871 + 101 = 972
+#         (miss) -> MALL half 0: 972..973 + 191 = 1164 -> HBM mem ceil(1164*13/21) = 721: ACT 721, RDs 747,
+#               751, data ..770; back ceil(770*21/13) = 1244, + 330 = 1574
+#         MALL half 1: 973..974 + 191 = 1165 -> HBM mem ceil(1165*13/21) = 722: ACT 725, RD 751 finds the bus
+#               taken until 770: data 770..772, next RD 757, data ..776; back ceil(776*21/13) = 1254,
+#               + 330 = 1584: the load's data is visible at 1584
+#   c764  s_waitcnt vmcnt(0) waits for 1584, SIMD 0's turn
+# The cold load's load-to-use is 1584 - 760 = 824 = L1 (2 + 108) + L2 (1 + 101) + MALL (1 queued + 1 + 191)
+# + HBM (330 + about 55 memory clocks of DRAM timing, 89 shader cycles with clock-crossing rounding).
+# (With the L1 at 88 and the L2 at 111 the end was also 1589: the kernarg's s_load now completes 9 cycles
+# sooner (763 -> 754: 10 less in the L2, less after DRAM clock rounding), so the load issues 8 earlier
+# (768 -> 760), and its path is 10 longer (814 -> 824): data at 1584 instead of 1582, the same SIMD turn.)
 
 
 def test_cold_global_load_misses_all_the_way_to_hbm(untranslated):
@@ -141,12 +144,13 @@ def test_cold_global_load_misses_all_the_way_to_hbm(untranslated):
 
 
 def test_second_global_load_of_a_line_hits_l1(untranslated):
-    # ... c1584 s_waitcnt issues; c1588 the second global_load_dword: L1 port 1588..1590 (free since 770)
-    # + 88 = 1678, a hit on a line ready since 1582: data at 1678, load-to-use 90 = 2 + 88.
-    # c1592 s_waitcnt vmcnt(0) waits for 1678, SIMD 0's turn 1680; c1684 s_endpgm; ends at 1685.
+    # ... c1584 s_waitcnt issues; c1588 the second global_load_dword: L1 port 1588..1590 (free since 762)
+    # + 108 = 1698, a hit on a line ready since 1584: data at 1698, load-to-use 110 = 2 + 108.
+    # c1592 s_waitcnt vmcnt(0) waits for 1698, SIMD 0's turn 1700; c1704 s_endpgm; ends at 1705
+    # (+20 over the L1 at 88: the hit's 20 more cycles of L1 latency).
     run = cycles("global_load_l1_hit", untranslated)
-    assert run.cycles == 1685
-    assert run.cycles - cycles("global_load_hbm_miss", untranslated).cycles == 96  # 1 more load + waitcnt: 1589 -> 1685
+    assert run.cycles == 1705
+    assert run.cycles - cycles("global_load_hbm_miss", untranslated).cycles == 116  # 1 more load + waitcnt: 1589 -> 1705
     c = run.counters
     assert (c["TCP_TOTAL_CACHE_ACCESSES_sum"], c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 1, 1)
     assert c["TCC_REQ_sum"] == 2  # the hit never reached the L2 (kernarg, buf)

@@ -13,10 +13,11 @@ CHASE = Path(__file__).resolve().parents[2] / "benchmarks" / "kernels" / "pointe
 
 def chase_with_vgprs(tmp_path, vgprs):
     """The pointer chase on 9728 one-wave workgroups, each holding ``vgprs`` VGPRs (so fewer fit per SIMD)."""
-    text = CHASE.read_text().replace("grid=1,1,1", "grid=9728,1,1").replace("steps i32 4096", "steps i32 16")
-    text = text.replace("u32[2048]", "u32[1048576]")
-    # each wave starts its chase at its workgroup id, so the waves' loads are independent
-    text = text.replace("v_mov_b32_e32 v1, 0", "v_mov_b32_e32 v1, s2")
+    # one trip of the chase's loop (32 loads) over 65536 elements of 64 bytes (4 MiB)
+    text = CHASE.read_text().replace("grid=1,1,1", "grid=9728,1,1").replace("steps i32 4096", "steps i32 32")
+    text = text.replace("u32[128,16]", "u32[65536,16]")
+    # each wave starts its chase at element (workgroup id), byte offset id * 64, so the waves' loads are independent
+    text = text.replace("v_mov_b32_e32 v1, 0", "s_lshl_b32 s3, s2, 6\n\tv_mov_b32_e32 v1, s3")
     text = text.replace(".amdhsa_user_sgpr_count 2", ".amdhsa_user_sgpr_count 2\n\t\t.amdhsa_system_sgpr_workgroup_id_x 1")
     text = text.replace(".amdhsa_next_free_vgpr 4", f".amdhsa_next_free_vgpr {vgprs}")
     text = text.replace(".amdhsa_accum_offset 4", f".amdhsa_accum_offset {min(vgprs, 256)}")

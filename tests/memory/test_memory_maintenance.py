@@ -74,7 +74,7 @@ def test_a_line_written_back_to_the_mall_is_a_mall_hit_for_another_xcd():
     c = m.counters()
     assert c["GPUSIM_HBM_WRREQ_sum"] == 0  # taken by the MALL; its DRAM write is not modelled
     assert c["GPUSIM_MALL_WRREQ_sum"] == c["TCC_EA_WRREQ_sum"] == 2
-    # XCD 1 reads the line at 20000: L1 2 + 88, L2 1 + 111 (miss), two 64 B MALL hits on one slice: 2 + 191
+    # XCD 1 reads the line at 20000: L1 2 + 108, L2 1 + 101 (miss), two 64 B MALL hits on one slice: 2 + 191
     assert m.access(38, 1 << 20, 20_000) == 20_000 + (2 + L1_LAT) + (1 + L2_LAT) + (2 + MALL_LAT)
     after = m.counters()
     assert after["GPUSIM_MALL_HIT_sum"] - c["GPUSIM_MALL_HIT_sum"] == 2

@@ -9,8 +9,9 @@ The L2 allocates a written line without a fetch (access.py), so the first load a
 trip and the loads after it hit the L1.
 
 Cycles on cdna3, each level's port then its latency: L1 = a 128 B line over the 64 B/clk port, 2 cycles,
-+ 88 = 90; L2 = 1 port cycle (128 B at 128 B/clk) + 111 = 112. A store of a whole line moves its 128 B
-through both ports too.
++ 108 = 110; L2 = 1 port cycle (128 B at 128 B/clk) + 101 = 102. A store of a whole line moves its 128 B
+through both ports too. (With the L1 at 88 and the L2 at 111 these were 90 and 112: every L1 hit below is
+20 cycles later, every L2 round trip 212 instead of 202.)
 """
 from gpusim.arch import arch_overrides, load_arch
 from gpusim.memory import MemoryLevels
@@ -26,13 +27,13 @@ def _levels():
 
 def test_store_then_load_from_the_same_cu_costs_one_l2_round_trip_then_hits_l1():
     m = _levels()
-    # store at 0: L1 port 0..2 + 88 = 90 (miss, nothing allocated), L2 port 90..91 + 111 = 202 (accepted)
-    assert m.access(0, 4096, 0, LINE, write=True) == 202
-    # load at 1000: L1 port 1000..1002 + 88 = 1090 (miss: the store did not allocate), L2 port
-    # 1090..1091 + 111 = 1202, a hit on the line the store allocated: load-to-use 202
-    assert m.access(0, 4096, 1000) == 1202
-    # the load filled the L1: the next one is an L1 hit, 2 + 88
-    assert m.access(0, 4096, 2000) == 2090
+    # store at 0: L1 port 0..2 + 108 = 110 (miss, nothing allocated), L2 port 110..111 + 101 = 212 (accepted)
+    assert m.access(0, 4096, 0, LINE, write=True) == 212
+    # load at 1000: L1 port 1000..1002 + 108 = 1110 (miss: the store did not allocate), L2 port
+    # 1110..1111 + 101 = 1212, a hit on the line the store allocated: load-to-use 212
+    assert m.access(0, 4096, 1000) == 1212
+    # the load filled the L1: the next one is an L1 hit, 2 + 108
+    assert m.access(0, 4096, 2000) == 2110
     c = m.counters()
     assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (1, 2)  # store miss, load miss, load hit
     assert (c["TCP_TCC_WRITE_REQ_sum"], c["TCP_TCC_READ_REQ_sum"]) == (1, 1)
@@ -42,20 +43,20 @@ def test_store_then_load_from_the_same_cu_costs_one_l2_round_trip_then_hits_l1()
 def test_a_store_that_hits_the_l1_keeps_the_line():
     m = _levels()
     m.access(0, 4096, 0)  # cold load: the line is in CU 0's L1 from here on
-    # store hit at 2000: L1 2000..2002 + 88 = 2090, written through: L2 2090..2091 + 111 = 2202
-    assert m.access(0, 4096, 2000, LINE, write=True) == 2202
-    # neither dropped nor invalidated: the load after it hits, 2 + 88
-    assert m.access(0, 4096, 3000) == 3090
+    # store hit at 2000: L1 2000..2002 + 108 = 2110, written through: L2 2110..2111 + 101 = 2212
+    assert m.access(0, 4096, 2000, LINE, write=True) == 2212
+    # neither dropped nor invalidated: the load after it hits, 2 + 108
+    assert m.access(0, 4096, 3000) == 3110
     c = m.counters()
     assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 1)
 
 
 def test_load_of_a_line_another_cu_wrote_is_an_l2_hit_then_an_l1_hit():
     m = _levels()
-    assert m.access(1, 8192, 0, LINE, write=True) == 202  # CU 1 writes the line: in the L2, dirty
-    # CU 0 at 1000: its L1 misses (1090), the shared L2 hits: 1091 + 111 = 1202, load-to-use 202
-    assert m.access(0, 8192, 1000) == 1202
-    assert m.access(0, 8192, 2000) == 2090  # then CU 0's own L1 has it
+    assert m.access(1, 8192, 0, LINE, write=True) == 212  # CU 1 writes the line: in the L2, dirty
+    # CU 0 at 1000: its L1 misses (1110), the shared L2 hits: 1111 + 101 = 1212, load-to-use 212
+    assert m.access(0, 8192, 1000) == 1212
+    assert m.access(0, 8192, 2000) == 2110  # then CU 0's own L1 has it
     c = m.counters()
     assert (c["TCC_HIT_sum"], c["TCC_MISS_sum"]) == (1, 1)  # the write's allocation, the read's hit
     assert c["TCP_TCC_READ_REQ[0]"] == 1 and c["TCP_TCC_WRITE_REQ[1]"] == 1
@@ -68,12 +69,12 @@ def test_a_device_scope_load_misses_the_l1_drops_the_line_and_does_not_fill_it()
     # CDNA3 ISA Table 49: sc1 (device scope) loads are MISS_EVICT in the L1; sc0 alone (work-group) hits
     m = _levels()
     m.access(0, 4096, 0)  # cold load: the line is in CU 0's L1
-    assert m.access(0, 4096, 2000, cache_bits=SC0) == 2090  # 2 + 88: an L1 hit
-    # sc1 at 3000: L1 3000..3002 + 88 = 3090, the line is dropped, L2 3090..3091 + 111 = 3202 (a hit)
-    assert m.access(0, 4096, 3000, cache_bits=SC1) == 3202
-    # it did not fill the L1 either: the plain load at 4000 misses too (4202), and fills it (5090 at 5000)
-    assert m.access(0, 4096, 4000) == 4202
-    assert m.access(0, 4096, 5000) == 5090
+    assert m.access(0, 4096, 2000, cache_bits=SC0) == 2110  # 2 + 108: an L1 hit
+    # sc1 at 3000: L1 3000..3002 + 108 = 3110, the line is dropped, L2 3110..3111 + 101 = 3212 (a hit)
+    assert m.access(0, 4096, 3000, cache_bits=SC1) == 3212
+    # it did not fill the L1 either: the plain load at 4000 misses too (4212), and fills it (5110 at 5000)
+    assert m.access(0, 4096, 4000) == 4212
+    assert m.access(0, 4096, 5000) == 5110
     c = m.counters()
     assert (c["GPUSIM_TCP_HIT_sum"], c["GPUSIM_TCP_MISS_sum"]) == (2, 3)
 
@@ -83,9 +84,9 @@ def test_a_nontemporal_store_drops_the_line_it_hits():
     m = _levels()
     m.access(0, 4096, 0)
     m.access(0, 4096, 2000, LINE, write=True)
-    assert m.access(0, 4096, 3000) == 3090
-    assert m.access(0, 4096, 4000, LINE, write=True, cache_bits=NT) == 4202  # 90 through the L1 + 112 to L2
-    assert m.access(0, 4096, 5000) == 5202  # the line is gone: one L2 round trip again
+    assert m.access(0, 4096, 3000) == 3110
+    assert m.access(0, 4096, 4000, LINE, write=True, cache_bits=NT) == 4212  # 110 through the L1 + 102 to L2
+    assert m.access(0, 4096, 5000) == 5212  # the line is gone: one L2 round trip again
 
 
 def test_cdna2_misses_the_l1_on_glc():

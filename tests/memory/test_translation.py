@@ -2,7 +2,7 @@
 
 Cycle counts come from archs/cdna3.yaml's ``translation:`` section (utcl1_hit_cycles 0, utcl2_hit_cycles 120,
 walk_level_cycles 20, 2 MiB pages, pde_cache_levels 2 so a 2 MiB walk reads one page-table line: PDE0) and
-its L2 (latency_cycles 111, 128 B/clk per channel: a 64-byte walk read holds the port 1 cycle).
+its L2 (latency_cycles 101, 128 B/clk per channel: a 64-byte walk read holds the port 1 cycle).
 """
 import numpy as np
 
@@ -32,22 +32,25 @@ def _sums(m, *names):
 def test_yaml_values_the_cycle_counts_below_rest_on():
     assert (TR.enabled, TR.page_bytes, TR.pde_cache_levels) == (True, MIB2, 2)
     assert (TR.utcl1_hit_cycles, TR.utcl2_hit_cycles, TR.walk_level_cycles) == (0, 120, 20)
-    assert (ARCH.l2.latency_cycles, ARCH.l2.bytes_per_clk_per_channel) == (111, 128)
+    assert (ARCH.l2.latency_cycles, ARCH.l2.bytes_per_clk_per_channel) == (101, 128)
 
 
 def test_cold_walk_reads_pde0_through_l2_mall_and_hbm():
     # CU 0 at cycle 0, nothing cached: the UTCL1 misses (t = 0 + 0), the UTCL2 misses (t = 0 + 120), the
     # walker spends 20 cycles and reads PDE0's line at cycle 140, which misses the L2, the MALL and HBM.
-    # By hand (cdna3.yaml): L2 140 + 1 + 111 = 252; two 64 B MALL reads of the 128 B line, 253 + 191 and
-    # 254 + 191 (one slice); HBM at memory clock ceil(445*1300/2100) = 276 .. 279, back in shader clock
-    # ceil(279*2100/1300) = 451, + 437 = 888. The test takes the read's time from the hierarchy itself
-    # (the same read on an untouched copy), so a change of the DRAM model moves both sides.
+    # By hand (cdna3.yaml, DRAM timing as in tests/engine/test_golden_cycles.py): L2 140 + 1 + 101 = 242
+    # (miss); two 64 B MALL reads of the 128 B line on one slice, 242..243 + 191 = 434 and 243..244 + 191 =
+    # 435 (misses); HBM half 0 at memory clock ceil(434*13/21) = 269: ACT 269, RDs 295, 299, data ..318;
+    # half 1 at ceil(435*13/21) = 270: ACT 273 (tRRD_S), RD 299 finds the bus taken until 318, data
+    # 318..320, next RD 305, data ..324; back ceil(324*21/13) = 524, + 330 = 854 (864 with the L2 at 111).
+    # The test takes the read's time from the hierarchy itself (the same read on an untouched copy), so a
+    # change of the DRAM model moves both sides.
     m = _levels()
     done = _tr(m, 0, 4096, 0)
     ref = MemoryLevels(ARCH, cus=2)
     read = int(_l2_access(ref.kernel_args(), 0, page_table_entry(0, 1), 64, 140, False))
     assert done == read
-    assert 800 < done < 1000      # about 888, the L2 + MALL + HBM path of the walk's read
+    assert 800 < done < 1000      # 854, the L2 + MALL + HBM path of the walk's read
     assert _sums(m, "TCP_UTCL1_TRANSLATION_MISS", "GPUSIM_UTCL2_MISS", "GPUSIM_PAGE_WALKS",
                  "GPUSIM_PAGE_WALK_READS") == (1, 1, 1, 1)
     assert _sums(m, "GPUSIM_PAGE_WALK_CYCLES") == (done - 120,)
@@ -72,10 +75,10 @@ def test_utcl1_miss_that_hits_utcl2_costs_the_round_trip():
 
 def test_walk_whose_page_table_line_is_in_l2():
     # Page 1 (2 MiB) has its PDE0 entry in the same 128 B line as page 0's, which page 0's walk left in
-    # the L2: 10000 + 0 + 120 (UTCL2 miss) + 20 (walker) + 1 (64 B on the 128 B/clk port) + 111 (L2 hit) = 10252.
+    # the L2: 10000 + 0 + 120 (UTCL2 miss) + 20 (walker) + 1 (64 B on the 128 B/clk port) + 101 (L2 hit) = 10242.
     m = _levels()
     _tr(m, 0, 0, 0)
-    assert _tr(m, 0, MIB2, 10_000) == 10_252
+    assert _tr(m, 0, MIB2, 10_000) == 10_242
     assert _sums(m, "GPUSIM_PAGE_WALKS", "TCC_HIT", "TCC_MISS") == (2, 1, 1)
 
 
@@ -174,27 +177,28 @@ def test_a_utcl1_miss_waits_for_a_free_miss_slot():
 def test_a_walk_waits_for_a_free_walker():
     # One walker per UTCL2, held walk_busy_cycles = 256 (set here) per walk. CU 0's cold walk of page 0 (from 120)
     # brings PDE0's line into the L2. At 10000 CU 0 misses page 1: UTCL2 miss at 10120, the walker is free,
-    # PDE0's line hits the L2: 10120 + 20 + 1 + 111 = 10252. CU 1 misses page 2 at 10000: UTCL2 miss at
-    # 10120, the walker is held until 10120 + 256 = 10376, then 10376 + 20 + 1 + 111 = 10508.
+    # PDE0's line hits the L2: 10120 + 20 + 1 + 101 = 10242. CU 1 misses page 2 at 10000: UTCL2 miss at
+    # 10120, the walker is held until 10120 + 256 = 10376, then 10376 + 20 + 1 + 101 = 10498.
     one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
     m = _levels(one)
     _tr(m, 0, 0, 0)
-    assert _tr(m, 0, MIB2, 10000) == 10252
-    assert _tr(m, 1, 2 * MIB2, 10000) == 10508
+    assert _tr(m, 0, MIB2, 10000) == 10242
+    assert _tr(m, 1, 2 * MIB2, 10000) == 10498
     assert _sums(m, "GPUSIM_UTCL2_WALKER_STALL_CYCLES") == (256,)
 
 
 def test_the_walker_limit_binds_out_of_time_order():
     # The engine offers requests in issue order, not time order. One walker (256 cycles per walk, set here, on a
     # calendar of 32-cycle buckets): CU 0's walk of page 1 is offered first, at 10500: UTCL2 miss at 10620,
-    # the walker is free, 10620 + 132 = 10752; it takes the walker's 10620 .. 10876. CU 1's walk of page 2
-    # is offered next but from 10400: UTCL2 miss at 10520. It takes the idle cycles 10520 .. 10620 (100),
-    # none of the 10620 .. 10876 the first holds, and its last 156 from 10876: its share ends at 11032, so
-    # it starts at 11032 - 256 = 10776 (256 stall cycles) and returns at 10776 + 132 = 10908. A slot pool
-    # let it walk at 10520, beside the first, as if there were two walkers.
+    # the walker is free, 10620 + 122 (20 walker + 1 port + 101 L2 hit) = 10742; it takes the walker's
+    # 10620 .. 10876. CU 1's walk of page 2 is offered next but from 10400: UTCL2 miss at 10520. It takes
+    # the idle cycles 10520 .. 10620 (100), none of the 10620 .. 10876 the first holds, and its last 156
+    # from 10876: its share ends at 11032, so it starts at 11032 - 256 = 10776 (256 stall cycles) and
+    # returns at 10776 + 122 = 10898. A slot pool let it walk at 10520, beside the first, as if there were
+    # two walkers.
     one = arch_overrides(ARCH, {"translation.utcl2_walkers": 1, "translation.walk_busy_cycles": 256})
     m = _levels(one)
     _tr(m, 0, 0, 0)
-    assert _tr(m, 0, MIB2, 10500) == 10752
-    assert _tr(m, 1, 2 * MIB2, 10400) == 10908
+    assert _tr(m, 0, MIB2, 10500) == 10742
+    assert _tr(m, 1, 2 * MIB2, 10400) == 10898
     assert _sums(m, "GPUSIM_UTCL2_WALKER_STALL_CYCLES") == (256,)
