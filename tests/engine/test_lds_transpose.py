@@ -17,9 +17,7 @@ STEPS = 16  # ds_write_b32 and ds_read_b32 per lane: 16 x 64 lanes = 1024 words
 
 @pytest.fixture(scope="module")
 def runs():
-    # without the XCDs' fabric ports: the end-of-kernel write-back of the 32 output lines then costs both
-    # kernels the same cycles, so their difference is the LDS's alone
-    arch = arch_overrides(load_arch("cdna3"), {"l2.fabric_bytes_per_clk": 0})
+    arch = load_arch("cdna3")
     out = {}
     for row in (32, 33):
         kernel = gpusim.load_kernel(DATA / f"lds_transpose_32x{row}.s")
@@ -52,7 +50,7 @@ def test_padded_transpose_is_faster_by_the_conflict_cycles(runs):
     # ready at W + 15*64 + 64 (clocks) + 64 (latency) = W + 1088, a SIMD 0 cycle.
     # Padded: reads issue every 4 cycles, the last at W + 60, ready at W + 60 + 2 + 64 = W + 126 -> the
     # wave's next turn W + 128. Difference: 1088 - 128 = 960 cycles.
-    # The end-of-kernel release (b's dirty lines written back through the HBM write queues, in memory clocks)
+    # The end-of-kernel release (b's dirty lines written back through the fabric port and HBM write queues)
     # is switched off here: it starts 960 cycles apart in the two kernels, at different phases of the DRAM's
     # clock and refresh, so it can add a cycle more to one than to the other (959 on cdna3 with the L1 at
     # 108 and the L2 at 101), which is no part of the LDS conflicts this test is about.
