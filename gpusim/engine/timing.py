@@ -30,7 +30,7 @@ from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
-from gpusim.exec.runaway import may_wait_on_others
+from gpusim.exec.runaway import has_loops, may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 
 _CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
@@ -224,8 +224,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     same report as the functional run) if the kernel faults, at the same instruction limits: ``max_instructions``
     for the dispatch and ``max_wave_instructions`` for each wave, and faults when still running ``timeout``
     host seconds after it started (the watchdog polls once per window of ``quantum`` cycles). A dispatch of
-    more than PROBE_ABOVE_WORKGROUPS workgroups first runs its first workgroup alone (_probe_runaway), so a
-    runaway costs about the seconds it costs the functional run. ``first_workgroups`` > 0 runs only that
+    more than PROBE_ABOVE_WORKGROUPS workgroups whose program has a loop first runs its first workgroup alone
+    (_probe_runaway), so a runaway costs about the seconds it costs the functional run. ``first_workgroups`` > 0 runs only that
     many workgroups (the probe's own runs).
 
     ``warm_up`` first runs a dispatch of the same kernel (values sliced: no buffer changes, so the outputs
@@ -235,7 +235,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     the MALL and those L2 lines hold (MemoryLevels.for_next_kernel). The cycles and counters are
     the timed dispatch's only.
     """
-    if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS:
+    # a kernel without loops cannot run away in a way the probe reports (may_wait_on_others): no probe
+    if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS \
+            and has_loops(kernel.program):
         _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout)
     limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
                   timeout=timeout, first_workgroups=first_workgroups)

@@ -66,6 +66,14 @@ def loop_around(program: Program, i: int) -> Optional[tuple[int, int]]:
     return best
 
 
+def has_loops(program: Program) -> bool:
+    """has_loops is True when the program has a backward branch (s_branch or s_cbranch_* to itself or an
+    earlier instruction): without one, no instruction is in a loop, ``may_wait_on_others`` is True for
+    every row, and a runaway probe can find nothing."""
+    return any(int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH) and 0 <= int(program.mods[j, M_TARGET]) <= j
+               for j in range(program.sem.shape[0]))
+
+
 def _loops_holding(program: Program, i: int):
     """_loops_holding yields (first, last) of every backward branch at ``last`` (s_branch or s_cbranch_*)
     whose target ``first`` is at or before instruction ``i``, so that ``i`` lies in its range."""
