@@ -100,7 +100,8 @@ class MemoryLevels:
       sq_tags/stamps/ready        [cus / shared_by_cus, sets, ways]   scalar cache
       l2_tags/stamps/ready/dirty  [xcds, channels, sets, ways]        L2, sets split per channel
       l2_free [xcds, channels, CALENDAR]; l2_mshr [xcds, channels, mshrs_per_channel, 2]
-      fabric_free                 [xcds, FABRIC_CALENDAR_BUCKETS]: each XCD's port to the data fabric, in ticks
+      fabric_free                 [xcds, FABRIC_CALENDAR_BUCKETS]: each XCD's port to the data fabric, in ticks;
+      fabric_full [xcds, 2]       a run of its fully taken buckets (channel.channel_request_skipping)
       mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
       hbm_free [hbm channels x pseudo-channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
       dram_params, dram_map, dram_bank, dram_bg, dram_pc, dram_wq   the DRAM model (gpusim.memory.kernels.dram)
@@ -180,6 +181,7 @@ class MemoryLevels:
         self.l2_free = channel_calendar(xcds, l2.channels)
         self.l2_mshr = np.zeros((xcds, l2.channels, l2.mshrs_per_channel, 2), np.int64)
         self.fabric_free = channel_calendar(xcds, buckets=K.FABRIC_CALENDAR_BUCKETS)
+        self.fabric_full = np.zeros((xcds, 2), np.int64)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
         # an architecture without a MALL (cdna2) keeps one-entry placeholder arrays; the kernel skips the level
@@ -231,7 +233,7 @@ class MemoryLevels:
         return MemoryArrays(self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
-                self.fabric_free, self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
+                self.fabric_free, self.fabric_full, self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
                 self.hbm_free, self.hbm_queue, self.hbm_ctr,
                 self.dram_params, self.dram_map, self.dram_bank, self.dram_bg, self.dram_pc, self.dram_wq, self.seq,
                 self.tr)

@@ -6,6 +6,7 @@ from memory_support import py
 
 from gpusim.memory.kernels.channel import (
     BUCKET_CYCLES, channel_calendar, channel_global, channel_local, channel_of, channel_request,
+    channel_request_skipping,
 )
 
 
@@ -92,3 +93,23 @@ def test_channel_local_round_trips_and_packs():
             assert channel_global(channel_local(a, 128, channels), ch, 128, channels) == a
     # Lines 0, 16, 32 of channel 0 become consecutive local lines.
     assert [channel_local(128 * k, 128, 16) for k in (0, 16, 32)] == [0, 128, 256]
+
+
+def test_skipping_full_buckets_serves_exactly_as_walking_them():
+    # bursts of requests at one cycle (a backlog of hundreds of buckets), requests arriving inside and before
+    # the backlog, out of time order, and sizes that fill buckets partly: every completion is the same
+    rng = np.random.default_rng(7)
+    plain, skipping = channel_calendar(1, buckets=1024), channel_calendar(1, buckets=1024)
+    full = np.zeros((1, 2), np.int64)
+    now = 0
+    for step in range(3000):
+        if step % 500 == 0:
+            burst = 400                      # 400 requests of 6 cycles at one cycle: 75 buckets of backlog
+        now = max(0, now + int(rng.integers(-40, 60)))
+        nbytes = int(rng.integers(1, 9)) * 16
+        for _ in range(burst if burst else 1):
+            want = channel_request(plain, 0, now, nbytes, 16, 3)
+            assert channel_request_skipping(skipping, full, 0, now, nbytes, 16, 3) == want
+        burst = 0
+    assert (plain == skipping).all()
+    assert full[0, 1] > full[0, 0]           # a run of full buckets was found and used

@@ -29,7 +29,7 @@ from numba import njit
 from gpusim.memory.kernels.cache import (
     EMPTY, LRU, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, line_hit, tag_address)
 from gpusim.memory.kernels.channel import (
-    channel_global, channel_local, channel_occupancy, channel_of, channel_request)
+    channel_global, channel_local, channel_occupancy, channel_of, channel_request, channel_request_skipping)
 from gpusim.memory.kernels import dram
 from gpusim.memory.kernels.dram import D_ENABLED, DramArrays, dram_drain_all, dram_read, dram_write
 from gpusim.memory.kernels.fastdiv import quot, rem
@@ -176,14 +176,17 @@ def fabric_port(M, xcd, ch, t):
     XCD's L2 channels, timed in ``FABRIC_TICKS`` per cycle so that a line can take a fraction of a clock. It
     delays a line only while other lines hold it, and adds no latency of its own (the levels' latencies
     already include the fabric's). The wait is counted on channel ``ch`` as GPUSIM_TCC_FABRIC_STALL_CYCLES.
-    Mutates ``M.fabric_free``.
+    A write-back burst (the end-of-kernel release) can queue thousands of lines at once, so the port's
+    calendar skips its fully taken buckets (``channel.channel_request_skipping``, ``M.fabric_full``).
+    Mutates ``M.fabric_free`` and ``M.fabric_full``.
     """
     p = M.params
     bpc = p[P_FABRIC_BPC]
     if bpc == 0:
         return t
     line_ticks = p[P_L2_LINE] * FABRIC_TICKS
-    start = channel_request(M.fabric_free, xcd, t * FABRIC_TICKS, line_ticks, bpc, 0) - channel_occupancy(line_ticks, bpc)
+    start = (channel_request_skipping(M.fabric_free, M.fabric_full, xcd, t * FABRIC_TICKS, line_ticks, bpc, 0)
+             - channel_occupancy(line_ticks, bpc))
     start = max(t, -(-start // FABRIC_TICKS))
     M.tcc[xcd, ch, GPUSIM_TCC_FABRIC_STALL_CYCLES] += start - t
     return start
