@@ -134,38 +134,54 @@ def _bucket_full(row, b):
     return (e >> _TAG_SHIFT) == b and ((e >> _TAKEN_SHIFT) & _FIELD) == BUCKET_CYCLES
 
 
+@njit(_nrt=False, inline="always")
+def _bucket_closed(row, b, now):
+    """_bucket_closed tells whether a request arriving at cycle ``now`` in absolute bucket ``b`` can take nothing
+    from it: every cycle is taken, or it arrives in time order after a service that runs to the bucket's end."""
+    e = row[b & (row.shape[0] - 1)]
+    if (e >> _TAG_SHIFT) != b:
+        return False
+    if ((e >> _TAKEN_SHIFT) & _FIELD) == BUCKET_CYCLES:
+        return True
+    return now >= b * BUCKET_CYCLES + (e & _FIELD) and ((e >> _END_SHIFT) & _FIELD) == BUCKET_CYCLES
+
+
 @njit(_nrt=False)
 def channel_request_skipping(cal, full, ch, now, nbytes, bytes_per_clk, latency):
     """channel_request_skipping is ``channel_request`` for a server whose backlog can grow without bound
     (nothing upstream limits what waits for it): same arguments, same result, but it remembers in
     ``full[ch] = (first, end)`` a run of absolute buckets whose every cycle is taken, and a request whose walk
-    would enter that run (it arrives inside it, or before it with only full buckets between) starts its
-    search at ``end`` instead of walking the run bucket by bucket (no request can
-    take anything from a full bucket, in or out of time order, so the walk would skip them all). Without it a
-    burst of N requests at one cycle costs O(N^2) bucket visits. Mutates ``cal[ch]`` and ``full[ch]``.
+    would enter that run (it arrives inside it, or before it with nothing it could take in between) starts
+    its search at ``end`` instead of walking the run bucket by bucket (no request can take anything from a
+    full bucket, in or out of time order). Without it a burst of N requests at one cycle costs O(N^2) bucket
+    visits. Mutates ``cal[ch]`` and ``full[ch]``.
     """
     row = cal[ch]
     b = now // BUCKET_CYCLES
     first, end = full[ch, 0], full[ch, 1]
     skip = False
     if b < end and _bucket_full(row, first) and _bucket_full(row, end - 1):
-        # arriving before the run, the walk reaches it if every bucket up to it is full as well
         k = b
-        while k < first and _bucket_full(row, k):
+        if k < first and _bucket_closed(row, k, now):
             k += 1
+            while k < first and _bucket_full(row, k):
+                k += 1
         skip = k >= first
-        if skip and b < first:
-            full[ch, 0] = b
     t = end * BUCKET_CYCLES if skip else now
     done = channel_request(cal, ch, t, nbytes, bytes_per_clk, 0)
     # extend the run over the buckets this request filled, or start one where it began
     last = (done - 1) // BUCKET_CYCLES
-    k = end if skip else b
-    while k <= last and _bucket_full(row, k):
-        k += 1
     if skip:
+        k = end
+        while k <= last and _bucket_full(row, k):
+            k += 1
         full[ch, 1] = k
-    elif k > b and k >= end:
-        full[ch, 0] = b
-        full[ch, 1] = k
+    else:
+        s = b if _bucket_full(row, b) else b + 1
+        k = s
+        while k <= last and _bucket_full(row, k):
+            k += 1
+        if k > s and k >= end:
+            full[ch, 0] = s
+            full[ch, 1] = k
     return done + latency
