@@ -541,8 +541,8 @@ class Launch:
         "the acquire at kernel start: cycles the command processor's L1/K$ (and L2) invalidate takes before the "
         "first workgroup is dispatched (part of a profiler's kernel time)", minimum=0, maximum=MAX_CYCLES)
     invalidate_l2_at_start: bool = _param(
-        "the kernel-start acquire also invalidates the L2 (an agent of several XCDs, each with its own L2); "
-        "decides what a warm-up run leaves in the L2 for the timed one")
+        "the kernel-start acquire also invalidates the L2 (an agent of several XCDs, each with its own L2), "
+        "as l2.invalidate_keeps_device_memory says; decides what a warm-up run leaves in the L2 for the timed one")
 
     def problems(self) -> Problems:
         return iter(())

@@ -64,16 +64,18 @@ def test_one_xcd_dispatches_a_workgroup_per_gap(cdna3, gap, cycles, cu_busy):
     assert run.counters["GPUSIM_WAVE_CYCLES"] == 3 * 36
 
 
-def test_warm_up_leaves_the_mall_warm_and_outputs_unchanged(cdna3):
-    # saxpy's x and y (16 x 256 floats each, 32 KiB in all) fit the 256 MB MALL: after a warm-up run every
-    # line the timed run misses in the (invalidated) L2 is found in the MALL; the cold run finds few there
+def test_warm_up_leaves_the_l2_and_mall_warm_and_outputs_unchanged(cdna3):
+    # saxpy's x and y (16 x 256 floats each, 32 KiB in all) fit every cache. The kernel-start invalidate keeps
+    # device memory's lines in the L2 (l2.invalidate_keeps_device_memory), and each workgroup goes to the same
+    # XCD in both runs, so after a warm-up every line the timed run touches is in its XCD's L2: no request
+    # goes past the L2, where the cold run fetches every line from HBM
     kernel = gpusim.load_kernel(REPO / "workloads" / "saxpy.s")
     cold = gpusim.simulate(kernel, cdna3, timing=True, check=True)
     warm = gpusim.simulate(kernel, cdna3, timing=True, check=True, warm_up=True)
     assert warm.warm_up and not cold.warm_up
     c, w = cold.counters, warm.counters
-    assert w["GPUSIM_MALL_MISS_sum"] == 0 < c["GPUSIM_MALL_MISS_sum"]
-    assert w["GPUSIM_MALL_HIT_sum"] > c["GPUSIM_MALL_HIT_sum"]
+    assert w["TCC_MISS_sum"] == 0 < c["TCC_MISS_sum"]
+    assert w["GPUSIM_MALL_REQ_sum"] == 0 < c["GPUSIM_MALL_MISS_sum"]
     # the timed run's counters only: the same requests reach the L2 as in a cold run, less the cold run's
     # page-walk reads (the warm run finds its translations in the UTCL2s the warm-up filled)
     assert w["GPUSIM_PAGE_WALKS_sum"] == 0 < c["GPUSIM_PAGE_WALKS_sum"]
@@ -84,6 +86,18 @@ def test_warm_up_leaves_the_mall_warm_and_outputs_unchanged(cdna3):
     assert warm.outputs.keys() == cold.outputs.keys()
     for name in cold.outputs:
         assert np.array_equal(warm.outputs[name], cold.outputs[name]), name
+
+
+def test_warm_up_with_an_l2_invalidate_that_drops_everything_leaves_the_mall_warm(cdna3):
+    # the same, with a kernel-start invalidate that empties the L2: every line the timed run misses in the
+    # L2 is found in the MALL; the cold run finds few there
+    arch = arch_overrides(cdna3, {"l2.invalidate_keeps_device_memory": False})
+    kernel = gpusim.load_kernel(REPO / "workloads" / "saxpy.s")
+    c = gpusim.simulate(kernel, arch, timing=True).counters
+    w = gpusim.simulate(kernel, arch, timing=True, warm_up=True).counters
+    assert w["GPUSIM_MALL_MISS_sum"] == 0 < c["GPUSIM_MALL_MISS_sum"]
+    assert w["GPUSIM_MALL_HIT_sum"] > c["GPUSIM_MALL_HIT_sum"]
+    assert w["TCC_MISS_sum"] > 0
 
 
 def test_warm_up_needs_the_timing_model(cdna3):
