@@ -3,7 +3,7 @@ from gpusim.templates.registry import generate
 
 
 def test_explain_a_kernel_and_its_saved_run_alike(tmp_path, cli):
-    (tmp_path / "copy.s").write_text(generate("stream", "cdna3", op="copy", n=1 << 22))
+    (tmp_path / "copy.s").write_text(generate("stream", "cdna3", op="copy", n=1 << 24))
     direct = cli("explain", "copy.s")
     assert direct.returncode == 0, direct.stderr
     assert direct.stdout.startswith("Bound by HBM bandwidth: ") and "[rests on: " in direct.stdout
