@@ -313,7 +313,7 @@ def main() -> None:
         overrides[key.strip()] = value.strip()
     if overrides:
         from gpusim.arch import arch_overrides, load_arch
-        from gpusim.arch.loader import ArchError
+        from gpusim.errors import ArchError
         try:
             arch_overrides(load_arch(ARCH), overrides)
         except ArchError as err:

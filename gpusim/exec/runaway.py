@@ -70,18 +70,23 @@ def has_loops(program: Program) -> bool:
     """has_loops is True when the program has a backward branch (s_branch or s_cbranch_* to itself or an
     earlier instruction): without one, no instruction is in a loop, ``may_wait_on_others`` is True for
     every row, and a runaway probe can find nothing."""
-    return any(int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH) and 0 <= int(program.mods[j, M_TARGET]) <= j
-               for j in range(program.sem.shape[0]))
+    return any(0 <= _branch_target(program, j) <= j for j in range(program.sem.shape[0]))
+
+
+def _branch_target(program: Program, j: int) -> int:
+    """_branch_target is the target row of instruction ``j`` if it is s_branch or s_cbranch_*, else -1."""
+    if int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH):
+        return int(program.mods[j, M_TARGET])
+    return -1
 
 
 def _loops_holding(program: Program, i: int):
     """_loops_holding yields (first, last) of every backward branch at ``last`` (s_branch or s_cbranch_*)
     whose target ``first`` is at or before instruction ``i``, so that ``i`` lies in its range."""
     for j in range(min(max(i, 0), program.sem.shape[0]), program.sem.shape[0]):
-        if int(program.sem[j]) in (S.S_BRANCH, S.S_CBRANCH):
-            t = int(program.mods[j, M_TARGET])
-            if 0 <= t <= i:
-                yield t, j
+        t = _branch_target(program, j)
+        if 0 <= t <= i:
+            yield t, j
 
 
 # what another workgroup's stores reach a spinning wave through: atomics, loads that bypass or refresh the

@@ -165,6 +165,16 @@ def test_which_loops_may_wait_on_other_workgroups(name, label, waits):
     assert may_wait_on_others(program, 0) is True   # before any loop: nothing known
 
 
+@pytest.mark.parametrize("path, loops", [
+    ("fault_runaway_grid.s", True),                          # a backward s_cbranch
+    ("spin_on_last_workgroup.s", True),
+    ("../../../workloads/saxpy.s", False),                    # no backward branch: the runaway probe is skipped
+])
+def test_which_programs_have_loops(path, loops):
+    from gpusim.exec.runaway import has_loops
+    assert has_loops(api.load_kernel(fixture_path(path)).program) is loops
+
+
 @pytest.mark.parametrize("flag", ["--max-wave-instructions", "--max-instructions", "--timeout"])
 def test_a_budget_must_be_positive(flag):
     proc = run_cli("run", str(fixture_path("fault_runaway_counter.s")), flag, "0")
