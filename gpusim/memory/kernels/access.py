@@ -195,7 +195,7 @@ def fabric_port(M, xcd, ch, t):
 @njit(_nrt=False)
 def _write_back_line(M, xcd, ch, tag, t):
     """_write_back_line sends dirty L2 line ``tag`` of channel ``ch`` to HBM from cycle ``t``, through the
-    channel's fabric port (``fabric_port``), in EA requests of one MALL line (TCC_EA_WRREQ); returns when the
+    XCD's fabric port (``fabric_port``), in EA requests of one MALL line (TCC_EA_WRREQ); returns when the
     last has been accepted."""
     p, tcc = M.params, M.tcc
     line_b = p[P_L2_LINE]

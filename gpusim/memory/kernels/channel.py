@@ -138,12 +138,19 @@ def _bucket_full(row, b):
 def _bucket_closed(row, b, now):
     """_bucket_closed tells whether a request arriving at cycle ``now`` in absolute bucket ``b`` can take nothing
     from it: every cycle is taken, or it arrives in time order after a service that runs to the bucket's end."""
-    e = row[b & (row.shape[0] - 1)]
-    if (e >> _TAG_SHIFT) != b:
-        return False
-    if ((e >> _TAKEN_SHIFT) & _FIELD) == BUCKET_CYCLES:
+    if _bucket_full(row, b):
         return True
-    return now >= b * BUCKET_CYCLES + (e & _FIELD) and ((e >> _END_SHIFT) & _FIELD) == BUCKET_CYCLES
+    e = row[b & (row.shape[0] - 1)]
+    return ((e >> _TAG_SHIFT) == b and now >= b * BUCKET_CYCLES + (e & _FIELD)
+            and ((e >> _END_SHIFT) & _FIELD) == BUCKET_CYCLES)
+
+
+@njit(_nrt=False, inline="always")
+def _full_from(row, k, last):
+    """_full_from returns the first bucket from ``k`` on (at most ``last + 1``) that is not full."""
+    while k <= last and _bucket_full(row, k):
+        k += 1
+    return k
 
 
 @njit(_nrt=False)
@@ -172,15 +179,10 @@ def channel_request_skipping(cal, full, ch, now, nbytes, bytes_per_clk, latency)
     # extend the run over the buckets this request filled, or start one where it began
     last = (done - 1) // BUCKET_CYCLES
     if skip:
-        k = end
-        while k <= last and _bucket_full(row, k):
-            k += 1
-        full[ch, 1] = k
+        full[ch, 1] = _full_from(row, end, last)
     else:
         s = b if _bucket_full(row, b) else b + 1
-        k = s
-        while k <= last and _bucket_full(row, k):
-            k += 1
+        k = _full_from(row, s, last)
         if k > s and k >= end:
             full[ch, 0] = s
             full[ch, 1] = k
