@@ -1,7 +1,7 @@
 """Kernel times around the dispatch: what a profiler's kernel trace and hipEvent timing each measure.
 
 The timing loop counts ``cycles`` from the first workgroup's dispatch to the end of the end-of-kernel
-release (the L2 write-back, gpusim.memory.kernels.access.end_of_kernel_write_back). Around it the
+release (the L2 write-back, gpusim.memory.kernels.maintenance.end_of_kernel_write_back). Around it the
 architecture's ``launch`` section (gpusim.arch.schema.Launch) adds:
 
 * the acquire at kernel start (``start_invalidate_cycles``), which a profiler's kernel trace includes:

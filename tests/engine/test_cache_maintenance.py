@@ -121,10 +121,13 @@ def test_a_write_back_sends_the_dirty_line_to_memory_before_the_kernel_ends(tmp_
     # with it, once at the write-back and again at the end, as the second store dirtied the line again
     assert once["TCC_EA_WRREQ_sum"] == 2
     assert twice["TCC_EA_WRREQ_sum"] == 4
-    # the write-back's two writes stop at the memory-side MALL (cdna3's l2.write_back_to_mall), so HBM
-    # writes the line once, at the end; without it, HBM writes it at the write-back too
-    assert once["GPUSIM_HBM_WRITE_BYTES_sum"] == 128
-    assert twice["GPUSIM_HBM_WRITE_BYTES_sum"] == (128 if to_mall else 256)
+    # the write-back's and the release's writes stop at the memory-side MALL (cdna3's l2.write_back_to_mall)
+    # and HBM writes nothing during the kernel; without it, HBM writes the line at each of them
+    mall_writes = 2 if to_mall else 0
+    assert once["GPUSIM_MALL_WRREQ_sum"] == mall_writes
+    assert twice["GPUSIM_MALL_WRREQ_sum"] == 2 * mall_writes
+    assert once["GPUSIM_HBM_WRITE_BYTES_sum"] == (0 if to_mall else 128)
+    assert twice["GPUSIM_HBM_WRITE_BYTES_sum"] == (0 if to_mall else 256)
 
 
 @pytest.mark.parametrize("target, arch", [("gfx942", "cdna3"), ("gfx90a", "cdna2")])

@@ -38,10 +38,10 @@ from gpusim.asm import sems as S
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.access import (
-    GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS, end_of_kernel_write_back,
+    GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS,
 )
 from gpusim.memory.kernels.coalesce import coalesce
-from gpusim.memory.kernels.maintenance import cache_control
+from gpusim.memory.kernels.maintenance import cache_control, end_of_kernel_write_back
 from gpusim.memory.kernels.translation import translated_access_line
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows

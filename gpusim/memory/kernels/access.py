@@ -20,9 +20,8 @@ fill and write-back of the XCD queues there for its share of ``l2.fabric_bytes_p
 
 Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes allocate without a fetch (byte
 masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
-them, except
-the end-of-kernel write-back (``end_of_kernel_write_back``); atomics are the caller's (issue them as an L2
-write plus an L2 read).
+them (the end-of-kernel release, which the kernel does wait for, is ``maintenance.end_of_kernel_write_back``);
+atomics are the caller's (issue them as an L2 write plus an L2 read).
 """
 from numba import njit
 
@@ -400,32 +399,8 @@ def access_line(M, cu, addr, nbytes, now, is_write, is_scalar, cache_bits):
 
 
 @njit(_nrt=False)
-def end_of_kernel_write_back(M, t):
-    """end_of_kernel_write_back is the end-of-kernel release at cycle ``t``; returns the cycle it completes.
-
-    On an architecture whose ``l2.write_back_at_kernel_end`` is set, every dirty L2 line is written back
-    to memory, queueing at its HBM channel behind the others, and left clean; otherwise, or with nothing
-    dirty, it returns ``t``. Mutates the L2 and HBM arrays of ``M``.
-    """
-    p, l2_tags, l2_dirty, tcc = M.params, M.l2_tags, M.l2_dirty, M.tcc
-    done = t
-    if not p[P_L2_FLUSH_AT_END]:
-        _drain_dram_writes(M, t)
-        return done
-    for xcd in range(l2_tags.shape[0]):
-        for ch in range(l2_tags.shape[1]):
-            for s in range(l2_tags.shape[2]):
-                for w in range(l2_tags.shape[3]):
-                    if l2_dirty[xcd, ch, s, w] and l2_tags[xcd, ch, s, w] != EMPTY:
-                        done = max(done, _write_back_line(M, xcd, ch, l2_tags[xcd, ch, s, w], t))
-                        l2_dirty[xcd, ch, s, w] = 0
-    _drain_dram_writes(M, t)
-    return done
-
-
-@njit(_nrt=False)
-def _drain_dram_writes(M, t):
-    """_drain_dram_writes drains the DRAM write queues at the end of a kernel (cycle ``t``), so every write is
+def drain_dram_writes(M, t):
+    """drain_dram_writes drains the DRAM write queues at the end of a kernel (cycle ``t``), so every write is
     timed and counted; the kernel does not wait for them (the controller acknowledged each when it queued it)."""
     p = M.params
     dram = DramArrays(M.dram_params, M.dram_map, M.dram_bank, M.dram_bg, M.dram_pc, M.dram_wq, M.hbm_free, M.hbm_ctr)

@@ -20,9 +20,9 @@ from numba import njit
 
 from gpusim.asm.fields import CACHE_INV, CACHE_INV_L2, CACHE_WB_L2
 from gpusim.memory.kernels.access import (
-    P_CUS_PER_XCD, P_HBM_INTERLEAVE, P_L1_LAT, P_L2_CHANNELS, P_L2_INTERLEAVE, P_L2_INV_KEEPS_DEVICE, P_L2_LAT,
+    P_CUS_PER_XCD, P_HBM_INTERLEAVE, P_L1_LAT, P_L2_CHANNELS, P_L2_FLUSH_AT_END, P_L2_INTERLEAVE, P_L2_INV_KEEPS_DEVICE, P_L2_LAT,
     P_L2_LINE, P_L2_WB_TO_MALL, P_MALL_BPC, P_MALL_CHANNELS, P_MALL_LAT, P_MALL_LINE, TCC_EA_WRREQ, GPUSIM_MALL_WRREQ,
-    _write_back_line, fabric_port)
+    _write_back_line, drain_dram_writes, fabric_port)
 from gpusim.memory.kernels.cache import (
     EMPTY, INVALIDATED, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, tag_address)
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
@@ -113,6 +113,24 @@ def write_back_l2(M, xcd, t):
                     else:
                         done = max(done, _write_back_line(M, xcd, ch, tag, t))
                     dirty[xcd, ch, s, w] = 0
+    return done
+
+
+@njit(_nrt=False)
+def end_of_kernel_write_back(M, t):
+    """end_of_kernel_write_back is the end-of-kernel release at cycle ``t``; returns the cycle it completes.
+
+    On an architecture whose ``l2.write_back_at_kernel_end`` is set, every XCD's L2 is written back as a
+    ``buffer_wbl2`` writes it (``write_back_l2``: to the MALL where ``l2.write_back_to_mall``, else to HBM),
+    all XCDs at once, and left clean; otherwise, or with nothing dirty, it returns ``t``. Either way the DRAM
+    write queues are drained afterwards (``drain_dram_writes``), which the kernel does not wait for.
+    Mutates the L2, MALL and HBM arrays of ``M``.
+    """
+    done = t
+    if M.params[P_L2_FLUSH_AT_END]:
+        for xcd in range(M.l2_tags.shape[0]):
+            done = max(done, write_back_l2(M, xcd, t))
+    drain_dram_writes(M, t)
     return done
 
 
