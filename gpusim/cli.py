@@ -214,7 +214,8 @@ a study file (YAML):
   # or: workload: k.s   or: workloads: [a.s, b.s]   (paths relative to the study file)
   metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
 metrics: any derived metric of 'gpusim run --json' (case-insensitive), a counter (TCC_HIT_sum),
-or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs. Every key, value, combination of
+or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 traffic: a stream's
+bandwidth wherever its data lives). Every key, value, combination of
 architecture values and metric is checked before anything runs.
 
 results (-o FOLDER), written as points complete:

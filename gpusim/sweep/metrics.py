@@ -19,6 +19,7 @@ ALIASES = {
     "gflops": ("GFLOPs", 1.0),
     "hbm_gbs": ("HBM_Bandwidth", 1.0),
     "hbm_tbs": ("HBM_Bandwidth", 1e-3),
+    "l2_tbs": ("L2_Bandwidth", 1e-3),
 }
 DEFAULT_METRICS = ("time_us", "tflops", "MFMA_Util", "VALU_Util", "L2_Hit_Rate", "HBM_Bandwidth")
 COUNTER_PREFIXES = ("SQ_", "SQC_", "TCP_", "TCC_", "GRBM_", "GPUSIM_")

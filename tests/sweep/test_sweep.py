@@ -21,7 +21,7 @@ vary:
   arch.hbm.channels: [64, 128]
   gen.stream.vec: [1, 4]
 workload: {gen: stream, op: copy, n: 65536}
-metrics: [time_us, hbm_gbs, L2_hit_rate, TCC_EA_RDREQ_sum]
+metrics: [time_us, hbm_gbs, l2_tbs, L2_hit_rate, TCC_EA_RDREQ_sum]
 """
 VARYING = ("host_s",)   # the only column that may differ between two runs of a study
 
@@ -96,6 +96,8 @@ def test_a_point_runs_what_the_cli_would_run(tmp_path):
     result = gpusim.simulate(kernel, arch, timing=True, outputs=False)
     assert row["time_us"] == pytest.approx(result.time_us)
     assert row["TCC_EA_RDREQ_sum"] == result.counters["TCC_EA_RDREQ_sum"]
+    # l2_tbs: the stream's loads and stores through the L2 (TCC_REQ x 128 B) per second, in TB/s
+    assert row["l2_tbs"] == pytest.approx(result.counters["TCC_REQ_sum"] * 128 / result.time_us * 1e-6)
     assert row["arch_hash"] == arch.hash()[:16]
 
 
