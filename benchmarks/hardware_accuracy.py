@@ -20,7 +20,8 @@ Simulated time: what hipEvent measures, the timing model's ``event_time_us``: th
 plus the launch, dispatch and completion overhead of archs/mi300a.yaml's ``launch:`` section
 (gpusim.engine.launch). Every run is a warm-up run of the kernel followed by the timed one
 (``warm_up=True``), as the table's times follow one warm-up launch: the MALL holds what the previous
-launch left; rows whose footprint exceeds the MALL run cold (``timed`` says why that is the same). ``--overhead-us`` adds a constant on top (default 0); ``--fit`` fits that residual
+launch left; rows whose read data exceeds the MALL run cold (``timed`` says why that is the same).
+``--overhead-us`` adds a constant on top (default 0); ``--fit`` fits that residual
 constant (and the roofline's c) on the training rows only, as the median of measured - simulated
 (the constant that minimizes the training rows' absolute error), and prints the cycles to add to the
 launch section's latencies.
@@ -73,6 +74,7 @@ class Row:
     split: str = ""                      # "train" or "test"
     subs: dict = field(default_factory=dict)
     footprint_bytes: int = 0
+    read_bytes: int = 0                  # the part of the footprint the kernel reads (what the MALL keeps)
     sim_us: Optional[float] = None       # hipEvent-style time from the timing model (launch included)
     kernel_us: Optional[float] = None    # the kernel as a profiler's kernel trace times it
     wave_instructions: int = 0
@@ -95,11 +97,13 @@ def sized(row: Row) -> None:
         row.order = (n,)
         row.subs = {"grid=4,1,1": f"grid={-(-n // WG)},1,1", "width i32 1024": f"width i32 {n}"}
         row.footprint_bytes = 3 * 4 * n
+        row.read_bytes = 2 * 4 * n
     elif f == "relu":
         n = int(s)
         row.order = (n,)
         row.subs = {"grid=4,1,1": f"grid={-(-n // WG)},1,1", "count i32 1024": f"count i32 {n}"}
         row.footprint_bytes = 2 * 4 * n
+        row.read_bytes = 4 * n
     elif f == "fir":        # N_tapsT: N outputs (N a multiple of 256), T taps
         m = re.fullmatch(r"(\d+)_taps(\d+)", s)
         n, taps = int(m.group(1)), int(m.group(2))
@@ -107,12 +111,14 @@ def sized(row: Row) -> None:
         row.subs = {"grid=4,1,1": f"grid={n // WG},1,1", "output buffer f32[1024]": f"output buffer f32[{n}]",
                     "input buffer f32[1024]": f"input buffer f32[{n}]", "num_tap u32 8": f"num_tap u32 {taps}"}
         row.footprint_bytes = 2 * 4 * n + 2 * 4 * taps
+        row.read_bytes = 4 * n + 2 * 4 * taps
     elif f == "matrixtranspose":   # WxW floats; 16x16 work-items move 64x64 tiles: grid (W/64) x (W/64)
         w = int(s.split("x")[0])
         row.order = (w,)
         row.subs = {"grid=4,4,1": f"grid={w // 64},{w // 64},1", "wi_width u32 64": f"wi_width u32 {w // 4}",
                     "wi_height u32 64": f"wi_height u32 {w // 4}", "blocks_x u32 4": f"blocks_x u32 {w // 64}"}
         row.footprint_bytes = 2 * 4 * w * w
+        row.read_bytes = 4 * w * w
     else:
         raise ValueError(f"unknown kernel family {f!r}")
 
@@ -163,13 +169,15 @@ def model_arch():
     return arch_overrides(arch, OVERRIDES) if OVERRIDES else arch
 
 
-def timed(kernel, arch, footprint_bytes: int):
+def timed(kernel, arch, read_bytes: int):
     """timed runs the timing model after a warm-up launch of the same kernel (the table's times follow
-    one warm-up launch) where the warm-up can leave anything behind: a footprint larger than the MALL,
-    streamed in the same order again, finds none of it there (an LRU cache over a cyclic pattern longer
-    than its capacity always misses), so those rows run cold and take half the host time."""
+    one warm-up launch) where the warm-up can leave anything behind. The model's MALL allocates the lines
+    the L2s read (their write-back victims go past it), so what a warm-up leaves there is the data the
+    kernel reads: read data larger than the MALL, streamed in the same order again, finds none of it
+    there (an LRU cache over a cyclic pattern longer than its capacity always misses), so those rows run
+    cold and take half the host time."""
     from gpusim.engine.timing import time_kernel
-    warm = footprint_bytes <= arch.mall.size_bytes and not COLD
+    warm = read_bytes <= arch.mall.size_bytes and not COLD
     return time_kernel(kernel, arch, values=False, timeout=None, warm_up=warm)
 
 
@@ -191,7 +199,7 @@ def run_row(row: Row) -> Row:
     with tempfile.TemporaryDirectory() as tmp:
         kernel = gpusim.load_kernel(rewritten_kernel(row, Path(tmp)))
         t0 = time.perf_counter()
-        run = timed(kernel, arch, row.footprint_bytes)
+        run = timed(kernel, arch, row.read_bytes)
         row.host_s = time.perf_counter() - t0
     row.sim_us = run.event_time_us
     row.kernel_us = run.kernel_time_us
