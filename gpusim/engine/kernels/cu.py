@@ -388,9 +388,11 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                         deps = _deps_ready(reads_at, reads, i, w, reg_ready, hazard)
                         deps_at[w] = deps
                     t_ok = deps
-                    if kind == TK_WAITCNT:
-                        vm = mods[i, M_VMCNT]
-                        lg = mods[i, M_LGKMCNT]
+                    if kind == TK_WAITCNT or kind == TK_END:
+                        # s_endpgm implicitly executes s_waitcnt 0 before it ends the wave (CDNA3 ISA, S_ENDPGM):
+                        # the wave, and so its workgroup's slot, stays until its stores are acknowledged
+                        vm = 0 if kind == TK_END else mods[i, M_VMCNT]
+                        lg = 0 if kind == TK_END else mods[i, M_LGKMCNT]
                         if vm >= 0 and _pending(vmq, w, vmn[w], cycle) > vm:
                             why[w] = WHY_WAITCNT_VM
                             ready[w] = _nth_latest(vmq, w, vmn[w], vm)
