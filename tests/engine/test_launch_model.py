@@ -130,3 +130,19 @@ def test_run_warm_up_flag():
     assert data["warm_up"] is True and data["counters"]["GPUSIM_MALL_MISS_sum"] == 0
     assert "after a warm-up run" in proc.stderr
     assert "--warm-up" in gpusim_cli("run", "--help").stdout
+
+
+def test_a_workgroup_slot_frees_only_once_its_stores_are_acknowledged(cdna3):
+    # one CU that holds one workgroup at a time (64 KiB of LDS each), no dispatch gap, no end-of-kernel release:
+    # each workgroup's wave stores and ends, and s_endpgm's implicit s_waitcnt 0 (CDNA3 ISA, S_ENDPGM) keeps it,
+    # and so the slot the next workgroup needs, until the L2 has acknowledged the store
+    arch = arch_overrides(cdna3, {"gpu.xcds": 1, "gpu.cus_per_xcd": 1, "launch.workgroup_dispatch_cycles": 0,
+                                  "l2.write_back_at_kernel_end": False})
+    runs = [time_kernel(gpusim.load_kernel(DATA / "store_then_end.s", grid=f"{g},1,1"), arch) for g in (1, 2, 3)]
+    step = runs[1].cycles - runs[0].cycles
+    assert runs[2].cycles - runs[1].cycles == step
+    # a later workgroup's kernarg load hits the scalar cache, so its time is mostly its store's round trip to
+    # the L2 (264 cycles; 4 when a wave ended with its store still in flight)
+    assert step > arch.cu.l1.latency_cycles + arch.l2.latency_cycles
+    # the wave's own cycles run from its first issue to its s_endpgm, which waits for that acknowledgement
+    assert runs[0].counters["GPUSIM_WAVE_CYCLES"] == runs[0].cycles - 1
