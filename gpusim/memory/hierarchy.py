@@ -18,7 +18,7 @@ TCP_COUNTERS = ("TCP_TOTAL_CACHE_ACCESSES", "TCP_TCC_READ_REQ", "TCP_TCC_WRITE_R
 SQC_COUNTERS = ("SQC_DCACHE_REQ", "SQC_DCACHE_HITS", "SQC_DCACHE_MISSES")
 TCC_COUNTERS = ("TCC_REQ", "TCC_READ", "TCC_WRITE", "TCC_HIT", "TCC_MISS", "TCC_EA_RDREQ", "TCC_EA_WRREQ",
                 "GPUSIM_TCC_MSHR_STALL_CYCLES", "GPUSIM_TCC_FABRIC_STALL_CYCLES")
-MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS", "GPUSIM_MALL_WRREQ")
+MALL_COUNTERS = ("GPUSIM_MALL_REQ", "GPUSIM_MALL_HIT", "GPUSIM_MALL_MISS", "GPUSIM_MALL_WRREQ", "GPUSIM_MALL_WRITEBACK")
 HBM_COUNTERS = ("GPUSIM_HBM_RDREQ", "GPUSIM_HBM_WRREQ", "GPUSIM_HBM_READ_BYTES", "GPUSIM_HBM_WRITE_BYTES",
                 "GPUSIM_HBM_QUEUE_STALL_CYCLES",
                 # the DRAM model's (gpusim.memory.kernels.dram), in its index order
@@ -102,7 +102,7 @@ class MemoryLevels:
       l2_free [xcds, channels, CALENDAR]; l2_mshr [xcds, channels, mshrs_per_channel, 2]
       fabric_free                 [xcds, FABRIC_CALENDAR_BUCKETS]: each XCD's port to the data fabric, in ticks;
       fabric_full [xcds, 2]       a run of its fully taken buckets (channel.channel_request_skipping)
-      mall_tags/stamps/ready      [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
+      mall_tags/stamps/ready/dirty [mall channels, sets, ways]; mall_free [mall channels, CALENDAR]
       hbm_free [hbm channels x pseudo-channels, CALENDAR] (memory clocks); hbm_queue [hbm channels, queue_depth_per_channel, 2]
       dram_params, dram_map, dram_bank, dram_bg, dram_pc, dram_wq   the DRAM model (gpusim.memory.kernels.dram)
       seq [1]                      replacement stamp clock
@@ -118,7 +118,8 @@ class MemoryLevels:
                               64 B on CDNA3, so bytes = 64 x count as rocprof-compute computes them),
                               GPUSIM_TCC_MSHR_STALL_CYCLES, GPUSIM_TCC_FABRIC_STALL_CYCLES (cycles line
                               transfers waited for the channel's fabric port)
-      mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (no public AMD counter names)
+      mall_ctr [channels, :]  GPUSIM_MALL_REQ, _HIT, _MISS (reads), _WRREQ (L2 write-backs taken),
+                              _WRITEBACK (dirty lines evicted to HBM) (no public AMD counter names)
       hbm_ctr [channels, :]   GPUSIM_HBM_RDREQ, _WRREQ, _READ_BYTES (= MALL misses x MALL line), _WRITE_BYTES,
                               GPUSIM_HBM_QUEUE_STALL_CYCLES (reads waiting for a queue entry); with the DRAM
                               model (hbm.timing.enabled) also GPUSIM_HBM_ROW_HIT / _ROW_MISS (bank closed) /
@@ -190,6 +191,7 @@ class MemoryLevels:
         mall_ways = mall.associativity if mall.present else 1
         self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall_ways,
                                                                      ways_outermost=True)
+        self.mall_dirty = np.zeros(self.mall_tags.shape, np.uint8)
         self.mall_free = channel_calendar(mall_channels)
         self.mall_ctr = np.zeros((mall_channels, K.N_MALL), np.int64)
 
@@ -233,7 +235,8 @@ class MemoryLevels:
         return MemoryArrays(self.params, self.l1_tags, self.l1_stamps, self.l1_ready, self.l1_free, self.l1_mshr, self.tcp,
                 self.sq_tags, self.sq_stamps, self.sq_ready, self.sqc,
                 self.l2_tags, self.l2_stamps, self.l2_ready, self.l2_dirty, self.l2_free, self.l2_mshr, self.tcc,
-                self.fabric_free, self.fabric_full, self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_free, self.mall_ctr,
+                self.fabric_free, self.fabric_full, self.mall_tags, self.mall_stamps, self.mall_ready, self.mall_dirty, self.mall_free,
+                self.mall_ctr,
                 self.hbm_free, self.hbm_queue, self.hbm_ctr,
                 self.dram_params, self.dram_map, self.dram_bank, self.dram_bg, self.dram_pc, self.dram_wq, self.seq,
                 self.tr)
@@ -242,14 +245,14 @@ class MemoryLevels:
         """for_next_kernel returns the memory levels the next kernel on the same queue starts with.
 
         The kernel-start acquire invalidates every vector L1 and scalar cache, and the L2 too unless
-        ``keep_l2``; the MALL, a memory-side cache, keeps what this kernel left (the end-of-kernel release
-        has already written the L2's dirty lines back), and so do the UTCL1s and UTCL2s: the acquire
+        ``keep_l2``; the MALL, a memory-side cache, keeps what this kernel left, the L2 lines the
+        end-of-kernel release wrote back to it still dirty there, and so do the UTCL1s and UTCL2s: the acquire
         invalidates data caches, and the driver flushes translations only when page tables change (model
         assumption: the same buffers, so the same page tables). Timing calendars, queues and counters are fresh:
         the next kernel's cycles start at 0. This object is not changed.
         """
         nxt = MemoryLevels(self.arch, self.cus)
-        kept = [("mall_tags", "mall_stamps")] + ([("l2_tags", "l2_stamps", "l2_dirty")] if keep_l2 else [])
+        kept = [("mall_tags", "mall_stamps", "mall_dirty")] + ([("l2_tags", "l2_stamps", "l2_dirty")] if keep_l2 else [])
         for names in kept:
             for name in names:
                 getattr(nxt, name)[...] = getattr(self, name)

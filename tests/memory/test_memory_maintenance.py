@@ -10,6 +10,7 @@ from gpusim.arch import arch_overrides, load_arch
 from gpusim.asm.fields import CACHE_INV, CACHE_INV_L1, CACHE_INV_L2, CACHE_WB_L2
 from gpusim.memory import MemoryLevels
 from gpusim.memory.kernels.cache import INVALIDATED, cache_invalidate_way, cache_lookup
+from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of
 from gpusim.memory.kernels.maintenance import cache_control
 
 # the caches alone: a first touch of a page would add its walk (tests/memory/test_translation.py times that)
@@ -72,7 +73,7 @@ def test_a_line_written_back_to_the_mall_is_a_mall_hit_for_another_xcd():
     t = _warm(m) + 1000
     cache_control(m.kernel_args(), 0, CACHE_WB_L2, SC1, t)
     c = m.counters()
-    assert c["GPUSIM_HBM_WRREQ_sum"] == 0  # taken by the MALL; its DRAM write is not modelled
+    assert c["GPUSIM_HBM_WRREQ_sum"] == 0  # taken by the MALL, dirty there until it evicts the line
     assert c["GPUSIM_MALL_WRREQ_sum"] == c["TCC_EA_WRREQ_sum"] == 2
     # XCD 1 reads the line at 20000: L1 2 + 108, L2 1 + 101 (miss), two 64 B MALL hits on one slice: 2 + 191
     assert m.access(38, 1 << 20, 20_000) == 20_000 + (2 + L1_LAT) + (1 + L2_LAT) + (2 + MALL_LAT)
@@ -96,3 +97,25 @@ def test_an_invalidated_way_matches_nothing_and_is_the_next_victim():
         assert cache_lookup(tags, stamps, 0, (4 - 1) * 128, 128) == -1 - 3  # not found; the empty way 3 fills
         tags[0, 3], stamps[0, 3] = 6, 10
         assert cache_lookup(tags, stamps, 0, (4 - 1) * 128, 128) == -1 - 1  # full set: the invalidated way goes
+
+
+def test_a_line_left_dirty_in_the_mall_goes_to_hbm_when_the_mall_evicts_it():
+    m = MemoryLevels(ARCH, cus=2)
+    t = _warm(m) + 1000
+    cache_control(m.kernel_args(), 0, CACHE_WB_L2, SC1, t)
+    # the 128 B L2 line is two dirty 64 B lines of one MALL slice, in consecutive sets; HBM has written nothing
+    assert m.mall_dirty.sum() == 2 and m.counters()["GPUSIM_HBM_WRREQ_sum"] == 0
+    ch = channel_of(1 << 20, ARCH.hbm.channel_interleave_bytes, ARCH.mall.channels)
+    local = channel_local(1 << 20, ARCH.hbm.channel_interleave_bytes, ARCH.mall.channels)
+    sets = m.mall_tags.shape[1]
+    # reads of 16 other L2 lines whose MALL lines take the same slice and sets fill those sets' 16 ways:
+    # the dirty lines, oldest, make way and are written to HBM then (nobody waits for those writes)
+    t = 20_000
+    for k in range(1, ARCH.mall.associativity + 1):
+        addr = channel_global(local + k * sets * ARCH.mall.line_bytes, ch, ARCH.hbm.channel_interleave_bytes,
+                              ARCH.mall.channels)
+        t = m.access(0, addr, t) + 10
+    c = m.counters()
+    assert m.mall_dirty.sum() == 0
+    assert c["GPUSIM_MALL_WRITEBACK_sum"] == c["GPUSIM_HBM_WRREQ_sum"] == 2
+    assert c["GPUSIM_HBM_WRITE_BYTES_sum"] == 2 * ARCH.mall.line_bytes

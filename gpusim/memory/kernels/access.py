@@ -20,7 +20,8 @@ fill and write-back of the XCD queues there for its share of ``l2.fabric_bytes_p
 
 Model assumptions: the scalar cache has no port limit or MSHR file; L2 writes allocate without a fetch (byte
 masks); dirty L2 victims and write-through traffic go to HBM without touching the MALL and nobody waits for
-them (the end-of-kernel release, which the kernel does wait for, is ``maintenance.end_of_kernel_write_back``);
+them (the end-of-kernel release, which the kernel does wait for, is ``maintenance.end_of_kernel_write_back``:
+its lines stay dirty in the MALL, which writes them to HBM when it evicts them, ``mall_evict``);
 atomics are the caller's (issue them as an L2 write plus an L2 read).
 """
 from numba import njit
@@ -99,7 +100,8 @@ GPUSIM_MALL_REQ = 0
 GPUSIM_MALL_HIT = 1
 GPUSIM_MALL_MISS = 2
 GPUSIM_MALL_WRREQ = 3  # L2 write-backs the MALL took (maintenance._write_back_to_mall)
-N_MALL = 4
+GPUSIM_MALL_WRITEBACK = 4  # dirty MALL lines written to HBM when evicted (mall_evict)
+N_MALL = 5
 
 # Per HBM channel counters (hbm_ctr[channel, :]).
 GPUSIM_HBM_RDREQ = 0
@@ -209,6 +211,19 @@ def _write_back_line(M, xcd, ch, tag, t):
 
 
 @njit(_nrt=False, inline="always")
+def mall_evict(M, ch, s, w, t):
+    """mall_evict writes way ``w`` of set ``s`` of MALL slice ``ch`` to HBM from cycle ``t`` if it is dirty (an
+    L2 write-back left it there) and leaves it clean, before the way takes another line; nobody waits for
+    the write (GPUSIM_MALL_WRITEBACK, and HBM's write counters). Mutates ``M.mall_dirty``, HBM and counters."""
+    if M.mall_dirty[ch, s, w]:
+        p = M.params
+        local = tag_address(M.mall_tags[ch, s, w], p[P_MALL_LINE])
+        _hbm(M, channel_global(local, ch, p[P_HBM_INTERLEAVE], p[P_MALL_CHANNELS]), p[P_MALL_LINE], t, True)
+        M.mall_ctr[ch, GPUSIM_MALL_WRITEBACK] += 1
+        M.mall_dirty[ch, s, w] = 0
+
+
+@njit(_nrt=False, inline="always")
 def _mall_read(M, addr, t):
     p, mall_tags, mall_stamps, mall_ready = M.params, M.mall_tags, M.mall_stamps, M.mall_ready
     mall_free, mall_ctr = M.mall_free, M.mall_ctr
@@ -234,6 +249,8 @@ def _mall_read(M, addr, t):
         return line_hit(mall_ready[ch, s, w], t)
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
     w = -1 - w
+    if tags[s, w] != EMPTY:
+        mall_evict(M, ch, s, w, t)
     cache_fill(tags, stamps, s, w, local, line_b, seq[0])
     done = _hbm(M, line, line_b, t, False)
     line_fill(mall_ready[ch, s, w], t, done)

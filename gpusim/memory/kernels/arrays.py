@@ -12,7 +12,7 @@ MemoryArrays = namedtuple("MemoryArrays", (
     "sq_tags", "sq_stamps", "sq_ready", "sqc",                                # scalar cache
     "l2_tags", "l2_stamps", "l2_ready", "l2_dirty", "l2_free", "l2_mshr", "tcc",   # L2 per XCD and channel
     "fabric_free", "fabric_full",                               # XCDs' ports to the data fabric
-    "mall_tags", "mall_stamps", "mall_ready", "mall_free", "mall_ctr",        # MALL slices
+    "mall_tags", "mall_stamps", "mall_ready", "mall_dirty", "mall_free", "mall_ctr",   # MALL slices
     "hbm_free", "hbm_queue", "hbm_ctr",                                       # HBM channels
     "dram_params", "dram_map", "dram_bank", "dram_bg", "dram_pc", "dram_wq",  # HBM DRAM timing (kernels/dram.py)
     "seq",                                                      # int64[1], the replacement stamp clock

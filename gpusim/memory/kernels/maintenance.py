@@ -22,7 +22,7 @@ from gpusim.asm.fields import CACHE_INV, CACHE_INV_L2, CACHE_WB_L2
 from gpusim.memory.kernels.access import (
     P_CUS_PER_XCD, P_HBM_INTERLEAVE, P_L1_LAT, P_L2_CHANNELS, P_L2_FLUSH_AT_END, P_L2_INTERLEAVE, P_L2_INV_KEEPS_DEVICE, P_L2_LAT,
     P_L2_LINE, P_L2_WB_TO_MALL, P_MALL_BPC, P_MALL_CHANNELS, P_MALL_LAT, P_MALL_LINE, TCC_EA_WRREQ, GPUSIM_MALL_WRREQ,
-    _write_back_line, drain_dram_writes, fabric_port)
+    _write_back_line, drain_dram_writes, fabric_port, mall_evict)
 from gpusim.memory.kernels.cache import (
     EMPTY, INVALIDATED, cache_fill, cache_invalidate_way, cache_lookup, cache_set, line_fill, tag_address)
 from gpusim.memory.kernels.channel import channel_global, channel_local, channel_of, channel_request
@@ -63,8 +63,8 @@ def _write_back_to_mall(M, xcd, ch, tag, t):
 
     Model assumption: the MALL is a memory-side cache (AMD CDNA3 white paper) with the fabric's coherent slaves
     and probe filter beside its slices (Chips and Cheese, "AMD's CDNA 3 Compute Architecture"), so a release's
-    write-back is visible, and done, once the slice has the line; its DRAM write waits for the line to leave
-    the MALL, which the model does not track (the MALL keeps no dirty state): no HBM traffic is counted for it.
+    write-back is visible, and done, once the slice has the line; the line stays dirty there, and its DRAM
+    write happens when the MALL evicts it (``access.mall_evict``), in this kernel or a later one.
     """
     p = M.params
     line_b = p[P_L2_LINE]
@@ -85,7 +85,10 @@ def _write_back_to_mall(M, xcd, ch, tag, t):
         w = cache_lookup(tags, stamps, s, local, p[P_MALL_LINE])
         if w < 0:
             w = -1 - w
+            if tags[s, w] != EMPTY:
+                mall_evict(M, mch, s, w, t)
             cache_fill(tags, stamps, s, w, local, p[P_MALL_LINE], M.seq[0])
+        M.mall_dirty[mch, s, w] = 1
         line_fill(M.mall_ready[mch, s, w], t, taken)
         done = max(done, taken)
     return done
