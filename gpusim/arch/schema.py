@@ -283,8 +283,9 @@ class L2:
     invalidate_keeps_device_memory: bool = _param("an L2 invalidate (gfx942 buffer_inv sc1, gfx90a buffer_invl2) "
                                                   "drops only lines cached non-coherently, so it keeps the lines "
                                                   "of device memory (the model's buffers)", default=False)
-    write_back_to_mall: bool = _param("a cache write-back (buffer_wbl2) is done when the MALL has taken the dirty "
-                                      "lines (a memory-side cache), not when DRAM has written them", default=False)
+    write_back_to_mall: bool = _param("a cache write-back (buffer_wbl2, and the end-of-kernel release) is done when "
+                                      "the MALL has taken the dirty lines (a memory-side cache, which writes them to "
+                                      "DRAM when it evicts them), not when DRAM has written them", default=False)
     fabric_bytes_per_clk: int = _param(
         "bandwidth of the XCD's port to the data fabric (its link to the MALL and HBM), shared by its L2 "
         "channels' line fills and write-backs; 0 = no limit beyond the levels below", minimum=0,
