@@ -214,7 +214,8 @@ def _write_back_line(M, xcd, ch, tag, t):
 def mall_evict(M, ch, s, w, t):
     """mall_evict writes way ``w`` of set ``s`` of MALL slice ``ch`` to HBM from cycle ``t`` if it is dirty (an
     L2 write-back left it there) and leaves it clean, before the way takes another line; nobody waits for
-    the write (GPUSIM_MALL_WRITEBACK, and HBM's write counters). Mutates ``M.mall_dirty``, HBM and counters."""
+    the write (GPUSIM_MALL_WRITEBACK, and HBM's write counters). An empty way is never dirty, so any victim
+    way may be passed. Mutates ``M.mall_dirty``, HBM and counters."""
     if M.mall_dirty[ch, s, w]:
         p = M.params
         local = tag_address(M.mall_tags[ch, s, w], p[P_MALL_LINE])
@@ -249,8 +250,7 @@ def _mall_read(M, addr, t):
         return line_hit(mall_ready[ch, s, w], t)
     mall_ctr[ch, GPUSIM_MALL_MISS] += 1
     w = -1 - w
-    if tags[s, w] != EMPTY:
-        mall_evict(M, ch, s, w, t)
+    mall_evict(M, ch, s, w, t)
     cache_fill(tags, stamps, s, w, local, line_b, seq[0])
     done = _hbm(M, line, line_b, t, False)
     line_fill(mall_ready[ch, s, w], t, done)

@@ -85,8 +85,7 @@ def _write_back_to_mall(M, xcd, ch, tag, t):
         w = cache_lookup(tags, stamps, s, local, p[P_MALL_LINE])
         if w < 0:
             w = -1 - w
-            if tags[s, w] != EMPTY:
-                mall_evict(M, mch, s, w, t)
+            mall_evict(M, mch, s, w, t)
             cache_fill(tags, stamps, s, w, local, p[P_MALL_LINE], M.seq[0])
         M.mall_dirty[mch, s, w] = 1
         line_fill(M.mall_ready[mch, s, w], t, taken)
