@@ -99,3 +99,11 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """did_you_mean returns ``"did you mean X?"`` for the closest choice, or ''."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+class ProgramDeadlock(GpusimError):
+    """ProgramDeadlock is a program whose streams can never all finish: an event waited for but never recorded
+    often enough, a cycle of waits, a collective some member GPU never reaches. Its message names every stuck
+    stream and what it waits for; like a kernel fault it is found by running, so its exit code is 3."""
+
+    exit_code = 3
