@@ -25,6 +25,10 @@ WORKLOADS = {
     "gemm_32x32.s": ("gemm", dict(tile="32x32x32", waves="1x1", vec=4)),
     "gemm_128x128_bf16.s": ("gemm", dict(dtype="bf16")),
     "gemm_128x128_f32.s": ("gemm", dict(dtype="f32", mfma="32x32x2", tile="128x128x16", vec=16)),
+    # one GPU's two GEMMs of a tensor-parallel MLP block (512 tokens, hidden 4096, ffn 14336 over 8 GPUs: a
+    # 1792 slice), weights in nn.Linear's [out, in] layout, which is Bt: up h = x . W1^T, down y = h . W2^T
+    "tp_mlp_up.s": ("gemm", dict(m=512, n=1792, k=4096)),
+    "tp_mlp_down.s": ("gemm", dict(m=512, n=4096, k=1792)),
     # flash-attention forward: 32 heads (batch x heads) of 2048 queries x 2048 keys, D = 64; 512 workgroups
     "attention_fwd_d64.s": ("attention", dict(seq_q=2048, seq_k=2048, head_dim=64, heads=32)),
     # streaming over 64 MiB arrays (16M f32): vectorised and scalar loads, one element chunk per workgroup
