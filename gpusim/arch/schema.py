@@ -8,6 +8,7 @@ is the YAML key ``cu.lds.size_bytes``). Units live in the names:
 - ``_cycles`` shader-clock cycles (``clocks.shader_mhz``); every latency is in
   shader cycles, also for the memory side, so the engine needs one time base
 - ``_mhz``    megahertz
+- ``_gbps``   GB/s, 1e9 bytes per second (the system level's links, ``interconnect``)
 - ``bytes_per_clk``  bytes per shader clock, except
   ``hbm.bytes_per_memory_clk_per_channel`` which is per memory clock
   (``clocks.memory_mhz``)
@@ -550,6 +551,42 @@ class Launch:
 
 
 @dataclass(frozen=True)
+class Link:
+    """Link is one kind of data link, per direction, as the application level (gpusim.system) models it: a
+    bandwidth server at ``bandwidth_gbps * efficiency`` that a transfer reaches ``latency_cycles`` after it
+    starts (shader cycles of ``clocks.shader_mhz``, the time base of every latency in this schema)."""
+
+    bandwidth_gbps: float = _param("peak bandwidth per direction, GB/s (1e9 bytes per second)")
+    efficiency: float = _param("fraction of bandwidth_gbps a long transfer achieves (protocol, CRC, flow control)")
+    latency_cycles: int = _param("from a transfer's start to its first byte's arrival", minimum=0,
+                                 maximum=MAX_CYCLES)
+
+    def problems(self) -> Problems:
+        if not 0 < self.bandwidth_gbps <= 1e6:
+            yield ("bandwidth_gbps", f"must be > 0 and <= 1000000, got {self.bandwidth_gbps}")
+        if not 0 < self.efficiency <= 1:
+            yield ("efficiency", f"must be > 0 and <= 1, got {self.efficiency}")
+
+
+@dataclass(frozen=True)
+class Interconnect:
+    """Interconnect is how this GPU reaches its peers and the host, and how fast it copies inside its own HBM:
+    the defaults of a program's ``system`` (gpusim.system.topology.default_links); kernels never read it."""
+
+    peer_link: Link = _param("one GPU-GPU link (xGMI), per direction", default=Link(64.0, 0.75, 2100))
+    host_link: Link = _param("the GPU's link to host memory (PCIe or Infinity Fabric), per direction",
+                             default=Link(64.0, 0.85, 4200))
+    copy_engines: int = _param("copies (memcpy, memset) one GPU runs at once", minimum=1, maximum=64, default=2)
+    d2d_hbm_efficiency: float = _param(
+        "fraction of the HBM peak a device-to-device copy moves, reads plus writes: a copy of N bytes moves 2N, "
+        "so it copies at hbm peak / 2 x this", default=0.75)
+
+    def problems(self) -> Problems:
+        if not 0 < self.d2d_hbm_efficiency <= 1:
+            yield ("d2d_hbm_efficiency", f"must be > 0 and <= 1, got {self.d2d_hbm_efficiency}")
+
+
+@dataclass(frozen=True)
 class Arch:
     """Arch is one fully resolved, validated GPU architecture.
 
@@ -574,6 +611,8 @@ class Arch:
     peaks: Peaks = _param("datasheet compute rates")
     policies: Policies = _param("named algorithms")
     launch: Launch = _param("launch, dispatch and completion costs around the kernel")
+    interconnect: Interconnect = _param("links to peers and host, copy engines (the application level's defaults)",
+                                        default=Interconnect())
     description: str = _param("one line for humans", default="")
     sources: tuple = _internal("YAML files this was resolved from, the named one first", tuple)
     provenance: Mapping[str, str] = _internal("key path -> file that set it",
