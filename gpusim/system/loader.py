@@ -586,7 +586,7 @@ class _Builder:
             self.names.add(var)
         if "ops" not in r:
             raise _err(node, "repeat needs ops: [...]", key=True)
-        self.repeats.append(node)
+        self.repeats.append(item)
         out: list = []
         try:
             for value in values:
@@ -829,7 +829,7 @@ class _Builder:
             try:
                 text = generate(family, self.system_spec.archs[gpu], **dict(params))
             except GpusimError as err:
-                raise ProgramError(err.message, node.loc, err.hint) from None
+                raise ProgramError(f"kernel '{kernel}': {err.message}", node.loc, err.hint) from None
             loaded = kernel_from_text(text, f"<template {family}>")
         else:
             path = Path(self.base_dir) / kernel
@@ -865,7 +865,10 @@ class _Builder:
             try:
                 _, _, checks = parse_header_lines(names + [line])
             except HeaderError as err:
-                raise ProgramError(err.message, err.loc if loc else None, err.hint) from None
+                where = None
+                if loc is not None and err.loc is not None:   # a whole-line error points before the text
+                    where = dataclasses.replace(err.loc, col=max(err.loc.col, _content_col(loc)))
+                raise ProgramError(err.message, where, err.hint) from None
             out.append(checks[0] if loc else dataclasses.replace(checks[0], loc=None))
         return tuple(out)
 
