@@ -293,6 +293,7 @@ class _Builder:
         self.buffers = self.buffer_specs(tree.get("buffers"))
         streams = self.streams(tree.get("streams"))
         self.events_recorded(streams)
+        self.collectives_matched(streams)
         checks = self.checks(tree.get("checks"))
         return Program(system=system, buffers=tuple(self.buffers.values()), streams=streams, checks=checks,
                        path=self.display, base_dir=self.base_dir, params=tuple(params.items()),
@@ -746,7 +747,7 @@ class _Builder:
             for arg, value in anode.value.items():
                 spec = declared.get(arg)
                 if spec is None:
-                    raise _err(value, f"kernel {_kernel_shown(kernel)} declares no argument '{arg}'",
+                    raise _err(value, f"kernel '{kernel}' declares no argument '{arg}'",
                                did_you_mean(arg, declared) or f"arguments: {', '.join(declared) or 'none'}", key=True)
                 if spec.kind == "buffer":
                     if not isinstance(value.value, str):
@@ -761,12 +762,9 @@ class _Builder:
                     number = self.number(value, f"argument '{arg}'", minimum=-math.inf)
                     if isinstance(value.value, (int, str)) and number.is_integer() and spec.dtype[0] in "iu":
                         number = int(number)
-                    try:
-                        parsed = parse_scalar(spec.dtype, repr(number) if isinstance(number, float) else str(number),
-                                              lambda msg: ProgramError(f"argument '{arg}': {msg}", value.loc))
-                    except ProgramError:
-                        raise
-                    args.append((arg, parsed))
+                    text = repr(number) if isinstance(number, float) else str(number)
+                    args.append((arg, parse_scalar(spec.dtype, text,
+                                                   lambda msg: ProgramError(f"argument '{arg}': {msg}", value.loc))))
         scalars = {a: v for a, v in args if not isinstance(v, Located)}
         op = KernelOp(kernel=kernel, args=(), grid=grid, block=block, params=params, name=name, loc=item.loc)
         key = kernel_key(dataclasses.replace(op, args=tuple(scalars.items())))
@@ -774,9 +772,9 @@ class _Builder:
             try:
                 module = apply_kernel_overrides(source.module, grid=grid, block=block, args=scalars or None)
             except HeaderError as err:
-                raise ProgramError(f"kernel {_kernel_shown(kernel)}: {err.message}", item.loc, err.hint) from None
+                raise ProgramError(f"kernel '{kernel}': {err.message}", item.loc, err.hint) from None
             if module.launch is None:
-                raise _err(item, f"kernel {_kernel_shown(kernel)} has no gpusim-launch line; give grid and block")
+                raise _err(item, f"kernel '{kernel}' has no gpusim-launch line; give grid and block")
             self.kernels[key] = dataclasses.replace(source, module=module)
         loaded = self.kernels[key]
         shapes = {a.name: a for a in loaded.module.args}
@@ -795,7 +793,7 @@ class _Builder:
                     hint = ""
                     if want.shape_exprs:
                         hint = f"the kernel's shape is [{','.join(want.shape_exprs)}]: set its scalars in args"
-                    raise _err(value, f"argument '{arg}' of kernel {_kernel_shown(kernel)} is "
+                    raise _err(value, f"argument '{arg}' of kernel '{kernel}' is "
                                       f"{_type_text(want)} but buffer '{spec.name}' is {_type_text(spec.arg)}", hint)
                 bound.append((arg, ref))
             else:
@@ -848,6 +846,25 @@ class _Builder:
                     raise ProgramError(f"stream '{s.name}' waits on event '{op.event}', which no stream records: "
                                        "it would wait forever", op.loc,
                                        did_you_mean(op.event, recorded))
+
+    def collectives_matched(self, streams: tuple) -> None:
+        """collectives_matched refuses a group whose members issue different numbers of collectives: the
+        k-th collective over a group runs when every member reaches it, so an unmatched one never runs."""
+        issued: dict[tuple, dict[int, list]] = {}
+        for s in streams:
+            for op in s.ops:
+                if isinstance(op, CollectiveOp):
+                    issued.setdefault(op.group, {}).setdefault(s.gpu, []).append(op)
+        for group, by_gpu in issued.items():
+            counts = {g: len(by_gpu.get(g, ())) for g in group}
+            fewest = min(counts, key=lambda g: (counts[g], g))
+            most = max(counts, key=lambda g: (counts[g], -g))
+            if counts[most] != counts[fewest]:
+                op = by_gpu[most][counts[fewest]]
+                raise ProgramError(f"GPU {most} issues {counts[most]} collectives over group "
+                                   f"[{_gpus_text(group)}] but GPU {fewest} issues {counts[fewest]}: this "
+                                   f"{op.kind} (number {counts[fewest] + 1} on GPU {most}) would wait forever",
+                                   op.loc)
 
     def checks(self, node: Optional[Located]) -> tuple:
         if node is None:
@@ -925,7 +942,3 @@ def _type_text(arg: ArgSpec) -> str:
 
 def _gpus_text(gpus) -> str:
     return ", ".join("host" if g == HOST else str(g) for g in gpus)
-
-
-def _kernel_shown(kernel: str) -> str:
-    return f"'{kernel}'"

@@ -230,12 +230,14 @@ def test_unknown_system_key_and_wrong_types(tmp_path):
 
 
 def test_unknown_arch_points_at_the_program(tmp_path):
-    refused(tmp_path, "system:\n  gpus: [{arch: cdna3}, {arch: cdna33}]\n", 2, 'cdna33', "unknown architecture 'cdna33'",
+    refused(tmp_path, "system:\n  gpus: [{arch: cdna3}, {arch: cdna33}]\n", 2, 'cdna33',
+            "unknown architecture 'cdna33'",
             "did you mean 'cdna3'?")
 
 
 def test_buffer_type_errors_point_inside_the_string(tmp_path):
-    refused(tmp_path, 'buffers:\n  x: {type: "f32[16] uniformm(-1,1)"}\n', 2, 'uniformm', "buffer 'x': unknown init 'uniformm'",
+    refused(tmp_path, 'buffers:\n  x: {type: "f32[16] uniformm(-1,1)"}\n', 2, 'uniformm',
+            "buffer 'x': unknown init 'uniformm'",
             "did you mean 'uniform'?")
     refused(tmp_path, 'buffers:\n  x: {type: "f23[16]"}\n', 2, 'f23', "unknown dtype 'f23'")
     refused(tmp_path, 'buffers:\n  x: {type: "f32[16] init=zeros seed=-1"}\n', 2, '-1', "seed must be a non-negative")
@@ -296,9 +298,11 @@ def test_kernel_that_does_not_assemble_raises_the_assemblers_error(tmp_path):
 
 
 def test_kernel_argument_names_and_kinds(tmp_path):
-    refused(tmp_path, ops("- kernel: SAXPY", "  args: {xx: x}"), 14, 'xx', "declares no argument 'xx'",
+    refused(tmp_path, ops("- kernel: SAXPY", "  args: {xx: x}"), 14, 'xx',
+            f"kernel '{SAXPY}' declares no argument 'xx'",
             "did you mean 'x'?")
-    refused(tmp_path, ops("- kernel: SAXPY", "  args: {x: 3}"), 14, '3', "argument 'x' is a buffer; bind it to a buffer")
+    refused(tmp_path, ops("- kernel: SAXPY", "  args: {x: 3}"), 14, '3',
+            "argument 'x' is a buffer; bind it to a buffer")
     refused(tmp_path, ops("- kernel: SAXPY", "  args: {a: y}"), 14, 'y}', "argument 'a' is a f32 scalar; bind it to "
                                                                        "a number, not buffer 'y'")
     refused(tmp_path, ops("- kernel: SAXPY", "  args: {n: 1.5}"), 14, '1.5', "argument 'n': malformed i32 value")
@@ -341,7 +345,8 @@ def test_memcpy_between_host_buffers(tmp_path):
 def test_operation_shape(tmp_path):
     refused(tmp_path, ops("- memcopy: {src: x, dst: y}"), 13, 'memcopy', "unknown operation 'memcopy'",
             "did you mean 'memcpy'?")
-    refused(tmp_path, ops("- memcpy: {src: x, dst: y}", "  nbytes: 4"), 14, 'nbytes', "unexpected key 'nbytes' beside 'memcpy'")
+    refused(tmp_path, ops("- memcpy: {src: x, dst: y}", "  nbytes: 4"), 14, 'nbytes',
+            "unexpected key 'nbytes' beside 'memcpy'")
     refused(tmp_path, ops("- host_delay: soon"), 13, 'soon', "host_delay (microseconds) is a number")
 
 
@@ -366,13 +371,18 @@ def test_collective_recv_sizes(tmp_path):
     line = 17   # the first operation's line, after the four extra buffers
     refused(tmp_path, text + "      - all_gather: {send: g, recv: g}\n", line, 'g}',
             "all_gather over 2 GPUs: recv 'g' is 4,096 bytes but must be 2 x send = 8,192 bytes")
-    refused(tmp_path, text + "      - reduce_scatter: {send: g, recv: g3}\n", line, 'g3', "must be send / 2 = 2,048 bytes")
-    refused(tmp_path, text + "      - all_reduce: {send: g, recv: g1}\n", line, 'g1', "must be the size of send = 4,096")
-    refused(tmp_path, text + "      - reduce_scatter: {send: g7, recv: g1}\n", line, 'g7', "has 7 elements, which do not "
+    refused(tmp_path, text + "      - reduce_scatter: {send: g, recv: g3}\n", line, 'g3',
+            "must be send / 2 = 2,048 bytes")
+    refused(tmp_path, text + "      - all_reduce: {send: g, recv: g1}\n", line, 'g1',
+            "must be the size of send = 4,096")
+    refused(tmp_path, text + "      - reduce_scatter: {send: g7, recv: g1}\n", line, 'g7',
+            "has 7 elements, which do not "
                                                                                      "divide by 2")
     refused(tmp_path, text + "      - all_to_all: {send: g7}\n", line, 'g7', "has 7 elements, which do not divide by 2")
-    refused(tmp_path, text + "      - all_reduce: {send: g, recv: i}\n", line, 'i}', "recv 'i' is i32 but send 'g' is f32")
-    p = load_program(write(tmp_path, text + "      - all_gather: {send: g1, recv: g}\n"
+    refused(tmp_path, text + "      - all_reduce: {send: g, recv: i}\n", line, 'i}',
+            "recv 'i' is i32 but send 'g' is f32")
+    p = load_program(write(tmp_path, text.replace("gpu: 0\n    ops", "gpus: all\n    ops")
+                           + "      - all_gather: {send: g1, recv: g}\n"
                                             "      - reduce_scatter: {send: g3, recv: g}\n"
                                             "      - broadcast: {send: g, root: 1}\n"))
     assert [op.kind for op in p.streams[0].ops] == ["all_gather", "reduce_scatter", "broadcast"]
@@ -384,8 +394,18 @@ def test_collective_from_a_stream_outside_its_group(tmp_path):
             "issued by a stream on GPU 0, which is not in its group (GPUs 1)")
 
 
+def test_collective_that_a_group_member_never_issues(tmp_path):
+    refused(tmp_path, ops("- all_reduce: {send: g}", "- all_gather: {send: g}") + textwrap.indent(textwrap.dedent("""
+        - gpu: 1
+          ops:
+            - all_reduce: {send: g}
+        """), "  "), 14, "all_gather", "GPU 0 issues 2 collectives over group [0, 1] but GPU 1 issues 1: this "
+                                       "all_gather (number 2 on GPU 0) would wait forever")
+
+
 def test_collective_algorithm_and_op(tmp_path):
-    refused(tmp_path, ops("- all_reduce: {send: g, algorithm: rings}"), 13, 'rings', "unknown all_reduce algorithm 'rings'",
+    refused(tmp_path, ops("- all_reduce: {send: g, algorithm: rings}"), 13, 'rings',
+            "unknown all_reduce algorithm 'rings'",
             "did you mean 'ring'?")
     refused(tmp_path, ops("- all_reduce: {send: g, op: avg}"), 13, 'avg', "unknown all_reduce op 'avg'",
             "ops: sum, max, min, prod")
