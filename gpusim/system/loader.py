@@ -8,7 +8,8 @@ assembler's own error, which names the ``.s`` file and line.
 The file format::
 
     params:                   # optional named values: "${name}" in any scalar string below is replaced
-      n: 1048576              # ("${name}" alone takes the value's type: a number stays a number)
+      n: 1048576              # ("${name}" alone takes the value's type: a number stays a number); a
+                              # param's value is a number, text or list, and does not name other params
     system:                   # optional; default one cdna3 GPU
       gpus: {arch: cdna3, count: 8}         # or a list [{arch: cdna3}, {arch: my.yaml}, ...] (or names);
                                             # arch: a built-in name or a YAML file (relative to this file)
@@ -68,7 +69,13 @@ Operations (each a mapping; ``kernel`` takes its options beside it, the others i
         ops: [...]                      # unrolled into the stream (repeats nest)
 
 Sizes (nbytes, offsets, chunk_bytes) are integers or text with a unit: ``4MiB``, ``64KiB``, ``1GB``.
-A program unrolls to at most MAX_OPS operations.
+``count: N`` gives the variable 0 .. N-1. A program unrolls to at most MAX_OPS operations. Every GPU of
+a group issues as many collectives over that group as the others (else one would wait forever).
+
+Overrides (``gpusim sweep``) are dotted keys set on the YAML tree before anything is read:
+``system.link.bandwidth_gbps``, ``system.gpus.count``, ``params.chunk``, ``buffers.x.type``,
+``streams.0.gpu``. A key the format knows may be added (``system.link`` in a file without one); a
+parameter, buffer or list item must exist. Errors in an overridden value are located at ``<override>``.
 
 Kernels are loaded once per (file or template and parameters) and their launch and scalar arguments
 applied once per distinct ``kernel_key(op)``; ``Program.kernels`` maps that key to the loaded

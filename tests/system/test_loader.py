@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import gpusim.api
-from gpusim.errors import AsmError, ProgramError
+from gpusim.errors import AsmError, GpusimError, ProgramError
 from gpusim.system import loader
 from gpusim.system.loader import kernel_key, load_program, program_from_dict
 from gpusim.system.program import (HOST, BufferRef, CollectiveOp, EventRecordOp, EventWaitOp, HostDelayOp, KernelOp,
@@ -162,6 +162,17 @@ def test_defaults(tmp_path):
     assert p.system.gpu_count == 1 and p.system.topology == "mesh" and p.system.copy_engines == 2
     assert (p.system.link, p.system.host_link) == loader.default_links(p.system.archs[0])
     assert p.streams == () and p.buffer("x").gpus == (0,)
+
+
+def test_arch_file_beside_the_program(tmp_path):
+    (tmp_path / "big_lds.yaml").write_text("extends: cdna3\nname: big_lds\ncu:\n  lds:\n    size_bytes: 131072\n")
+    p = load_program(write(tmp_path, "system:\n  gpus: [{arch: big_lds.yaml}, cdna3]\n"))
+    assert [a.name for a in p.system.archs] == ["big_lds", "cdna3"]
+    assert p.system.archs[0].cu.lds.size_bytes == 131072
+    (tmp_path / "bad.yaml").write_text("extends: cdna3\ncu:\n  ldss: {}\n")
+    with pytest.raises(GpusimError) as info:   # an error inside the arch file names that file
+        load_program(write(tmp_path, "system:\n  gpus: {arch: bad.yaml}\n"))
+    assert str(info.value).startswith(str(tmp_path / "bad.yaml") + ":3:"), str(info.value)
 
 
 def test_program_from_dict():
