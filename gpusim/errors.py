@@ -63,6 +63,10 @@ class ArchError(GpusimError):
     """ArchError is an invalid architecture YAML file or value."""
 
 
+class ProgramError(GpusimError):
+    """ProgramError is an invalid application program file (gpusim.system.loader)."""
+
+
 class UsageError(GpusimError):
     """UsageError is a bad command-line flag or argument value."""
 

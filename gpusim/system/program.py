@@ -13,7 +13,7 @@ copy. Times are microseconds, sizes bytes, bandwidths GB/s (1e9 bytes per second
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Mapping, Optional, Union
 
 from gpusim.arch import Arch
 from gpusim.asm.ir import ArgSpec, CheckSpec
@@ -205,6 +205,9 @@ class Program:
     GPUs, shape (len(gpus), *shape); the left side sees final values, the right side initial ones).
 
     ``path`` is the file it came from (or ``<dict>``), ``base_dir`` where its relative kernel paths start.
+    ``kernels`` maps ``gpusim.system.loader.kernel_key(op)`` of every KernelOp to its loaded
+    ``gpusim.api.Kernel`` (launch and scalar arguments applied), so the runtime never parses a kernel
+    again; it takes no part in comparing programs.
     """
 
     system: SystemSpec
@@ -214,6 +217,7 @@ class Program:
     path: str = "<dict>"
     base_dir: str = "."
     params: tuple[tuple[str, object], ...] = field(default=())   # the program's top-level parameters, resolved
+    kernels: Mapping = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def buffer(self, name: str) -> BufferSpec:
         for b in self.buffers:
