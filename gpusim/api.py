@@ -17,7 +17,6 @@ import numpy as np
 
 from gpusim.arch import Arch, Occupancy, descriptor_occupancy, load_arch
 from gpusim.arch.occupancy import KernelDoesNotFit
-from gpusim.asm import flops, isa, sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
 from gpusim.asm.ir import AsmModule, KernelSource
@@ -27,6 +26,8 @@ from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
 from gpusim.exec.check import CheckResult, run_checks
 from gpusim.engine.launch import kernel_times
 from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch
+from gpusim.report.counters import instruction_counters as _instruction_counters
+from gpusim.report.counters import split_instances as _split_instances
 
 __all__ = ["Kernel", "Result", "load_arch", "load_kernel", "kernel_from_text", "simulate", "kernel_occupancy"]
 
@@ -143,14 +144,6 @@ def kernel_occupancy(kernel: Kernel, arch: Arch) -> Occupancy:
         located = KernelDoesNotFit(message, err.directive)
         located.loc = loc
         raise located from None
-
-
-# counters that count instructions per issue unit (AMD profiler names)
-_UNIT_COUNTERS = {
-    "valu": ("SQ_INSTS_VALU",), "trans": ("SQ_INSTS_VALU", "SQ_INSTS_VALU_TRANS"),
-    "mfma": ("SQ_INSTS_VALU", "SQ_INSTS_MFMA"), "salu": ("SQ_INSTS_SALU",), "smem": ("SQ_INSTS_SMEM",),
-    "lds": ("SQ_INSTS_LDS",), "branch": ("SQ_INSTS_BRANCH",), "msg": ("GPUSIM_INSTS_OTHER",),
-}
 
 
 @dataclass
@@ -312,55 +305,3 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
                   uninit_first=run.uninit_first, warm_up=warm_up)
-
-
-def _split_instances(counters: Mapping[str, int]) -> tuple[dict, dict]:
-    """_split_instances separates rocprof-style per-instance entries (``TCC_HIT[3]``) from the other counters.
-
-    Returns (counters without them, {name: [value of instance 0, 1, ...]}).
-    """
-    scalars: dict = {}
-    found: dict = {}
-    for key, value in counters.items():
-        if key.endswith("]") and "[" in key:
-            name, index = key[:-1].split("[", 1)
-            found.setdefault(name, {})[int(index)] = int(value)
-        else:
-            scalars[key] = value
-    instances = {name: [by_index.get(i, 0) for i in range(max(by_index) + 1)] for name, by_index in found.items()}
-    return scalars, instances
-
-
-def _instruction_counters(program: Program, counts: np.ndarray) -> dict:
-    """_instruction_counters sums per-instruction execution counts into SQ_INSTS_* counters.
-
-    Names are AMD's where a profiler counter exists (SQ_INSTS_VALU includes
-    MFMA, as on CDNA). ``GPUSIM_INSTS_OTHER`` counts what no SQ_INSTS_*
-    counter does (s_waitcnt, s_nop, s_barrier, s_endpgm, s_setprio, the cache
-    write-backs and invalidates buffer_wbl2 / buffer_inv, ...) and
-    ``GPUSIM_INSTS_TOTAL`` every wave-instruction, so that
-    TOTAL = VALU + SALU + SMEM + VMEM_RD + VMEM_WR + LDS + BRANCH + OTHER.
-    The FLOP counters (SQ_INSTS_VALU_FMA_F32, SQ_INSTS_VALU_MFMA_MOPS_F16,
-    ...) follow gpusim.asm.flops.
-    """
-    out = {"SQ_INSTS_VALU": 0, "SQ_INSTS_MFMA": 0, "SQ_INSTS_VALU_TRANS": 0, "SQ_INSTS_SALU": 0,
-           "SQ_INSTS_SMEM": 0, "SQ_INSTS_VMEM_RD": 0, "SQ_INSTS_VMEM_WR": 0, "SQ_INSTS_LDS": 0,
-           "SQ_INSTS_BRANCH": 0, "GPUSIM_INSTS_OTHER": 0, "GPUSIM_INSTS_TOTAL": 0}
-    out.update(dict.fromkeys(flops.COUNTERS, 0))
-    for i in np.flatnonzero(counts):
-        for name, per_instruction in flops.flop_counts(program.defs[i]):
-            out[name] += per_instruction * int(counts[i])
-    for u, name in enumerate(isa.UNITS):
-        sel = program.unit == u
-        n = int(counts[sel].sum())
-        out["GPUSIM_INSTS_TOTAL"] += n
-        if name == "vmem":
-            reads = int(counts[sel & (program.sem == sems.MEM_LOAD)].sum())
-            maintenance = int(counts[sel & (program.sem == sems.MEM_CACHE)].sum())  # buffer_wbl2, buffer_inv
-            out["SQ_INSTS_VMEM_RD"] += reads
-            out["SQ_INSTS_VMEM_WR"] += n - reads - maintenance
-            out["GPUSIM_INSTS_OTHER"] += maintenance
-            continue
-        for c in _UNIT_COUNTERS[name]:
-            out[c] += n
-    return out

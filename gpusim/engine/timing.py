@@ -27,7 +27,7 @@ from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
 from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
 from gpusim.exec.launch import (
-    CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, Dispatch, FunctionalRun, watchdog,
+    CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, BoundMemory, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
 from gpusim.exec.runaway import has_loops, may_wait_on_others
@@ -89,7 +89,9 @@ class TimedRun:
     ``functional`` holds the dispatch's outcome (final buffers, per-instruction
     counts): the timed run executes every instruction, so no separate
     functional run is needed. ``trace`` holds the recorded events when a
-    TraceWindow was given. ``warm_up`` tells whether a warm-up dispatch ran first.
+    TraceWindow was given. ``warm_up`` tells whether a warm-up dispatch ran first. ``memory`` is the
+    memory levels as the dispatch left them (caches, TLBs, counters), after the end-of-kernel release:
+    what time_kernel's ``memory`` takes for the next kernel on the same GPU.
     """
 
     cycles: int
@@ -100,6 +102,7 @@ class TimedRun:
     kernel_time_us: float = 0.0
     event_time_us: float = 0.0
     warm_up: bool = False
+    memory: Optional[MemoryLevels] = None
 
     @property
     def instruction_counts(self) -> np.ndarray:
@@ -186,7 +189,8 @@ def _lines_per_access(arch: Arch) -> int:
 PROBE_ABOVE_WORKGROUPS = 8
 
 
-def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int, timeout: Optional[float]) -> None:
+def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int, timeout: Optional[float],
+                   bound: Optional[BoundMemory] = None) -> None:
     """_probe_runaway raises the runaway fault of a dispatch whose first workgroup never ends by itself.
 
     A dispatch that fills the GPU runs hundreds of waves side by side, so a loop whose exit is never taken
@@ -196,22 +200,43 @@ def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int,
     whose exit no other workgroup can influence (gpusim.exec.runaway.may_wait_on_others), the full run
     would too: that fault is raised, with the report the functional run gives. Any other outcome, a
     completed workgroup or a fault the whole dispatch might not reach, says nothing and the full run goes
-    ahead. Deterministic: the probe's verdict depends only on the kernel and the budget.
+    ahead. Deterministic: the probe's verdict depends only on the kernel and the budget. ``bound``: the
+    device space the dispatch runs in (time_kernel), which the probe leaves unchanged.
     """
     try:
         time_kernel(kernel, arch, max_instructions=max(max_wave_instructions, 1) * (1 << 12),
                     max_wave_instructions=max_wave_instructions, quantum=quantum, values=False, timeout=timeout,
-                    first_workgroups=1)
+                    first_workgroups=1, bound=_untouched(kernel.program, bound))
     except KernelFault as fault:
         if fault.code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS) and \
                 not may_wait_on_others(kernel.program, fault.row):
             raise
 
 
+def _untouched(program, bound: Optional[BoundMemory]) -> Optional[BoundMemory]:
+    """_untouched returns a space for a sliced extra run (probe, warm-up) that leaves ``bound`` as it is: ``bound``
+    itself when the slice stores nothing (it loads no buffer, so no store is needed, and it has no scalar
+    store, which every sliced run executes), else a copy of it."""
+    if bound is None:
+        return None
+    needed = value_slice(program)
+    if reads_buffers(program, needed) or bool(np.any(program.sem == sems.S_STORE)):
+        return bound.copy()
+    return bound
+
+
+def keeps_l2(arch: Arch) -> bool:
+    """keeps_l2 tells whether the L2 keeps the previous kernel's lines at kernel start: it is not invalidated
+    there, or its invalidate keeps device memory's lines (l2.invalidate_keeps_device_memory), which every
+    line of a kernel's buffers is."""
+    return not arch.launch.invalidate_l2_at_start or arch.l2.invalidate_keeps_device_memory
+
+
 def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                 max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
                 trace: Optional[TraceWindow] = None, timeout: Optional[float] = None,
-                first_workgroups: int = 0, warm_up: bool = False) -> TimedRun:
+                first_workgroups: int = 0, warm_up: bool = False, memory: Optional[MemoryLevels] = None,
+                bound: Optional[BoundMemory] = None) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -234,36 +259,43 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     keeping device memory's lines where ``l2.invalidate_keeps_device_memory``), so what carries over is what
     the MALL and those L2 lines hold (MemoryLevels.for_next_kernel). The cycles and counters are
     the timed dispatch's only.
+
+    ``memory`` is the state a previous kernel on the same GPU left (its TimedRun.memory; None: cold caches):
+    the dispatch starts from it after the kernel-start acquire, as ``warm_up`` does, and TimedRun.memory is
+    the state this one leaves (``memory`` itself is not changed). ``bound`` runs the dispatch in a device
+    address space (gpusim.exec.launch.BoundMemory): its buffers at their fixed addresses, the kernel's
+    stores written into them in place (the probe and warm-up runs leave them unchanged); the addresses
+    must be the same from kernel to kernel for the kept MALL, L2 and TLB lines to match.
     """
     # a kernel without loops cannot run away in a way the probe reports (may_wait_on_others): no probe
     if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS \
             and has_loops(kernel.program):
-        _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout)
+        _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout, bound)
     limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
                   timeout=timeout, first_workgroups=first_workgroups)
-    memory = MemoryLevels(arch)
+    memory = MemoryLevels(arch) if memory is None else memory.for_next_kernel(keep_l2=keeps_l2(arch))
     if warm_up:
-        _timed_dispatch(kernel, arch, memory, values=False, trace=None, **limits)
-        # an L2 invalidate that keeps device memory (l2.invalidate_keeps_device_memory) keeps every line of the
-        # kernel's buffers, at kernel start as inside a kernel
-        keep_l2 = not arch.launch.invalidate_l2_at_start or arch.l2.invalidate_keeps_device_memory
-        memory = memory.for_next_kernel(keep_l2=keep_l2)
-    run = _timed_dispatch(kernel, arch, memory, values=values, trace=trace, **limits)
+        _timed_dispatch(kernel, arch, memory, values=False, trace=None, bound=_untouched(kernel.program, bound),
+                        **limits)
+        memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
+    run = _timed_dispatch(kernel, arch, memory, values=values, trace=trace, bound=bound, **limits)
     run.warm_up = warm_up
+    run.memory = memory
     return run
 
 
 def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instructions: int, max_wave_instructions: int,
                     quantum: int, values: bool, trace: Optional[TraceWindow], timeout: Optional[float],
-                    first_workgroups: int) -> TimedRun:
+                    first_workgroups: int, bound: Optional[BoundMemory] = None) -> TimedRun:
     """_timed_dispatch runs one dispatch of ``kernel`` on the timing model with ``memory``'s levels as they are
-    (time_kernel's arguments; no runaway probe, no warm-up). Mutates ``memory``."""
+    (time_kernel's arguments; no runaway probe, no warm-up). Mutates ``memory`` and, with ``bound``, the
+    buffers it binds."""
     module = kernel.module
     p = kernel.program
     full = np.ones(p.rows, dtype=bool) if values else value_slice(p)
     # a sliced run whose addresses and branches read no buffer needs no buffer contents
     dispatch = Dispatch(module, kernel.source, p, module.launch, module.args,
-                        contents=values or reads_buffers(p, full))
+                        contents=values or reads_buffers(p, full), bound=bound)
     occ = descriptor_occupancy(arch, kernel.descriptor, int(np.prod(module.launch.block)))
     wpw = occ.waves_per_workgroup
     wpc = occ.workgroups_per_cu

@@ -7,11 +7,12 @@ a fault record into a :class:`KernelFault` a user can act on.
 """
 from __future__ import annotations
 
+import functools
 import struct
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterator, Mapping, Optional
 
 import numpy as np
 
@@ -53,6 +54,16 @@ _FAULT_TEXT = {
 }   # the past-the-end, timeout, wave-budget and endless-loop faults are described by fault_error itself
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed_metadata(text: str) -> object:
+    """_parsed_metadata is the ``.amdgpu_metadata`` block ``text`` parsed (None if it does not parse), once per
+    text: a program launches one kernel many times. Callers only read it."""
+    try:  # the parser refused aliases and oversized blocks at their line; this is a second guard
+        return load_plain(text, "<.amdgpu_metadata>", AsmError)
+    except AsmError:
+        return None
+
+
 def _align(x: int, a: int = ALIGN) -> int:
     return (x + a - 1) // a * a
 
@@ -65,6 +76,34 @@ class Buffer:
     initial: np.ndarray
     address: int = 0
     offset: int = 0  # arena offset
+
+
+@dataclass(frozen=True)
+class BoundMemory:
+    """BoundMemory is a longer-lived device address space a dispatch runs in, in place, instead of an image
+    of its own (gpusim.system.device.DeviceMemory builds one per launch).
+
+    ``arena`` holds the bytes from ARENA_BASE on; ``buffers`` maps each buffer argument to its array (a view
+    of ``arena``, so what the kernel writes is there afterwards) and that array's arena offset;
+    ``allocations`` lists every (name, offset, nbytes) the space holds, all of them memory the kernel may
+    touch, as any mapped allocation is on hardware. The launch's kernarg segment (at most
+    ``kernarg_capacity`` bytes) goes at ``kernarg_offset`` and its dispatch packet at ``packet_offset``.
+    """
+
+    arena: np.ndarray
+    buffers: Mapping[str, tuple[np.ndarray, int]]
+    allocations: tuple[tuple[str, int, int], ...]
+    kernarg_offset: int
+    kernarg_capacity: int
+    packet_offset: int
+
+    def copy(self) -> "BoundMemory":
+        """copy returns the same space over a copy of the arena: a run in it changes nothing here."""
+        arena = self.arena.copy()
+        buffers = {name: (arena[off:off + arr.nbytes].view(arr.dtype).reshape(arr.shape), off)
+                   for name, (arr, off) in self.buffers.items()}
+        return BoundMemory(arena, buffers, self.allocations, self.kernarg_offset, self.kernarg_capacity,
+                           self.packet_offset)
 
 
 @dataclass
@@ -92,11 +131,17 @@ class Dispatch:
     """Dispatch is one kernel launch: memory image, ABI state and run loop."""
 
     def __init__(self, module: AsmModule, kernel: KernelSource, program: Program, launch: LaunchSpec,
-                 args: list[ArgSpec], contents: bool = True):
+                 args: list[ArgSpec], contents: bool = True, bound: Optional[BoundMemory] = None):
         """``contents`` False gives every buffer zeros instead of its header initialiser, without touching
         their memory: for a timing-only run whose address and control slice reads no buffer
-        (gpusim.asm.value_slice.reads_buffers), where contents change nothing."""
-        self.contents = contents
+        (gpusim.asm.value_slice.reads_buffers), where contents change nothing.
+
+        ``bound`` runs the dispatch in place in a device address space (BoundMemory): every buffer argument
+        is the bound array at its fixed address (``contents`` is then moot: the arrays hold what they
+        hold), the run writes the kernarg segment and packet into the space and the kernel's stores land in
+        the bound arrays; FunctionalRun.initial then holds those same arrays, not copies."""
+        self.bound = bound
+        self.contents = contents if bound is None else True
         self.module = module
         self.kernel = kernel
         self.program = program
@@ -139,10 +184,7 @@ class Dispatch:
     def _metadata(self) -> Optional[dict]:
         if not self.module.metadata:
             return None
-        try:  # the parser refused aliases and oversized blocks at their line; this is a second guard
-            doc = load_plain(self.module.metadata, "<.amdgpu_metadata>", AsmError)
-        except AsmError:
-            return None
+        doc = _parsed_metadata(self.module.metadata)
         kernels = doc.get("amdhsa.kernels") if isinstance(doc, dict) else None
         for k in kernels if isinstance(kernels, list) else []:
             if isinstance(k, dict) and k.get(".name") == self.kernel.name:
@@ -152,6 +194,15 @@ class Dispatch:
     def _layout(self) -> None:
         explicit, hidden, ksize = self._kernarg_offsets()
         kernarg_size = _align(max(ksize, 8), 64)
+        if self.bound is not None:
+            self._bound_layout(kernarg_size)
+        else:
+            self._own_layout(kernarg_size)
+        self._write_kernarg(explicit, hidden, kernarg_size)
+
+    def _own_layout(self, kernarg_size: int) -> None:
+        """_own_layout places the kernarg segment, the packet and the header-initialised buffers from arena
+        offset 0, in argument order, with guard gaps between them."""
         regions = []
         cursor = 0
         self.kernarg_offset = cursor
@@ -171,6 +222,34 @@ class Dispatch:
             cursor = _align(cursor + max(arr.nbytes, 1) + GUARD_BYTES)
         self.arena_size = cursor
         self.regions = np.array(regions, dtype=np.int64)
+
+    def _bound_layout(self, kernarg_size: int) -> None:
+        """_bound_layout takes the buffers' places from ``bound``; the regions a kernel may touch are the
+        kernarg segment, the packet, its argument buffers first (the fault check scans them in order) and
+        then every other allocation of the space."""
+        b = self.bound
+        if kernarg_size > b.kernarg_capacity:
+            raise HeaderError(f"kernel '{self.kernel.name}' needs a {kernarg_size}-byte kernarg segment; the "
+                              f"device reserved {b.kernarg_capacity}", self.kernel.loc)
+        self.kernarg_offset = b.kernarg_offset
+        self.packet_offset = b.packet_offset
+        regions = [(self.kernarg_offset, self.kernarg_offset + kernarg_size), (self.packet_offset, self.packet_offset + 64)]
+        for spec in self.args:
+            if spec.kind != "buffer":
+                self.scalars[spec.name] = spec.value
+                continue
+            if spec.name not in b.buffers:
+                raise HeaderError(f"buffer argument '{spec.name}' of kernel '{self.kernel.name}' is bound to no "
+                                  "device buffer", spec.loc)
+            arr, off = b.buffers[spec.name]
+            self.buffers[spec.name] = Buffer(spec, arr, address=ARENA_BASE + off, offset=off)
+            regions.append((off, off + arr.nbytes))
+        mine = {r[0] for r in regions[2:]}
+        regions += [(off, off + n) for _, off, n in b.allocations if off not in mine]
+        self.arena_size = len(b.arena)
+        self.regions = np.array(regions, dtype=np.int64)
+
+    def _write_kernarg(self, explicit: dict[str, int], hidden: dict[str, int], kernarg_size: int) -> None:
         self.kernarg = bytearray(kernarg_size)
         for spec in self.args:
             off = explicit[spec.name]
@@ -192,7 +271,10 @@ class Dispatch:
                 struct.pack_into(values[kind][0], self.kernarg, off, values[kind][1])
 
     def _memory_image(self) -> np.ndarray:
-        mem = np.zeros(self.arena_size, dtype=np.uint8)
+        """_memory_image returns the bytes the dispatch runs on: a fresh image holding the kernarg segment,
+        the packet and the buffers, or with ``bound`` the bound arena itself, the kernarg segment and packet
+        written into it."""
+        mem = np.zeros(self.arena_size, dtype=np.uint8) if self.bound is None else self.bound.arena
         mem[self.kernarg_offset:self.kernarg_offset + len(self.kernarg)] = np.frombuffer(bytes(self.kernarg), np.uint8)
         g, b = self.launch.grid, self.launch.block
         packet = bytearray(64)
@@ -203,7 +285,8 @@ class Dispatch:
                          self.desc.get("group_segment_fixed_size", 0))
         struct.pack_into("<Q", packet, 40, ARENA_BASE + self.kernarg_offset)
         mem[self.packet_offset:self.packet_offset + 64] = np.frombuffer(bytes(packet), np.uint8)
-        for buf in self.buffers.values() if self.contents else ():   # without contents the arena's zeros stay
+        bufs = self.buffers.values() if self.contents and self.bound is None else ()   # bound: already there
+        for buf in bufs:   # without contents the arena's zeros stay
             raw = buf.initial.reshape(-1).view(np.uint8)
             mem[buf.offset:buf.offset + raw.size] = raw
         return mem
@@ -354,10 +437,14 @@ class Dispatch:
         ``counts[i]`` is how many waves executed instruction ``i`` (the functional run and the timing
         model both produce it), ``uninit`` and ``registers`` the run's reads of registers nothing wrote
         (register_tracking). ``values`` False: the run skipped the values outside the address and
-        control slice, so the buffers are not final and ``final`` is None.
+        control slice, so the buffers are not final and ``final`` is None. With ``bound``, ``final`` and
+        ``initial`` are both the bound arrays themselves, which now hold the final values.
         """
         final = {} if values else None
         for name, buf in self.buffers.items() if values else ():
+            if self.bound is not None:   # the bound arrays are views of ``mem``: they hold the final values
+                final[name] = buf.initial
+                continue
             raw = mem[buf.offset:buf.offset + buf.initial.nbytes].copy()
             final[name] = raw.view(buf.initial.dtype).reshape(buf.initial.shape)
         g = self.launch.grid
@@ -440,9 +527,13 @@ class Dispatch:
 
     def _nearest_buffer(self, addr: int) -> str:
         best = None
-        for name, buf in self.buffers.items():
-            end = buf.address + buf.initial.nbytes
-            dist = addr - end if addr >= end else buf.address - addr
+        places = [(name, buf.address, buf.initial.nbytes) for name, buf in self.buffers.items()]
+        if self.bound is not None:   # the space's other allocations, by their own names
+            mine = {buf.offset for buf in self.buffers.values()}
+            places += [(name, ARENA_BASE + off, n) for name, off, n in self.bound.allocations if off not in mine]
+        for name, address, nbytes in places:
+            end = address + nbytes
+            dist = addr - end if addr >= end else address - addr
             if best is None or dist < best[0]:
                 best = (dist, name, addr >= end)
         if best is None:

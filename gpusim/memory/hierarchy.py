@@ -1,6 +1,8 @@
 """MemoryLevels: the state arrays and counters of a GPU's memory hierarchy, built from an Arch."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from gpusim.memory.kernels import access as K
@@ -61,6 +63,13 @@ def translation_arrays(arch, cus: int, xcds: int) -> TranslationArrays:
     last[:, :2] = -1   # no instruction and no page yet
     return TranslationArrays(p, *l1, *l2, last, channel_calendar(cus), channel_calendar(xcds, buckets=WALKER_CALENDAR_BUCKETS),
                              np.zeros((cus, TR.N_UTCL1), np.int64), np.zeros((xcds, TR.N_UTCL2), np.int64))
+
+
+@functools.lru_cache(maxsize=8)
+def _dram_map(bits: tuple) -> np.ndarray:
+    """_dram_map is the DRAM model's decode table of an address map, built once per map: a program builds
+    memory levels for every kernel it times."""
+    return np.array(D.decode_table(bits), np.int64)
 
 
 def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
@@ -223,7 +232,7 @@ class MemoryLevels:
                              (D.D_MAP_BITS, len(hbm.address_map.bits)), (D.D_PCS_TOTAL, pcs)):
             d[index] = value
         self.dram_params = d
-        self.dram_map = np.array(D.decode_table(hbm.address_map.bits), np.int64)
+        self.dram_map = _dram_map(tuple(hbm.address_map.bits)).copy()
         self.dram_bank = np.zeros((pcs, tm.bank_groups * tm.banks_per_group, D.N_BANK), np.int64)
         self.dram_bg = np.zeros((pcs, tm.bank_groups, D.N_BG), np.int64)
         self.dram_pc = np.zeros((pcs, D.N_PC), np.int64)
