@@ -38,8 +38,10 @@ class DeviceMemory:
     take them after the program's buffers are allocated, or again.
 
     ``memory`` is the GPU's memory levels as the last kernel left them (cold at first): what
-    gpusim.engine.timing.time_kernel takes and hands back. Mutated by: ``allocate`` (the arena),
-    whoever writes the arrays, and whoever assigns ``memory``.
+    gpusim.engine.timing.time_kernel takes and hands back. ``stale`` names the buffers whose contents a
+    timing-only launch left undefined (gpusim.system.kernel_launch.run_launch); whoever rewrites one whole
+    (a copy, a memset) may discard it. Mutated by: ``allocate`` (the arena), whoever writes the arrays,
+    and whoever assigns ``memory`` or ``stale``.
     """
 
     def __init__(self, gpu: int, arch: Arch, *, kernarg_bytes: int = DEFAULT_KERNARG_BYTES):
@@ -52,7 +54,7 @@ class DeviceMemory:
         self.arena = np.zeros(self._cursor, np.uint8)
         self._places: dict[str, tuple[int, np.dtype, tuple]] = {}   # name -> (arena offset, dtype, shape)
         self.memory = MemoryLevels(arch)
-        self.stale: set[str] = set()   # buffers whose contents a timing-only launch left undefined
+        self.stale: set[str] = set()
 
     # ------------------------------------------------------------ allocation
     def allocate(self, name: str, array: np.ndarray) -> int:

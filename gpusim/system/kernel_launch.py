@@ -4,6 +4,10 @@ The system layer asks "time this launch on this GPU" (:func:`run_launch`) and ge
 counters back; the GPU (gpusim.system.device.DeviceMemory) keeps the new buffer contents and the caches
 the kernel left. A LaunchMemo (gpusim.system.launch_memo) spares the timing model launches it has timed
 before.
+
+Launches on one GPU are timed one at a time, each against the caches the previous one left: two kernels
+that overlap in a program's time (two streams) are each timed as if alone on the GPU, in the order the
+runtime calls run_launch.
 """
 from __future__ import annotations
 
@@ -63,10 +67,9 @@ def kernarg_bytes(kernel) -> int:
     running it must reserve (its ``kernarg_bytes``)."""
     module = kernel.module
     launch = module.launch or LaunchSpec((1, 1, 1), (64, 1, 1))
-    probe = Dispatch.__new__(Dispatch)   # only the kernarg layout: no buffers built
-    probe.module, probe.kernel, probe.args, probe.desc = module, kernel.source, list(module.args), kernel.descriptor
-    probe.launch = launch
-    return int(probe._kernarg_offsets()[2])
+    # zero buffers take no host memory until written, and nothing is written here
+    layout = Dispatch(module, kernel.source, kernel.program, launch, module.args, contents=False)
+    return int(layout._kernarg_offsets()[2])
 
 
 def slice_reads_buffers(kernel, memo: Optional[LaunchMemo] = None) -> bool:

@@ -144,6 +144,7 @@ class LaunchMemo:
         self._entries: OrderedDict[bytes, MemoEntry] = OrderedDict()
         self._kernels: dict[int, tuple[object, KernelFacts]] = {}
         self._signatures: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._arch_hashes: dict[int, tuple[Arch, bytes]] = {}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -172,8 +173,11 @@ class LaunchMemo:
     def key(self, facts: KernelFacts, arch: Arch, grid, block, kernarg: bytes, places: tuple, limits: tuple,
             start: bytes, contents: Optional[bytes]) -> bytes:
         """key combines a launch's timing inputs (module docstring) into one digest."""
+        arch_hash = self._arch_hashes.get(id(arch))
+        if arch_hash is None or arch_hash[0] is not arch:
+            arch_hash = self._arch_hashes[id(arch)] = (arch, arch.hash().encode())
         h = hashlib.blake2b(digest_size=20)
-        for part in (facts.digest, arch.hash().encode(), repr((tuple(grid), tuple(block), places, limits)).encode(),
+        for part in (facts.digest, arch_hash[1], repr((tuple(grid), tuple(block), places, limits)).encode(),
                      bytes(kernarg), start, b"-" if contents is None else contents):
             h.update(len(part).to_bytes(8, "little"))
             h.update(part)
