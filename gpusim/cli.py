@@ -55,6 +55,8 @@ examples:
   gpusim run k.s --no-timing --check   # functional only: the fastest correctness check
   gpusim run k.s --trace k.pftrace --trace-cus 0-3 --trace-cycles 0:20000   # Perfetto wave timeline
   gpusim run k.s --timeline --trace-cus 0   # per-wave cycle strip in the terminal
+  gpusim run workloads/tp_mlp_8gpu.yaml      # an application program: GPUs, streams, copies, collectives
+  gpusim run app.yaml --set system.link.bandwidth_gbps=128 --trace app.pftrace   # faster links, a timeline
 
 The kernel file is the output of `clang -target amdgcn-amd-amdhsa -mcpu=gfx942 -S`
 (or hand-written gfx90a/gfx942 assembly) plus comment lines that say how to
@@ -92,12 +94,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version="gpusim 0.1.0")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    run = sub.add_parser("run", help="run a kernel and report what it did", epilog=EPILOG_RUN,
+    run = sub.add_parser("run", help="run a kernel (or an application program) and report what it did", epilog=EPILOG_RUN,
                          formatter_class=argparse.RawDescriptionHelpFormatter,
                          description="Run every wavefront of a kernel's grid on the timing model and report "
                          "time, FLOP/s, bandwidth, occupancy, unit utilisation, stalls and cache hit rates; with "
                          "--check, also verify its outputs against the header's numpy reference.")
-    run.add_argument("kernel_file", metavar="KERNEL.s", help="assembly file with a gpusim launch header")
+    run.add_argument("kernel_file", metavar="KERNEL.s|PROGRAM.yaml",
+                     help="assembly file with a gpusim launch header, or an application program file (.yaml: GPUs, "
+                          "links, buffers, streams of kernels, copies and collectives; see README)")
     run.add_argument("--arch", default="cdna3", help="architecture: a shipped name (cdna3, cdna2) or a YAML "
                      "file (default: cdna3)")
     run.add_argument("--check", action="store_true", help="verify outputs against the gpusim-check lines; "
@@ -131,6 +135,12 @@ def _parser() -> argparse.ArgumentParser:
                      "stalls (for small kernels; narrow it with --trace-cus and --trace-cycles)")
     run.add_argument("--trace-cus", metavar="N|FIRST-LAST", help="trace only these CUs (default: all; e.g. 0-3)")
     run.add_argument("--trace-cycles", metavar="FIRST:END", help="trace only these cycles (e.g. 0:20000)")
+    run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="program files only: replace a dotted key of the program before it runs, e.g. "
+                          "system.link.bandwidth_gbps=128 or params.chunk=4194304 (repeatable)")
+    run.add_argument("--no-memo", dest="memo", action="store_false",
+                     help="program files only: time every kernel launch on the engine, even one whose timing "
+                          "inputs repeat an earlier launch's")
     run.add_argument("--trace-max-events", type=int, default=2_000_000, metavar="N",
                      help="events recorded at most (default 2e6); beyond it the trace is cut and says so")
 
@@ -334,6 +344,10 @@ def _cmd_run(ns) -> int:
 
     for flag, path in (("--json", ns.json), ("--csv", ns.csv), ("--trace", ns.trace)):
         check_output_file(flag, path)
+    if str(ns.kernel_file).endswith((".yaml", ".yml")):
+        return _cmd_run_program(ns)
+    if ns.set or not ns.memo:
+        raise UsageError("--set and --no-memo apply to a program file (.yaml), not to a kernel")
     kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
                              args=_parse_args_kv(ns.arg))
     arch = api.load_arch(ns.arch)
@@ -364,6 +378,44 @@ def _cmd_run(ns) -> int:
             with open(ns.json, "w") as f:
                 f.write(text + "\n")
     return 0 if result.checks_passed else 1
+
+
+def _cmd_run_program(ns) -> int:
+    """_cmd_run_program runs an application program file (gpusim.system) and prints its report."""
+    from gpusim.report.program_text import format_program
+    from gpusim.system.simulate import simulate_program
+
+    for flag, given in (("--kernel", ns.kernel), ("--grid", ns.grid), ("--block", ns.block), ("--arg", ns.arg),
+                        ("--csv", ns.csv), ("--timeline", ns.timeline), ("--warm-up", ns.warm_up)):
+        if given:
+            raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
+    if not ns.timing:
+        raise UsageError("--no-timing applies to a kernel file; a program is a timed model")
+    overrides = {k: _program_value(v) for k, v in _parse_args_kv(ns.set, "--set").items()}
+    result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo)
+    print(format_program(result), file=sys.stderr if ns.json == "-" else sys.stdout)
+    if ns.trace:
+        from gpusim.report.program_trace import write_program_trace
+        write_program_trace(result, ns.trace)
+    if ns.json:
+        text = json.dumps(result.to_dict(), indent=2)
+        if ns.json == "-":
+            print(text)
+        else:
+            with open(ns.json, "w") as f:
+                f.write(text + "\n")
+    return 0 if result.checks_passed else 1
+
+
+def _program_value(text: str):
+    """_program_value reads a --set value as a number when it is one, else as text (a program key's own
+    validation then says what it expects)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _trace_window(ns, arch):

@@ -66,6 +66,8 @@ Operations (each a mapping; ``kernel`` takes its options beside it, the others i
     - repeat:
         var: k                          # optional: "${k}" in the body is each value in turn
         values: [2, 4, 8]               # exactly one of values | range: [start, stop, step] | count: N
+                                        #   | doubling: [from, to] (from, 2 from, ... <= to)
+                                        #   | halving: [from, to] (from, from // 2, ... >= to)
         ops: [...]                      # unrolled into the stream (repeats nest)
 
 Sizes (nbytes, offsets, chunk_bytes) are integers or text with a unit: ``4MiB``, ``64KiB``, ``1GB``.
@@ -101,8 +103,9 @@ from gpusim.system.program import (ALGORITHMS, COLLECTIVES, HOST, TOPOLOGIES, Bu
                                    EventRecordOp, EventWaitOp, HostDelayOp, KernelOp, LinkSpec, MemcpyOp,
                                    MemsetOp, Program, StreamSpec, SystemSpec)
 from gpusim.system.program_tree import KEYS, apply_overrides, from_plain, substitute, unresolved
+from gpusim.system.topology import default_links
 
-__all__ = ["load_program", "program_from_dict", "kernel_key", "default_links", "MAX_OPS", "MAX_GPUS"]
+__all__ = ["load_program", "program_from_dict", "kernel_key", "MAX_OPS", "MAX_GPUS"]
 
 MAX_OPS = 1_000_000          # operations of a whole program after repeats are unrolled
 MAX_GPUS = 1024
@@ -117,10 +120,43 @@ _UNITS = {None: 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "KiB": 1 << 10
 _INT_TEXT_RE = re.compile(r"[+-]?\d+$")
 
 
-def default_links(arch: Arch) -> tuple[LinkSpec, LinkSpec]:
-    """default_links returns the (GPU-GPU link, host link) a system of ``arch`` GPUs has when the program
-    file does not say: the one place these defaults live."""
-    return LinkSpec(64.0, 1.0, 0.0), LinkSpec(64.0, 1.0, 0.0)
+REPEAT_FORMS = ("values", "range", "count", "halving", "doubling")
+
+
+def _integer_arithmetic(text: str, fallback):
+    """_integer_arithmetic computes integer text such as ``"1048576 // 512"`` (what ``${n} // 512`` becomes
+    once substituted) with gpusim.asm.shape_expr's grammar (integers, + - * //, parentheses: no names, no
+    eval); returns ``fallback`` when the text is not such an expression."""
+    from gpusim.asm.shape_expr import ShapeSyntaxError, eval_shape, names_in, parse_shape
+    try:
+        tree = parse_shape(text)
+        if names_in(tree):
+            return fallback
+        return eval_shape(tree, {}, lambda message, offset: ShapeSyntaxError(message, offset))
+    except ShapeSyntaxError:
+        return fallback
+
+
+def _powers_of_two_walk(first: int, last: int, doubling: bool) -> list:
+    """_powers_of_two_walk is first, first*2, ... up to last (doubling) or first, first//2, ... down to last
+    (halving): the stage sizes and distances of a bitonic sort or a tree reduction."""
+    out, v = [], first
+    while (v <= last) if doubling else (v >= last):
+        out.append(v)
+        v = v * 2 if doubling else v // 2
+        if len(out) > 64 or v == 0:
+            break
+    return out
+
+
+def _shapes_fit(argument: tuple, buffer: tuple) -> bool:
+    """_shapes_fit tells whether a buffer of shape ``buffer`` may be bound to a kernel argument of shape
+    ``argument``: the same shape, or a 1-D argument of the same number of elements (a kernel written for a
+    flat array, such as an elementwise one, sees any buffer's elements in order). A 2-D argument takes only
+    its own shape, so a transposed buffer ([n, m] for [m, n]) is refused."""
+    if argument == buffer:
+        return True
+    return len(argument) == 1 and math.prod(buffer) == argument[0]
 
 
 def kernel_key(op: KernelOp) -> tuple:
@@ -219,6 +255,8 @@ class _Builder:
             self.resolved(node, value)
             if _INT_TEXT_RE.match(value.strip()):
                 value = int(value.strip())
+            else:
+                value = _integer_arithmetic(value, value)
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -328,7 +366,7 @@ class _Builder:
             node = Located({}, None)
         m = _mapping(node, "system", KEYS["system"])
         archs = self.gpus(m.get("gpus"))
-        link, host_link = default_links(archs[0])
+        link, host_link, default_engines = default_links(archs[0])   # the first GPU's arch file says
         topology = "mesh"
         if "topology" in m:
             topology = self.text(m["topology"], "topology")
@@ -339,7 +377,8 @@ class _Builder:
             link = self.link(m["link"], "link", link)
         if "host_link" in m:
             host_link = self.link(m["host_link"], "host_link", host_link)
-        copy_engines = self.integer(m["copy_engines"], "copy_engines", 1, 64) if "copy_engines" in m else 2
+        copy_engines = (self.integer(m["copy_engines"], "copy_engines", 1, 64) if "copy_engines" in m
+                        else default_engines)
         return SystemSpec(archs=archs, topology=topology, link=link, host_link=host_link,
                           copy_engines=copy_engines, loc=node.loc)
 
@@ -565,12 +604,17 @@ class _Builder:
             raise _err(m[extra], f"unexpected key '{extra}' beside 'repeat'", key=True)
         node = m["repeat"]
         r = _mapping(node, "repeat", KEYS["repeat"])
-        given = [k for k in ("values", "range", "count") if k in r]
+        given = [k for k in REPEAT_FORMS if k in r]
         if len(given) != 1:
-            raise _err(node, "repeat needs exactly one of values, range or count"
+            raise _err(node, f"repeat needs exactly one of {', '.join(REPEAT_FORMS)}"
                        + (f", got {' and '.join(given)}" if given else ""))
         how = r[given[0]]
-        if given[0] == "count":
+        if given[0] in ("halving", "doubling"):
+            if not isinstance(how.value, list) or len(how.value) != 2:
+                raise _err(how, f"repeat {given[0]} is [from, to]")
+            first, last = (self.integer(v, f"repeat {given[0]}", 1) for v in how.value)
+            values = _powers_of_two_walk(first, last, given[0] == "doubling")
+        elif given[0] == "count":
             values: Any = range(self.integer(how, "repeat count", 0))
         elif given[0] == "range":
             if not isinstance(how.value, list) or not 1 <= len(how.value) <= 3:
@@ -796,7 +840,7 @@ class _Builder:
                     raise _err(value, f"argument '{arg}': buffer '{value.value}' is on GPU {where} but the kernel "
                                       f"runs on GPU {gpu}")
                 want = shapes[arg]
-                if want.dtype != spec.arg.dtype or tuple(want.shape) != tuple(spec.arg.shape):
+                if want.dtype != spec.arg.dtype or not _shapes_fit(tuple(want.shape), tuple(spec.arg.shape)):
                     hint = ""
                     if want.shape_exprs:
                         hint = f"the kernel's shape is [{','.join(want.shape_exprs)}]: set its scalars in args"

@@ -26,7 +26,7 @@ KEYS = {
     "kernel": ("kernel", "grid", "block", "args", "params", "name"),
     "memcpy": ("src", "dst", "nbytes", "src_offset", "dst_offset"),
     "memset": ("dst", "value", "nbytes", "offset"),
-    "repeat": ("var", "values", "range", "count", "ops"),
+    "repeat": ("var", "values", "range", "count", "halving", "doubling", "ops"),
     "collective": COLLECTIVE_KEYS,
 }
 

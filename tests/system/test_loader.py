@@ -9,6 +9,7 @@ import pytest
 import gpusim.api
 from gpusim.errors import AsmError, GpusimError, ProgramError
 from gpusim.system import loader
+from gpusim.system.topology import default_links
 from gpusim.system.loader import kernel_key, load_program, program_from_dict
 from gpusim.system.program import (HOST, BufferRef, CollectiveOp, EventRecordOp, EventWaitOp, HostDelayOp, KernelOp,
                                    MemcpyOp, MemsetOp, Program)
@@ -67,7 +68,8 @@ def test_good_program_becomes_the_dataclasses():
     assert isinstance(p, Program)
     assert p.system.gpu_count == 4 and p.system.topology == "ring" and p.system.copy_engines == 3
     assert p.system.archs[0].name == p.system.archs[3].name
-    assert (p.system.link.bandwidth_gbps, p.system.link.efficiency, p.system.link.latency_us) == (48.0, 1.0, 1.5)
+    # efficiency is not in the file: it comes from the arch's interconnect.peer_link (cdna3: 0.711)
+    assert (p.system.link.bandwidth_gbps, p.system.link.efficiency, p.system.link.latency_us) == (48.0, 0.711, 1.5)
     assert p.system.host_link.bandwidth_gbps == 64.0
     x = p.buffer("x")
     assert (x.arg.dtype, x.arg.shape, x.arg.init, x.arg.init_params, x.arg.seed) == \
@@ -160,7 +162,9 @@ def test_template_kernel(tmp_path):
 def test_defaults(tmp_path):
     p = load_program(write(tmp_path, "buffers:\n  x: \"u8[16]\"\n"))
     assert p.system.gpu_count == 1 and p.system.topology == "mesh" and p.system.copy_engines == 2
-    assert (p.system.link, p.system.host_link) == loader.default_links(p.system.archs[0])
+    # the first GPU's arch file gives the links (cdna3: xGMI 64 GB/s at 71.1% usable, PCIe at 86%)
+    assert (p.system.link, p.system.host_link, p.system.copy_engines) == default_links(p.system.archs[0])
+    assert p.system.link.bandwidth_gbps == 64 and abs(p.system.link.usable_gbps - 45.5) < 0.1
     assert p.streams == () and p.buffer("x").gpus == (0,)
 
 
