@@ -436,8 +436,8 @@ def test_wait_on_an_event_nobody_records(tmp_path):
 
 def test_repeat_needs_exactly_one_of_values_range_count(tmp_path):
     refused(tmp_path, ops("- repeat: {values: [1], count: 2, ops: []}"), 13, '{',
-            "repeat needs exactly one of values, range or count, got values and count")
-    refused(tmp_path, ops("- repeat: {ops: []}"), 13, '{', "repeat needs exactly one of values, range or count")
+            "repeat needs exactly one of values, range, count, halving, doubling, got values and count")
+    refused(tmp_path, ops("- repeat: {ops: []}"), 13, '{', "repeat needs exactly one of values, range, count, halving, doubling")
     refused(tmp_path, ops("- repeat: {range: [0, 4, 0], ops: []}"), 13, '0]', "step must not be 0")
 
 
@@ -468,3 +468,47 @@ def test_check_naming_an_unknown_buffer(tmp_path):
     refused(tmp_path, ops("- host_delay: 1") + "checks:\n  - y ~= open('f')\n", 15, 'open',
             "check expressions may not contain")
     refused(tmp_path, ops("- host_delay: 1") + "checks:\n  - y\n", 15, 'y', "gpusim-check needs 'EXPR ~= EXPR'")
+
+
+def test_doubling_and_halving_repeats_unroll_a_bitonic_sorts_stages(tmp_path):
+    """A bitonic sort of n keys is log2(n)(log2(n)+1)/2 stages: k doubles from 2 to n, j halves from k/2 to 1."""
+    text = textwrap.dedent("""
+        params: {n: 16}
+        buffers:
+          keys: {type: "u32[${n}] perm seed=1", gpu: 0}
+        streams:
+          - name: sort
+            gpu: 0
+            ops:
+              - repeat:
+                  var: k
+                  doubling: [2, "${n}"]
+                  ops:
+                    - repeat: {var: j, halving: ["${k} // 2", 1], ops: [{record: "k${k} j${j}"}]}
+        """)
+    p = load_program(write(tmp_path, text))
+    assert [op.event for op in p.streams[0].ops] == [
+        "k2 j1", "k4 j2", "k4 j1", "k8 j4", "k8 j2", "k8 j1", "k16 j8", "k16 j4", "k16 j2", "k16 j1"]
+
+
+def test_a_flat_kernel_argument_takes_a_buffer_of_as_many_elements_but_a_transposed_one_is_refused(tmp_path):
+    gemm = Path(__file__).resolve().parents[2] / "workloads" / "tp_mlp_up.s"
+    silu = Path(__file__).resolve().parents[2] / "workloads" / "silu_to_f16.s"
+    text = textwrap.dedent(f"""
+        buffers:
+          h: {{type: "f32[512,1792] zeros", gpu: 0}}
+          a: {{type: "f16[917504] zeros", gpu: 0}}
+          x: {{type: "f16[512,4096] zeros", gpu: 0}}
+          w: {{type: "f16[4096,1792] zeros", gpu: 0}}
+        streams:
+          - name: s
+            gpu: 0
+            ops:
+              - kernel: {silu}
+                args: {{x: h, y: a}}
+              - kernel: {gemm}
+                args: {{A: x, Bt: w, C: h}}
+        """)
+    with pytest.raises(ProgramError) as err:
+        load_program(write(tmp_path, text))
+    assert ":13:26:" in str(err.value) and "argument 'Bt'" in str(err.value) and "[4096,1792]" in str(err.value)
