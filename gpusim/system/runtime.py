@@ -3,12 +3,11 @@
 simpy's clock counts microseconds. Each :class:`~gpusim.system.program.StreamSpec` is one process that
 runs its operations in order; streams overlap with one another. What each operation costs:
 
-* ``kernel``: the host enqueues every packet of a stream at once (later after a ``host_delay``); the
-  command processor works through a stream's packets in order and needs
-  ``launch.command_processor_latency_cycles`` for each, starting when the previous packet has been
-  dispatched, so for back-to-back kernels that latency hides under the previous kernel. The kernel is
-  dispatched once its packet is ready and the stream's previous operation is done (HIP's in-order
-  barrier), waits for its GPU's kernel slot, runs for the engine's ``kernel_time_us`` on the GPU's
+* ``kernel``: the host enqueues every packet of a stream at once (later after a ``host_delay``), and a
+  packet is ready ``launch.command_processor_latency_cycles`` after it was enqueued: the command
+  processor fetches and decodes queued packets while earlier kernels run (model assumption: no
+  per-packet occupancy of its own). The kernel is dispatched once its packet is ready and the stream's
+  previous operation is done (HIP's in-order barrier), waits for its GPU's kernel slot, runs for the engine's ``kernel_time_us`` on the GPU's
   caches as the previous kernel left them (gpusim.system.kernel_launch; the kernel-boundary release and
   acquire are the engine's), slowed while collectives share the GPU (gpusim.system.gpu_compute), and
   is done after its completion signal (``launch.completion_signal_cycles``). So a stream of tiny kernels
@@ -115,7 +114,6 @@ class ProgramRun:
         self._waiting_on: dict[str, str] = {}                     # stream -> what it waits for now
         self._stuck_loc: dict[str, object] = {}
         self._host_clock: dict[str, float] = defaultdict(float)     # stream -> when the host enqueued its packets
-        self._last_dispatch: dict[str, float] = defaultdict(float)  # stream -> its last kernel's dispatch
         self._pending: dict[tuple, list] = defaultdict(list)      # (event, k) -> waits for its k-th record
         self.initial: dict[str, np.ndarray] = {}
         self._allocate()
@@ -230,15 +228,13 @@ class ProgramRun:
         mhz = arch.clocks.shader_mhz
         start = self.env.now
         name = stream.name
-        packet_ready = (max(self._host_clock[name], self._last_dispatch[name])
-                        + arch.launch.command_processor_latency_cycles / mhz)
+        packet_ready = self._host_clock[name] + arch.launch.command_processor_latency_cycles / mhz
         if packet_ready > self.env.now:
             yield self.env.timeout(packet_ready - self.env.now)
         compute = self.compute[gpu]
         self._waiting_on[stream.name] = f"waits for GPU {gpu}'s kernel slot"
         with compute.slot.request() as slot:
             yield slot
-            self._last_dispatch[name] = self.env.now
             kernel = self.program.kernels[kernel_key(op)]   # its launch and scalars applied by the loader
             buffers = {arg: self._device_name(ref.name, ref.gpu if ref.gpu is not None else gpu,
                                               self.program.buffer(ref.name).per_gpu)
