@@ -13,6 +13,12 @@ Published figures (copied below with their sources; nothing is read from outside
       average 46.552 GB/s.
     - rccl-tests all_reduce_perf on 8 MI300X (RCCL 2.22.3, ROCm 6.3, float sum, one process per GPU,
       graph off), out-of-place time (us) and busbw (GB/s) per size.
+[C] ROCm composable_kernel, include/ck_tile/host/kernel_launch.hpp (and ck's flush_icache in
+    include/ck/host_utility/flush_cache.hpp): a timed GEMM loop launches, before every iteration, an
+    instruction-cache flush kernel (s_icache_inv and 16 s_nop; CUs x 60 workgroups of 64 work-items) and
+    then subtracts OPTIMAL_LATENCY_HIGH_CU_PROCESSORS = 0.0015 ms per iteration on GPUs of >= 228 CUs: the
+    back-to-back cost of that launch in the stream as CK's developers set it (a constant they chose, not a
+    published measurement; held out).
 [L] Azure ND MI300X v5 benchmark results (github.com/samuel-bohman/AI-benchmarking-guide,
     Azure_Results/ND_MI300X_v5_results.md): TransferBench host to device 55 GB/s, device to host 56 GB/s
     (PCIe Gen5 x16, 64 GB/s per direction raw); rccl-tests all-reduce busbw at 1 KB-8 GB (a second,
@@ -42,6 +48,7 @@ from gpusim.arch import load_arch  # noqa: E402
 from gpusim.system.collectives import collective_process  # noqa: E402
 from gpusim.system.links import Fabric  # noqa: E402
 from gpusim.system.program import HOST, LinkSpec, SystemSpec  # noqa: E402
+from gpusim.system.simulate import simulate_program  # noqa: E402
 from gpusim.system.topology import default_links  # noqa: E402
 
 # [K] rccl-tests all_reduce_perf, 8 x MI300X, out-of-place: size bytes -> (time us, busbw GB/s)
@@ -92,6 +99,42 @@ def copy_gbps(sysm: SystemSpec, src: int, dst: int, nbytes: int = 256 << 20) -> 
     fabric = Fabric(env, sysm)
     env.run(fabric.transfer(src, dst, nbytes))
     return nbytes / 1e3 / env.now
+
+
+FLUSH_ICACHE_US = 1.5    # [C] per back-to-back launch of CK's flush_icache kernel, >= 228 CUs
+FLUSH_KERNEL = """\
+; an instruction-cache flush as composable_kernel launches it between timed GEMMs ([C])
+; gpusim-launch: grid={grid},1,1 block=64,1,1
+\t.text
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+\t.globl flush_icache
+\t.p2align 8
+\t.type flush_icache,@function
+flush_icache:
+\ts_icache_inv
+{nops}\ts_endpgm
+\t.section .rodata,"a",@progbits
+\t.p2align 6, 0x0
+\t.amdhsa_kernel flush_icache
+\t\t.amdhsa_next_free_vgpr 1
+\t\t.amdhsa_next_free_sgpr 8
+\t\t.amdhsa_accum_offset 4
+\t.end_amdhsa_kernel
+"""
+
+
+def back_to_back_us(arch_name: str, grid: int, launches: int = 8) -> float:
+    """back_to_back_us is the steady period of a stream of back-to-back launches of the flush kernel with
+    ``grid`` workgroups (gpusim.system.runtime): from one launch's start to the next's."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        kernel = Path(tmp) / "flush_icache.s"
+        kernel.write_text(FLUSH_KERNEL.format(grid=grid, nops="\ts_nop 0\n" * 16))
+        result = simulate_program({
+            "system": {"gpus": {"arch": arch_name, "count": 1}},
+            "streams": [{"name": "s", "gpu": 0, "ops": [{"kernel": str(kernel)} for _ in range(launches)]}]})
+    starts = [s.start for s in result.spans if s.kind == "kernel"]
+    return (starts[-1] - starts[1]) / (len(starts) - 2)
 
 
 def fit(arch) -> tuple[float, float]:
@@ -149,6 +192,10 @@ def main(argv=None) -> int:
     print("host link, 256 MiB copy [L]")
     row("hipMemcpy H2D", H2D_GBPS, copy_gbps(sysm, HOST, 0), "train", "GB/s")
     row("hipMemcpy D2H", D2H_GBPS, copy_gbps(sysm, 0, HOST), "test", "GB/s")
+    print("back-to-back launches in one stream [C] (the launch figures are issue 16's; nothing fitted here)")
+    grid = arch.cus * 60
+    row(f"flush_icache, {grid} x 64 work-items", FLUSH_ICACHE_US, back_to_back_us("cdna3", grid), "test", "us")
+    print(f"  (the same stream with a one-workgroup kernel: {back_to_back_us('cdna3', 1):.2f} us per launch)")
     for split in ("train", "test"):
         e = errs[split]
         print(f"collective rows, {split}: mean |error| {100 * sum(e) / len(e):.1f}% over {len(e)} rows")
