@@ -94,7 +94,7 @@ from typing import Any, Mapping, Optional, Union
 
 from gpusim.arch import Arch, load_arch
 from gpusim.asm.header import apply_overrides as apply_kernel_overrides
-from gpusim.asm.header import parse_header_lines, parse_scalar
+from gpusim.asm.header import MAX_BUFFER_BYTES, parse_header_lines, parse_scalar
 from gpusim.asm.ir import ArgSpec, NUMPY_DTYPES
 from gpusim.asm.lexer import HeaderLine
 from gpusim.errors import ArchError, GpusimError, HeaderError, ProgramError, SourceLoc, did_you_mean
@@ -109,7 +109,8 @@ __all__ = ["load_program", "program_from_dict", "kernel_key", "MAX_OPS", "MAX_GP
 
 MAX_OPS = 1_000_000          # operations of a whole program after repeats are unrolled
 MAX_GPUS = 1024
-MAX_PROGRAM_BUFFER_BYTES = 64 << 30   # every copy of every buffer: what the functional model allocates
+MAX_PROGRAM_BUFFER_BYTES = MAX_BUFFER_BYTES   # every copy of every buffer together: the one kernel launch's limit
+# (gpusim.asm.header), what a host can hold; the runtime also keeps each buffer's initial values for checks
 REDUCE_OPS = ("sum", "max", "min", "prod")
 TEMPLATE_PREFIX = "template:"
 _RESERVED = frozenset(NUMPY_DTYPES) | {"np", "numpy", "gpu"}

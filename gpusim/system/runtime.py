@@ -94,9 +94,10 @@ class RunState:
 class ProgramRun:
     """ProgramRun runs one Program once (``run``). ``values`` False skips the kernels' arithmetic that no
     address or branch needs (faster; buffers then do not hold real results and checks cannot run);
-    ``memo`` lets launches whose timing inputs repeat reuse a timed launch (gpusim.system.kernel_launch)."""
+    ``memo`` lets launches whose timing inputs repeat reuse a timed launch (gpusim.system.kernel_launch);
+    ``keep_initial`` keeps a copy of every buffer's initial values (``initial``, what checks compare with)."""
 
-    def __init__(self, program: Program, *, values: bool = True, memo: bool = True):
+    def __init__(self, program: Program, *, values: bool = True, memo: bool = True, keep_initial: bool = True):
         self.program = program
         self.values = values
         self.env = simpy.Environment()
@@ -116,6 +117,7 @@ class ProgramRun:
         self._host_clock: dict[str, float] = defaultdict(float)     # stream -> when the host enqueued its packets
         self._pending: dict[tuple, list] = defaultdict(list)      # (event, k) -> waits for its k-th record
         self.initial: dict[str, np.ndarray] = {}
+        self._keep_initial = keep_initial
         self._allocate()
 
     # ------------------------------------------------------------ buffers
@@ -128,15 +130,18 @@ class ProgramRun:
         for spec in self.program.buffers:
             if spec.gpus == (HOST,):
                 self.host[spec.name] = make_buffer(spec.arg)
-                self.initial[spec.name] = self.host[spec.name].copy()
+                if self._keep_initial:
+                    self.initial[spec.name] = self.host[spec.name].copy()
                 continue
             copies = []
             for k, g in enumerate(spec.gpus):
                 arg = replace(spec.arg, seed=spec.arg.seed + k) if spec.per_gpu else spec.arg
                 array = make_buffer(arg)
                 arrays[g].append((self._device_name(spec.name, g, spec.per_gpu), array))
-                copies.append(array.copy())
-            self.initial[spec.name] = np.stack(copies) if spec.per_gpu else copies[0]
+                if self._keep_initial:
+                    copies.append(array.copy())
+            if self._keep_initial:
+                self.initial[spec.name] = np.stack(copies) if spec.per_gpu else copies[0]
         kernarg = max((kernarg_bytes(k) for k in self.program.kernels.values()), default=64)
         self.devices = [DeviceMemory(g, arch, kernarg_bytes=max(kernarg, 64))
                         for g, arch in enumerate(self.program.system.archs)]

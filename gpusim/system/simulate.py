@@ -37,7 +37,7 @@ def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool
         raise HeaderError(f"{prog.path} has no checks to verify (a 'checks:' list)", None)
     if values is None:   # contents matter when checked, or when some kernel's addresses or branches read them
         values = check or any(slice_reads_buffers(k) for k in prog.kernels.values())
-    run = ProgramRun(prog, values=values, memo=memo)
+    run = ProgramRun(prog, values=values, memo=memo, keep_initial=check)
     state = run.run()
     outputs = run.final_buffers() if values else None
     checks = run_checks(list(prog.checks), outputs, run.initial, {}) if check else []
