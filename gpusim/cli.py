@@ -371,13 +371,18 @@ def _cmd_run(ns) -> int:
         with open(ns.csv, "w", newline="") as f:
             write_csv(result, f)
     if ns.json:
-        text = json.dumps(result.to_dict(), indent=2)
-        if ns.json == "-":
-            print(text)
-        else:
-            with open(ns.json, "w") as f:
-                f.write(text + "\n")
+        _write_json(ns.json, result.to_dict())
     return 0 if result.checks_passed else 1
+
+
+def _write_json(path: str, doc: dict) -> None:
+    """_write_json writes ``doc`` as indented JSON to ``path``, or to stdout for '-'."""
+    text = json.dumps(doc, indent=2)
+    if path == "-":
+        print(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text + "\n")
 
 
 def _cmd_run_program(ns) -> int:
@@ -398,12 +403,7 @@ def _cmd_run_program(ns) -> int:
         from gpusim.report.program_trace import write_program_trace
         write_program_trace(result, ns.trace)
     if ns.json:
-        text = json.dumps(result.to_dict(), indent=2)
-        if ns.json == "-":
-            print(text)
-        else:
-            with open(ns.json, "w") as f:
-                f.write(text + "\n")
+        _write_json(ns.json, result.to_dict())
     return 0 if result.checks_passed else 1
 
 

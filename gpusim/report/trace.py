@@ -310,8 +310,12 @@ def _write_perfetto(model: TraceModel, path: Path) -> None:
                 for key, value in s.args.items():
                     a = p.track_event.debug_annotations.add()
                     a.name = key
-                    if isinstance(value, int):
+                    if isinstance(value, bool):   # (a bool is an int to Python, not to the protobuf)
+                        a.bool_value = value
+                    elif isinstance(value, int):
                         a.int_value = value
+                    elif isinstance(value, float):
+                        a.double_value = value
                     else:
                         a.string_value = str(value)
             else:

@@ -270,3 +270,37 @@ def test_cli_exit_codes_of_programs(tmp_path, capsys):
                     "stuck.yaml")
     assert main(["run", str(stuck)]) == 3
     assert main(["run", str(saxpy_program(tmp_path, 1)), "--grid", "4,1,1"]) == 2
+
+
+def test_a_programs_perfetto_trace_has_a_track_per_stream_link_and_collective(tmp_path):
+    from perfetto.protos.perfetto.trace.perfetto_trace_pb2 import Trace, TrackEvent
+    from gpusim.report.program_trace import write_program_trace
+    path = program(tmp_path, """
+        system:
+          gpus: {arch: cdna3, count: 2}
+        buffers:
+          x: {type: "f32[4000] uniform(-1,1) seed=1", gpus: all}
+          y: {type: "f32[4000] uniform(-1,1) seed=2", gpus: all}
+        streams:
+          - name: s
+            gpus: all
+            ops:
+              - {kernel: SAXPY, args: {x: x, y: y}}
+              - {kernel: SAXPY, args: {x: x, y: y}}
+              - {all_reduce: {send: y, group: all}}
+        """)
+    result = simulate_program(path)
+    trace = Trace()
+    trace.ParseFromString(write_program_trace(result, tmp_path / "app.pftrace").read_bytes())
+    names, begins = {}, []
+    for p in trace.packet:
+        if p.HasField("track_descriptor"):
+            names[p.track_descriptor.uuid] = p.track_descriptor.name
+        elif p.track_event.type == TrackEvent.TYPE_SLICE_BEGIN:
+            args = {a.name: a for a in p.track_event.debug_annotations}
+            begins.append((names[p.track_event.track_uuid], p.track_event.name, args))
+    tracks = set(names.values())
+    assert {"stream s@0", "stream s@1", "xgmi 0->1", "xgmi 1->0", "all_reduce"} <= tracks
+    kernels = [b for b in begins if b[0] == "stream s@1" and b[1] == "saxpy"]
+    # GPU 1's launches repeat GPU 0's: the trace says the memo reused them (a bool annotation)
+    assert len(kernels) == 2 and all(k[2]["reused"].bool_value for k in kernels)
