@@ -109,6 +109,9 @@ __all__ = ["load_program", "program_from_dict", "kernel_key", "MAX_OPS", "MAX_GP
 
 MAX_OPS = 1_000_000          # operations of a whole program after repeats are unrolled
 MAX_GPUS = 1024
+# a link slower than 1 MB/s or faster than 1 PB/s, a latency or host delay over an hour, is a typo, not a what-if
+MIN_LINK_GBPS, MAX_LINK_GBPS = 1e-3, 1e6
+MAX_PROGRAM_US = 3.6e9
 MAX_PROGRAM_BUFFER_BYTES = MAX_BUFFER_BYTES   # every copy of every buffer together: the one kernel launch's limit
 # (gpusim.asm.header), what a host can hold; the runtime also keeps each buffer's initial values for checks
 REDUCE_OPS = ("sum", "max", "min", "prod")
@@ -420,11 +423,12 @@ class _Builder:
 
     def link(self, node: Located, what: str, default: LinkSpec) -> LinkSpec:
         m = _mapping(node, what, KEYS["link"])
-        bw = self.number(m["bandwidth_gbps"], f"{what}.bandwidth_gbps", positive=True) \
+        bw = self.number(m["bandwidth_gbps"], f"{what}.bandwidth_gbps", minimum=MIN_LINK_GBPS, maximum=MAX_LINK_GBPS) \
             if "bandwidth_gbps" in m else default.bandwidth_gbps
         eff = self.number(m["efficiency"], f"{what}.efficiency", positive=True, maximum=1.0) \
             if "efficiency" in m else default.efficiency
-        lat = self.number(m["latency_us"], f"{what}.latency_us") if "latency_us" in m else default.latency_us
+        lat = (self.number(m["latency_us"], f"{what}.latency_us", maximum=MAX_PROGRAM_US) if "latency_us" in m
+               else default.latency_us)
         return LinkSpec(bw, eff, lat, loc=node.loc)
 
     # ---- buffers
@@ -595,7 +599,7 @@ class _Builder:
                 raise _err(body, f"{kind} needs an event name")
             return (EventRecordOp if kind == "record" else EventWaitOp)(event, loc=item.loc)
         if kind == "host_delay":
-            return HostDelayOp(self.number(body, "host_delay (microseconds)"), loc=item.loc)
+            return HostDelayOp(self.number(body, "host_delay (microseconds)", maximum=MAX_PROGRAM_US), loc=item.loc)
         return self.collective(kind, body, gpu, item.loc)
 
     def repeat(self, item: Located, gpu: int) -> list:

@@ -240,7 +240,7 @@ def test_unknown_system_key_and_wrong_types(tmp_path):
     refused(tmp_path, "system:\n  gpus: {count: two}\n", 2, 'two', "system.gpus.count is an integer, got str 'two'")
     refused(tmp_path, "system:\n  gpus: {count: 0}\n", 2, '0', "must be at least 1, got 0")
     refused(tmp_path, "system:\n  topology: torus\n", 2, 'torus', "unknown topology 'torus'")
-    refused(tmp_path, "system:\n  link: {bandwidth_gbps: -5}\n", 2, '-5', "link.bandwidth_gbps must be positive")
+    refused(tmp_path, "system:\n  link: {bandwidth_gbps: -5}\n", 2, '-5', "link.bandwidth_gbps must be at least 0.001, got -5")
     refused(tmp_path, "system:\n  host_link: {efficiency: 1.5}\n", 2, '1.5', "efficiency must be at most 1.0")
 
 
@@ -512,3 +512,9 @@ def test_a_flat_kernel_argument_takes_a_buffer_of_as_many_elements_but_a_transpo
     with pytest.raises(ProgramError) as err:
         load_program(write(tmp_path, text))
     assert ":13:26:" in str(err.value) and "argument 'Bt'" in str(err.value) and "[4096,1792]" in str(err.value)
+
+
+def test_absurd_link_figures_and_host_delays_are_refused_not_simulated(tmp_path):
+    refused(tmp_path, "system:\n  link: {latency_us: 1e308}\n", 2, '1e308', "link.latency_us must be at most")
+    refused(tmp_path, "streams:\n  - {name: s, gpu: 0, ops: [{host_delay: 1e300}]}\n", 2, '1e300',
+            "host_delay (microseconds) must be at most")
