@@ -228,6 +228,16 @@ or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 tr
 bandwidth wherever its data lives). Every key, value, combination of
 architecture values and metric is checked before anything runs.
 
+a program study (an application program, 'gpusim run app.yaml'):
+  workload: {program: ../workloads/tp_mlp_8gpu.yaml}
+  vary:                                # the program's dotted keys, as 'gpusim run app.yaml --set' takes
+    system.link.bandwidth_gbps: [32, 64, 128]
+    params.algorithm: [ring, direct]   # params.<name>: the program's 'params:'
+  metrics: [total_us, hidden_fraction, busbw_gbps]
+program metrics: total_us, kernel_us and comm_us (the busiest GPU's), hidden_fraction,
+busbw_gbps and algbw_gbps (mean over the largest collectives), link_util_max, launches,
+launches_reused (gpusim/sweep/metrics.py says each). No arch:, arch.* or gen.* keys.
+
 results (-o FOLDER), written as points complete:
   points.jsonl            one row per finished point (what --resume reads)
   results.parquet | .csv  the table: point, varied keys, status, metrics, waves_per_simd,
@@ -260,10 +270,12 @@ examples:
 
 
 def _add_sweep(sub) -> None:
-    sw = sub.add_parser("sweep", help="run a what-if study: a grid of architecture and template parameters",
+    sw = sub.add_parser("sweep", help="run a what-if study: a grid of architecture and template parameters, "
+                        "or of an application program's keys",
                         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG_SWEEP,
                         description="Simulate every point of a study (architecture keys x template "
-                        "parameters x workloads) in parallel, on local processes or a Dask cluster, and "
+                        "parameters x workloads, or a program's system and params keys) in parallel, on local "
+                        "processes or a Dask cluster, and "
                         "write one row per point as it completes.")
     sw.add_argument("study", metavar="STUDY.yaml", help="the study file")
     sw.add_argument("-o", "--output", metavar="FOLDER", help="results folder (default: results/<study name>)")
@@ -627,7 +639,8 @@ def _cmd_sweep(ns) -> int:
     study = load_study(ns.study, max_points=ns.max_points or DEFAULT_MAX_POINTS)
     points = study.points()
     if ns.list:
-        print(f"study {study.name} (hash {study.hash()}): {len(points)} points on {study.arch}; "
+        print(f"study {study.name} (hash {study.hash()}): {len(points)} points on "
+              f"{'program ' + study.program if study.program else study.arch}; "
               f"metrics {', '.join(study.metrics)}")
         for p in points:
             print(f"  {p.index:4d}  " + "  ".join(f"{k}={v}" for k, v in p.params.items()))

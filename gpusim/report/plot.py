@@ -81,7 +81,8 @@ def _meta(folder: Path) -> dict:
 
 
 def _guess_varied(rows: list) -> list:
-    return [k for k in (rows[0] if rows else {}) if k.startswith(("arch.", "gen.")) or k == "workload"]
+    return [k for k in (rows[0] if rows else {}) if k.startswith(("arch.", "gen.", "system.", "params."))
+            or k == "workload"]
 
 
 def _order(values) -> list:

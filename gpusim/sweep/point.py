@@ -7,8 +7,9 @@ row's ``status`` says what happened.
 
 Statuses:
   ok        simulated; the metric columns hold its figures
-  invalid   the template refused the combination (tile over the LDS, ...); nothing ran
-  fault     the kernel faulted on the modelled GPU (out-of-bounds address, deadlock, ...)
+  invalid   the template (or the program loader) refused the combination (tile over the LDS, ...); nothing ran
+  fault     the kernel faulted on the modelled GPU (out-of-bounds address, deadlock, ...), or the program
+            deadlocked
   error     anything else (an unexpected exception, a lost worker); ``--resume`` retries these
 """
 from __future__ import annotations
@@ -58,9 +59,29 @@ def split_params(params: dict) -> tuple:
     return tuple(sorted(overrides)), gen, workload
 
 
-def empty_row(metrics, status: str = "ok", error: str = "") -> dict:
-    """empty_row is a row with ``status`` and ``error`` and no figures yet: every metric None."""
-    row = {"status": status, "error": error, "arch_hash": "", "waves_per_simd": None, "limiter": "", "host_s": None}
+@lru_cache(maxsize=64)
+def program_archs(path: str, overrides: tuple) -> tuple:
+    """program_archs are the distinct architectures of a program's GPUs under a point's overrides, in GPU order."""
+    from gpusim.system.loader import load_program
+    return distinct_archs(load_program(path, dict(overrides)).system.archs)
+
+
+def distinct_archs(archs) -> tuple:
+    """distinct_archs keeps the first of each architecture (by hash) of ``archs``, in order."""
+    return tuple({a.hash(): a for a in archs}.values())
+
+
+def program_arch_hash(archs) -> str:
+    """program_arch_hash is a program row's ``arch_hash``: its GPUs' distinct short hashes joined with '+'."""
+    return "+".join(a.hash()[:16] for a in archs)
+
+
+def empty_row(metrics, status: str = "ok", error: str = "", occupancy: bool = True) -> dict:
+    """empty_row is a row with ``status`` and ``error`` and no figures yet: every metric None (and, for a
+    kernel, ``occupancy``, its waves_per_simd and limiter)."""
+    row = {"status": status, "error": error, "arch_hash": "", "host_s": None}
+    if occupancy:
+        row.update(waves_per_simd=None, limiter="")
     row.update(dict.fromkeys(metrics))
     return row
 
@@ -68,15 +89,19 @@ def empty_row(metrics, status: str = "ok", error: str = "") -> dict:
 def run_point(study: dict, params: dict) -> dict:
     """run_point simulates one point of ``study`` (Study.to_dict()) with the varied values ``params``.
 
-    Returns ``{"status", "error", "arch_hash", "waves_per_simd", "limiter", "host_s", <metric>: value}``.
+    Returns ``{"status", "error", "arch_hash", "waves_per_simd", "limiter", "host_s", <metric>: value}``
+    (a program's row has no ``waves_per_simd`` or ``limiter``).
     """
-    from gpusim.errors import GpusimError, KernelFault
+    from gpusim.errors import GpusimError, KernelFault, ProgramDeadlock
 
     t0 = time.perf_counter()
-    row = empty_row(study["metrics"])
+    row = empty_row(study["metrics"], occupancy=not study.get("program"))
     try:
-        _simulate_into(row, study, params)
-    except KernelFault as err:
+        if study.get("program"):
+            _simulate_program_into(row, study, params)
+        else:
+            _simulate_into(row, study, params)
+    except (KernelFault, ProgramDeadlock) as err:
         row.update(status="fault", error=one_line(err))
     except GpusimError as err:
         row.update(status="invalid", error=one_line(err))
@@ -112,3 +137,16 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
     if result.occupancy is not None:
         row["waves_per_simd"] = float(result.occupancy.waves_per_simd)
         row["limiter"] = result.occupancy.limiter
+
+
+def _simulate_program_into(row: dict, study: dict, params: dict) -> None:
+    """_simulate_program_into runs the study's program with the point's values as overrides."""
+    from gpusim.sweep.metrics import program_metric_value
+    from gpusim.system.loader import load_program
+    from gpusim.system.simulate import simulate_program
+
+    program = load_program(study["program"], dict(params))
+    row["arch_hash"] = program_arch_hash(distinct_archs(program.system.archs))
+    result = simulate_program(program)
+    for name in study["metrics"]:
+        row[name] = program_metric_value(name, result)

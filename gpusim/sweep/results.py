@@ -9,7 +9,8 @@ Layout of ``-o results/``:
   archs/HASH.yaml    the resolved architecture of every distinct ``arch_hash`` in the rows
 
 A row holds ``point`` (its index in the grid), every varied key, ``status`` and ``error``, the
-metrics, ``waves_per_simd`` and ``limiter``, ``arch_hash`` and ``host_s`` (host seconds).
+metrics, ``waves_per_simd`` and ``limiter`` (not in a program study's rows), ``arch_hash`` (a program
+row's: its GPUs' distinct architectures' hashes joined with '+') and ``host_s`` (host seconds).
 """
 from __future__ import annotations
 
@@ -70,8 +71,9 @@ class ResultsFolder:
         self.folder = Path(folder)
         self.study = study
         self.format = table_format(fmt)
-        self.columns = ["point", *study.columns, "status", *study.metrics, "waves_per_simd", "limiter",
-                        "arch_hash", "host_s", "error"]
+        occupancy = [] if study.program else ["waves_per_simd", "limiter"]
+        self.columns = ["point", *study.columns, "status", *study.metrics, *occupancy, "arch_hash", "host_s",
+                        "error"]
         self.rows: dict = {}   # point key -> latest row
         self._last_refresh = 0.0
         self._open(resume)
@@ -111,14 +113,16 @@ class ResultsFolder:
         """done are the keys of the points whose rows are final: a resumed study skips them."""
         return {key for key, row in self.rows.items() if row["status"] in FINAL_STATUSES}
 
-    def add(self, point, outcome: dict, arch=None) -> dict:
-        """add records the row of ``point`` (a Point) from run_point's ``outcome``; returns the row."""
+    def add(self, point, outcome: dict, archs=()) -> dict:
+        """add records the row of ``point`` (a Point) from run_point's ``outcome``, and the resolved
+        architectures it ran on (``archs``, saved once per hash); returns the row."""
         row = {"point": point.index, **point.params, **outcome, "_key": point.key}
         self._record.write(json.dumps(row, default=str) + "\n")
         self._record.flush()
         self.rows[point.key] = row
-        if arch is not None and row.get("arch_hash"):
-            self.save_arch(row["arch_hash"], arch)
+        if row.get("arch_hash"):
+            for arch in archs:
+                self.save_arch(arch.hash()[:16], arch)
         if time.monotonic() - self._last_refresh > REFRESH_SECONDS:
             self.write_table()
         return row

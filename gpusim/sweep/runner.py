@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from gpusim.located_yaml import one_line
-from gpusim.sweep.point import empty_row, point_arch, run_point, split_params
+from gpusim.sweep.point import empty_row, point_arch, program_archs, run_point, split_params
 from gpusim.sweep.results import ResultsFolder, summarize
 from gpusim.sweep.study import Study, StudyError
 
@@ -61,9 +61,8 @@ def run_study(study: Study, out, *, workers: Optional[int] = None, scheduler: Op
     bar = _progress(len(points), skipped, study.name, progress)
 
     def record(point, outcome):
-        overrides, _, _ = split_params(point.params)
-        arch = point_arch(study.arch, overrides) if outcome.get("arch_hash") else None
-        row = folder.add(point, outcome, arch)
+        archs = _archs_of(study, point) if outcome.get("arch_hash") else ()
+        row = folder.add(point, outcome, archs)
         if bar is not None:
             bar.update(1)
             bar.set_postfix(summarize(folder.rows.values()), refresh=False)
@@ -81,6 +80,14 @@ def run_study(study: Study, out, *, workers: Optional[int] = None, scheduler: Op
             bar.close()
         table = folder.close()
     return SweepOutcome(str(table), summarize(folder.rows.values()), len(todo), skipped)
+
+
+def _archs_of(study: Study, point) -> tuple:
+    """_archs_of are the resolved architectures a point ran on: its overridden one, or its program's GPUs'."""
+    if study.program:
+        return program_archs(study.program, tuple(sorted(point.params.items(), key=lambda kv: kv[0])))
+    overrides, _, _ = split_params(point.params)
+    return (point_arch(study.arch, overrides),)
 
 
 def _progress(total: int, done: int, name: str, enabled: bool):
@@ -133,7 +140,8 @@ def _run_local(spec: dict, todo: list, workers: int, record) -> None:
         pool.shutdown()
         pending = sorted(lost, key=lambda p: p.index)
     for point in pending:
-        record(point, empty_row(spec["metrics"], "error", f"its worker process died {POOL_RESTARTS + 1} times"))
+        record(point, empty_row(spec["metrics"], "error", f"its worker process died {POOL_RESTARTS + 1} times",
+                                 occupancy=not spec.get("program")))
 
 
 def _run_dask(spec: dict, todo: list, scheduler, record) -> None:
@@ -158,7 +166,8 @@ def _run_dask(spec: dict, todo: list, scheduler, record) -> None:
             try:
                 outcome = fut.result()
             except Exception as err:  # KilledWorker and the like: the cluster gave up on this task
-                outcome = empty_row(spec["metrics"], "error", f"{type(err).__name__}: {one_line(err)}")
+                outcome = empty_row(spec["metrics"], "error", f"{type(err).__name__}: {one_line(err)}",
+                                    occupancy=not spec.get("program"))
             record(point, outcome)
             fut.release()
     finally:

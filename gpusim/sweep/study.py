@@ -18,8 +18,26 @@ paths, each value against the architecture's validation or the template's parame
 every combination of architecture values, the metric names, and a non-empty grid. Each
 mistake raises StudyError naming the study file's line and the key.
 
+A program study runs an application program (gpusim.system) at every point::
+
+    name: tp-mlp-links
+    workload: {program: ../workloads/tp_mlp_8gpu.yaml}   # relative to the study file
+    vary:
+      system.link.bandwidth_gbps: [32, 64, 128]           # any dotted key the program loader's overrides take:
+      params.algorithm: [ring, direct]                    # system.*, params.<name>, streams.0.gpu, ...
+    metrics: [total_us, hidden_fraction, busbw_gbps]      # gpusim.sweep.metrics.PROGRAM_METRICS
+
+Its points are ``simulate_program(program, overrides=<the point's values>)``. It has no ``arch``
+(the program's ``system`` names its GPUs' architectures: vary ``system.gpus.arch``), no ``arch.*``
+or ``gen.*`` keys, no ``warm_up`` or ``max_instructions``; kernel metrics are refused, as program
+metrics are in a kernel study. The program is loaded before anything runs (its own mistakes keep
+their file:line), then once with each varied value alone, so a key the program cannot have (with a
+did-you-mean) or a value it refuses is named at the study's line; with up to
+``PROGRAM_COMBINATIONS_CHECKED`` points every combination is loaded too. Files named in values
+(``system.gpus.arch: my.yaml``) are relative to the program file, as in it.
+
 A study file is untrusted input: every field that names something (``name``, ``arch``, the
-template, the kernel files, the metrics) must be text; ``name`` becomes the results folder
+template, the kernel or program files, the metrics) must be text; ``name`` becomes the results folder
 ``results/<name>`` and must be a plain folder name (no path separators, ``..`` or NUL); and the
 grid is counted from the lengths of the ``vary`` lists before anything is expanded or validated
 value by value, so a study past ``max_points`` (``--max-points``) is refused at once.
@@ -35,9 +53,11 @@ from typing import Any, Optional, Sequence
 
 from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import Located, quote, read_located
-from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS
+from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS, DEFAULT_PROGRAM_METRICS
 
 TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up")
+KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up")   # what a program study does not take
+PROGRAM_COMBINATIONS_CHECKED = 64   # a program study of at most this many points loads every point up front
 WORKLOAD_COLUMN = "workload"
 DEFAULT_MAX_POINTS = 10_000
 MAX_NAME = 128
@@ -66,8 +86,9 @@ class Study:
 
     ``arch`` is the base architecture reference (a shipped name or an absolute path); ``gen`` the
     template family with its fixed parameters (``gen_family`` None for kernel files); ``files`` the
-    kernel files (absolute paths); ``vary`` maps each varied key to its values, in file order;
-    ``points`` the explicit points (the grid of ``vary``, or a list given by ``gpusim tune``).
+    kernel files (absolute paths); ``program`` the program file of a program study (absolute; ``arch``
+    is then ''); ``vary`` maps each varied key to its values, in file order; ``points`` the explicit
+    points (the grid of ``vary``, or a list given by ``gpusim tune``).
     """
 
     name: str
@@ -81,6 +102,7 @@ class Study:
     warm_up: bool = False   # time each point after one warm-up launch of its kernel (gpusim run --warm-up)
     source: str = ""
     explicit_points: Optional[tuple] = None
+    program: Optional[str] = None
 
     @property
     def columns(self) -> tuple:
@@ -104,7 +126,7 @@ class Study:
         """to_dict is the study as plain data: what a worker needs to run any of its points."""
         return {"name": self.name, "arch": self.arch, "vary": self.vary, "metrics": list(self.metrics),
                 "gen_family": self.gen_family, "gen": self.gen, "files": list(self.files),
-                "max_instructions": self.max_instructions, "warm_up": self.warm_up}
+                "max_instructions": self.max_instructions, "warm_up": self.warm_up, "program": self.program}
 
     def hash(self) -> str:
         """hash identifies the study's content (not its file name): a results folder belongs to one hash."""
@@ -185,8 +207,12 @@ class _Builder:
                 raise StudyError(f"unknown study key '{key}'", node.key_loc,
                                  did_you_mean(key, TOP_KEYS) or f"known: {', '.join(TOP_KEYS)}")
         name = self._name(top.get("name"))
-        arch_ref, base = self._arch(top.get("arch"))
-        family, gen, files = self._workload(top)
+        program = self._program(top)
+        if program is None:
+            arch_ref, base = self._arch(top.get("arch"))
+            family, gen, files = self._workload(top)
+        else:
+            arch_ref, base, family, gen, files = "", None, None, {}, ()
         vary_node = top.get("vary")
         vary: dict = {}
         value_locs: dict = {}
@@ -196,9 +222,12 @@ class _Builder:
                                  vary_node.where)
             self._count_points(vary_node, files)
             for key, node in vary_node.value.items():
-                vary[key], value_locs[key] = self._values(key, node, base, family)
-        self._check_arch_combinations(vary, value_locs, base)
-        metrics = self._metrics(top.get("metrics"))
+                vary[key], value_locs[key] = self._values(key, node, base, family, program)
+        if program is None:
+            self._check_arch_combinations(vary, value_locs, base)
+        else:
+            self._check_program_combinations(vary, value_locs, program)
+        metrics = self._metrics(top.get("metrics"), program is not None)
         max_inst = top["max_instructions"].value if "max_instructions" in top else 2_000_000_000
         if not isinstance(max_inst, int) or isinstance(max_inst, bool) or max_inst <= 0:
             raise StudyError("'max_instructions' must be a positive integer", top["max_instructions"].loc)
@@ -206,8 +235,39 @@ class _Builder:
         if not isinstance(warm_up, bool):
             raise StudyError("'warm_up' must be true or false", top["warm_up"].loc)
         study = Study(name=name, arch=arch_ref, vary=vary, metrics=metrics, gen_family=family, gen=gen,
-                      files=files, max_instructions=max_inst, warm_up=warm_up, source=text)
+                      files=files, max_instructions=max_inst, warm_up=warm_up, source=text, program=program)
         return study
+
+    def _program(self, top: dict) -> Optional[str]:
+        """_program is the program file of ``workload: {program: FILE}`` (absolute, loaded once), else None."""
+        one = top.get("workload")
+        if one is None or not one.is_mapping or "program" not in one.value:
+            return None
+        if "workloads" in top:
+            raise StudyError("say what runs: 'workload: {program: FILE.yaml}' or 'workloads: [A.s, B.s]', not both",
+                             top["workloads"].key_loc or top["workloads"].where)
+        for key, node in one.value.items():
+            if key != "program":
+                raise StudyError(f"workload: a program workload has only 'program: FILE.yaml', not '{key}' (vary "
+                                 "the program's own keys as system.<key>, params.<name>)", node.key_loc or node.loc)
+        for key in KERNEL_ONLY_KEYS:
+            if key in top:
+                why = ("the program's system names its GPUs' architectures (vary system.gpus.arch)" if key == "arch"
+                       else "it applies to a kernel study")
+                raise StudyError(f"'{key}' is not a key of a program study: {why}", top[key].key_loc or top[key].loc)
+        node = one.value["program"]
+        ref = node.value
+        if not isinstance(ref, str) or not ref.endswith((".yaml", ".yml")) or "\0" in ref:
+            raise StudyError(f"workload: 'program' is a program file (.yaml), got {_shown(ref)}", node.loc)
+        path = self.base_dir / ref
+        if not path.is_file():
+            path = Path.cwd() / ref
+        if not path.is_file():
+            raise StudyError(f"program file {ref} not found (relative paths start at the study file's folder)",
+                             node.loc)
+        from gpusim.system.loader import load_program
+        load_program(str(path.resolve()))   # a bad program is refused with its own file:line
+        return str(path.resolve())
 
     def _name(self, node: Optional[Located]) -> str:
         if node is None:
@@ -281,7 +341,9 @@ class _Builder:
 
     def _file(self, node: Located) -> str:
         if not isinstance(node.value, str) or not node.value.endswith(".s") or "\0" in node.value:
-            raise StudyError(f"a workload file is a path to a .s kernel, got {node.value!r}", node.loc)
+            program = isinstance(node.value, str) and node.value.endswith((".yaml", ".yml"))
+            raise StudyError(f"a workload file is a path to a .s kernel, got {node.value!r}", node.loc,
+                             f"a program is written workload: {{program: {node.value}}}" if program else "")
         path = (self.base_dir / node.value)
         if not path.is_file():
             path = Path.cwd() / node.value
@@ -304,7 +366,7 @@ class _Builder:
         except TemplateError as err:
             raise StudyError(f"{shown}: {err.message}", loc) from None
 
-    def _values(self, key: str, node: Located, base, family: Optional[str]):
+    def _values(self, key: str, node: Located, base, family: Optional[str], program: Optional[str] = None):
         items = node.value if isinstance(node.value, list) else None
         if not items:
             raise StudyError(f"vary.{key}: give a non-empty list of values", node.where)
@@ -312,7 +374,8 @@ class _Builder:
         for item in items:
             if isinstance(item.value, (dict, list)):
                 raise StudyError(f"vary.{key}: each value is a single number or word", item.loc)
-            values.append(self._one_value(key, item, base, family))
+            values.append(self._program_value(key, item, program) if program
+                          else self._one_value(key, item, base, family))
             locs.append(item.loc)
         if len(set(map(str, values))) != len(values):
             raise StudyError(f"vary.{key}: a value is listed twice", node.where)
@@ -339,6 +402,42 @@ class _Builder:
         raise StudyError(f"vary: unknown key '{key}': say arch.<key path> (an architecture key) or "
                          "gen.<template>.<parameter>", item.loc if item.loc else None)
 
+    @staticmethod
+    def _program_value(key: str, item: Located, program: str):
+        """_program_value checks one varied value of a program study by loading the program with it alone."""
+        if key.startswith("arch."):
+            raise StudyError(f"vary.{key}: a program study's GPUs take their architectures from the program's "
+                             "system: vary system.gpus.arch (a shipped name or an arch file) instead", item.loc)
+        if key.startswith("gen."):
+            raise StudyError(f"vary.{key}: gen.* keys vary a template, but the workload is a program: vary its "
+                             "params.<name> (its 'params:') instead", item.loc)
+        from gpusim.system.loader import load_program
+        try:
+            load_program(program, {key: item.value})
+        except GpusimError as err:
+            message, hint = _program_problem(err, key)
+            raise StudyError(f"vary.{key}: {message}", item.loc, hint) from None
+        return item.value
+
+    @staticmethod
+    def _check_program_combinations(vary: dict, locs: dict, program: str) -> None:
+        """Every point of a small program study must load: values valid alone may not be together."""
+        from gpusim.system.loader import load_program
+        keys = list(vary)
+        total = 1
+        for values in vary.values():
+            total *= len(values)
+        if len(keys) < 2 or total > PROGRAM_COMBINATIONS_CHECKED:
+            return
+        for combo in itertools.product(*(vary[k] for k in keys)):
+            try:
+                load_program(program, dict(zip(keys, combo)))
+            except GpusimError as err:
+                shown = ", ".join(f"{k}={v}" for k, v in zip(keys, combo))
+                message, hint = _program_problem(err, "")
+                raise StudyError(f"vary: the combination {shown} is not a valid program: {message}",
+                                 locs[keys[0]][0], hint) from None
+
     def _check_arch_combinations(self, vary: dict, locs: dict, base) -> None:
         """Every combination of architecture values must pass the architecture's own validation."""
         from gpusim.arch.loader import arch_overrides
@@ -353,15 +452,28 @@ class _Builder:
                 raise StudyError(f"vary: the combination {shown} is not a valid architecture: {err.message}",
                                  locs[keys[0]][0]) from None
 
-    def _metrics(self, node: Optional[Located]) -> tuple:
+    def _metrics(self, node: Optional[Located], program: bool = False) -> tuple:
         if node is None:
-            return tuple(DEFAULT_METRICS)
+            return tuple(DEFAULT_PROGRAM_METRICS if program else DEFAULT_METRICS)
         if not isinstance(node.value, list) or not node.value:
             raise StudyError("'metrics' is a non-empty list of metric or counter names", node.where)
         out = []
         for item in node.value:
-            problem = check_metric(item.value)
+            problem = check_metric(item.value, program)
             if problem:
                 raise StudyError(f"metrics: {problem[0]}", item.loc, problem[1])
             out.append(str(item.value))
         return tuple(out)
+
+
+def _program_problem(err: GpusimError, key: str) -> tuple:
+    """_program_problem is (message, hint) of a program refused with an override: an error in the overridden
+    value speaks of it alone (the study names its line); one that a value caused elsewhere (a ``${param}``
+    used in the program, a kernel) says where, in its file."""
+    message = err.message
+    prefix = f"override {key}: "
+    if key and message.startswith(prefix):
+        message = message[len(prefix):]
+    if err.loc is not None and err.loc.file != "<override>":
+        message += f", at {err.loc}"
+    return message, err.hint
