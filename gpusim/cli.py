@@ -408,7 +408,8 @@ def _cmd_run_program(ns) -> int:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
     if not ns.timing:
         raise UsageError("--no-timing applies to a kernel file; a program is a timed model")
-    overrides = {k: _program_value(v) for k, v in _parse_args_kv(ns.set, "--set").items()}
+    from gpusim.sweep.results import number_or_text
+    overrides = {k: number_or_text(v) for k, v in _parse_args_kv(ns.set, "--set").items()}
     result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo)
     print(format_program(result), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.trace:
@@ -417,17 +418,6 @@ def _cmd_run_program(ns) -> int:
     if ns.json:
         _write_json(ns.json, result.to_dict())
     return 0 if result.checks_passed else 1
-
-
-def _program_value(text: str):
-    """_program_value reads a --set value as a number when it is one, else as text (a program key's own
-    validation then says what it expects)."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def _trace_window(ns, arch):

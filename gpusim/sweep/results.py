@@ -184,10 +184,12 @@ def _read_table(path: Path) -> list:
         import pyarrow.parquet as pq
         return pq.read_table(path).to_pylist()
     with open(path, newline="") as f:
-        return [{k: _number(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        return [{k: number_or_text(v) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
-def _number(text: Optional[str]):
+def number_or_text(text: Optional[str]):
+    """number_or_text reads ``text`` as an int or a float when it is one, else keeps it as text ('' and None:
+    None): how CSV cells and ``--set`` values are read."""
     if text is None or text == "":
         return None
     for kind in (int, float):

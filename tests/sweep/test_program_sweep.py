@@ -83,7 +83,7 @@ def test_a_program_study_varies_the_program_keys(folder):
                                   r"'params.algorithim' \(did you mean 'algorithm'\?\)"),
     ("sytem.topology: [ring]", r"study.yaml:3:\d+: error: vary.sytem.topology: .*'sytem' \(did you mean 'system'\?\)"),
     ("system.link.bandwidth_gbps: [64, -1]", r"study.yaml:3:\d+: error: vary.system.link.bandwidth_gbps: "
-                                             r".*bandwidth_gbps.*positive"),
+                                             r".*bandwidth_gbps must be at least 0.001"),
     ("system.topology: [mesh, rnig]", r"study.yaml:3:\d+: error: vary.system.topology: unknown topology 'rnig' "
                                       r"\(did you mean 'ring'\?\)"),
     ("params.algorithm: [ring, fast]", r"study.yaml:3:\d+: error: vary.params.algorithm: unknown all_reduce "

@@ -304,3 +304,22 @@ def test_a_programs_perfetto_trace_has_a_track_per_stream_link_and_collective(tm
     kernels = [b for b in begins if b[0] == "stream s@1" and b[1] == "saxpy"]
     # GPU 1's launches repeat GPU 0's: the trace says the memo reused them (a bool annotation)
     assert len(kernels) == 2 and all(k[2]["reused"].bool_value for k in kernels)
+
+
+def test_cli_set_overrides_a_program_key_for_a_what_if(tmp_path):
+    path = program(tmp_path, """
+        system:
+          gpus: {arch: cdna3, count: 2}
+        buffers:
+          g: {type: "f32[4194304] ones", gpus: all}
+        streams:
+          - {name: s, gpus: all, ops: [{all_reduce: {send: g, group: all}}]}
+        """)
+    times = []
+    for flags in ([], ["--set", "system.link.bandwidth_gbps=128"]):
+        out = tmp_path / "r.json"
+        assert main(["run", str(path), "--json", str(out), *flags]) == 0
+        times.append(json.loads(out.read_text())["collectives"][0]["time_us"])
+    # a 16 MB all-reduce between two GPUs is link-bound: twice the bandwidth, about half the time
+    assert 0.45 < times[1] / times[0] < 0.6
+    assert main(["run", str(path), "--set", "system.link.bandwith_gbps=128"]) == 2
