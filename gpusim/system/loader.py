@@ -279,7 +279,7 @@ class _Builder:
             try:
                 value = float(value)
             except ValueError:
-                pass
+                value = _integer_arithmetic(value, value)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise _err(node, f"{what} is a number, got {_shown(node.value)}")
         if positive and value <= 0:
@@ -861,6 +861,7 @@ class _Builder:
             raise _err(node, f"a template parameter is a number, text or true/false, got {_shown(node.value)}")
         if isinstance(node.value, str):
             self.resolved(node, node.value)
+            return _integer_arithmetic(node.value, node.value)   # "14336 // ${tp}" once substituted
         return node.value
 
     def dims(self, node: Located, what: str) -> tuple[int, int, int]:

@@ -518,3 +518,15 @@ def test_absurd_link_figures_and_host_delays_are_refused_not_simulated(tmp_path)
     refused(tmp_path, "system:\n  link: {latency_us: 1e308}\n", 2, '1e308', "link.latency_us must be at most")
     refused(tmp_path, "streams:\n  - {name: s, gpu: 0, ops: [{host_delay: 1e300}]}\n", 2, '1e300',
             "host_delay (microseconds) must be at most")
+
+
+def test_the_tensor_parallel_degree_is_one_parameter_of_the_tp_mlp_program():
+    """params.tp sets the GPU count, the weight slices' shapes, the generated GEMMs and the SiLU's launch."""
+    path = Path(__file__).resolve().parents[2] / "workloads" / "tp_mlp.yaml"
+    for tp, slice_ in ((8, 1792), (4, 3584), (2, 7168)):
+        p = load_program(path, overrides={"params.tp": tp})
+        assert p.system.gpu_count == tp and len(p.streams) == 2 * tp
+        assert p.buffer("w1").arg.shape == (slice_, 4096) and p.buffer("w2").arg.shape == (4096, slice_)
+        up, silu, down = list(p.kernels.values())[:3]
+        assert up.module.launch.grid == (slice_ // 128, 4, 1) and down.module.launch.grid == (32, 4, 1)
+        assert silu.module.launch.grid == (512 * slice_ // 256, 1, 1)
