@@ -98,12 +98,15 @@ def _parser() -> argparse.ArgumentParser:
                          formatter_class=argparse.RawDescriptionHelpFormatter,
                          description="Run every wavefront of a kernel's grid on the timing model and report "
                          "time, FLOP/s, bandwidth, occupancy, unit utilisation, stalls and cache hit rates; with "
-                         "--check, also verify its outputs against the header's numpy reference.")
+                         "--check, also verify its outputs against the header's numpy reference. Given a program "
+                         "file (.yaml), run the application it describes (GPUs, links, streams of kernels, copies "
+                         "and collectives) and report its time, per-GPU, per-stream and per-link use, collective "
+                         "bandwidths and overlap.")
     run.add_argument("kernel_file", metavar="KERNEL.s|PROGRAM.yaml",
                      help="assembly file with a gpusim launch header, or an application program file (.yaml: GPUs, "
                           "links, buffers, streams of kernels, copies and collectives; see README)")
-    run.add_argument("--arch", default="cdna3", help="architecture: a shipped name (cdna3, cdna2) or a YAML "
-                     "file (default: cdna3)")
+    run.add_argument("--arch", default=None, help="architecture: a shipped name (cdna3, cdna2) or a YAML "
+                     "file (default: cdna3); a program file names its GPUs' in system.gpus")
     run.add_argument("--check", action="store_true", help="verify outputs against the gpusim-check lines; "
                      "exit 1 on a mismatch")
     run.add_argument("--no-timing", dest="timing", action="store_false",
@@ -362,7 +365,7 @@ def _cmd_run(ns) -> int:
         raise UsageError("--set and --no-memo apply to a program file (.yaml), not to a kernel")
     kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
                              args=_parse_args_kv(ns.arg))
-    arch = api.load_arch(ns.arch)
+    arch = api.load_arch(ns.arch or "cdna3")
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
     if ns.max_wave_instructions <= 0:
@@ -406,6 +409,9 @@ def _cmd_run_program(ns) -> int:
                         ("--csv", ns.csv), ("--timeline", ns.timeline), ("--warm-up", ns.warm_up)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
+    if ns.arch is not None:
+        raise UsageError("--arch applies to a kernel file; a program names its GPUs' architectures in system.gpus "
+                         f"(try --set system.gpus.arch={ns.arch})")
     if not ns.timing:
         raise UsageError("--no-timing applies to a kernel file; a program is a timed model")
     from gpusim.sweep.results import number_or_text

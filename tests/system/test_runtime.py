@@ -270,6 +270,8 @@ def test_cli_exit_codes_of_programs(tmp_path, capsys):
                     "stuck.yaml")
     assert main(["run", str(stuck)]) == 3
     assert main(["run", str(saxpy_program(tmp_path, 1)), "--grid", "4,1,1"]) == 2
+    assert main(["run", str(saxpy_program(tmp_path, 1)), "--arch", "cdna2"]) == 2
+    assert "try --set system.gpus.arch=cdna2" in capsys.readouterr().err
 
 
 def test_a_programs_perfetto_trace_has_a_track_per_stream_link_and_collective(tmp_path):
