@@ -416,7 +416,12 @@ def _cmd_run_program(ns) -> int:
         raise UsageError("--no-timing applies to a kernel file; a program is a timed model")
     from gpusim.sweep.results import number_or_text
     overrides = {k: number_or_text(v) for k, v in _parse_args_kv(ns.set, "--set").items()}
-    result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo)
+    window = None
+    if ns.trace_cus or ns.trace_cycles:   # per-CU wave tracks of every launch, beside the program's own
+        if not ns.trace:
+            raise UsageError("--trace-cus and --trace-cycles narrow --trace; give it")
+        window = _trace_window(ns, None)
+    result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo, trace=window)
     print(format_program(result), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.trace:
         from gpusim.report.program_trace import write_program_trace
@@ -427,7 +432,8 @@ def _cmd_run_program(ns) -> int:
 
 
 def _trace_window(ns, arch):
-    """_trace_window is the TraceWindow --trace / --timeline ask for, or None."""
+    """_trace_window is the TraceWindow --trace / --timeline ask for, or None (``arch`` None: a program's,
+    whose GPUs may differ; a CU range past a GPU's last CU then selects none of it)."""
     if not (ns.trace or ns.timeline):
         if ns.trace_cus or ns.trace_cycles:
             raise UsageError("--trace-cus and --trace-cycles narrow --trace or --timeline; give one of them")
@@ -440,7 +446,7 @@ def _trace_window(ns, arch):
     from gpusim.report.trace import PERFETTO_SUFFIXES, parse_cu_range, parse_cycle_range
     if ns.trace and not ns.trace.endswith((".json",) + PERFETTO_SUFFIXES):
         raise UsageError(f"--trace {ns.trace}: say FILE.pftrace (Perfetto) or FILE.json (Chrome trace events)")
-    cu_first, cu_last = parse_cu_range(ns.trace_cus, arch.cus)
+    cu_first, cu_last = parse_cu_range(ns.trace_cus, arch.cus if arch is not None else 1 << 20)
     c_first, c_last = parse_cycle_range(ns.trace_cycles)
     return TraceWindow(cu_first, cu_last, c_first, c_last, ns.trace_max_events)
 

@@ -6,13 +6,16 @@ here a unit is one nanosecond of program time. Tracks:
 * group ``GPU g``: one track per stream of that GPU, a slice per operation (kernel, copy, wait, ...)
   with its details (cycles, bytes, whether the memo reused a launch);
 * group ``links``: one track per link that moved bytes, a slice per busy interval;
-* group ``collectives``: one track per collective kind, a slice per collective with its bandwidths.
+* group ``collectives``: one track per collective kind, a slice per collective with its bandwidths;
+* with a trace window (``gpusim run app.yaml --trace F --trace-cus 0-1``), group ``GPU g CU n``: the
+  per-CU wave tracks gpusim.report.trace draws for a single kernel, for every launch on that GPU, each
+  placed at its launch's time (its cycles at the GPU's shader clock).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from gpusim.report.trace import Slice, TraceModel, _Tracks, write_trace
+from gpusim.report.trace import Slice, TraceModel, _Tracks, build_trace, write_trace
 
 
 def _ns(us: float) -> int:
@@ -36,7 +39,20 @@ def build_program_trace(result) -> TraceModel:
         slices.append(Slice(uid, f"{c['kind']} {c['bytes']} B", _ns(c["start_us"]), max(_ns(c["end_us"]),
                             _ns(c["start_us"]) + 1), {"algorithm": c["algorithm"], "gpus": str(c["gpus"]),
                                                        "busbw_gbps": round(c["busbw_gbps"], 2)}))
-    return TraceModel(tracks=tracks.all, slices=slices, samples={}, dropped=0, cycles=_ns(result.total_us))
+    dropped = 0
+    for traced in result.kernel_traces:
+        model = build_trace(traced.events, traced.program, traced.arch, traced.cycles)
+        dropped += model.dropped
+        ns_per_cycle = 1000.0 / traced.arch.clocks.shader_mhz
+        origin = traced.span.start * 1000.0
+        by_uid = {t.uid: t for t in model.tracks}
+        for sl in model.slices:
+            t = by_uid[sl.track]
+            uid = tracks.get(f"GPU {traced.span.gpu} {t.group}", t.name)
+            start = int(round(origin + sl.start * ns_per_cycle))
+            end = max(int(round(origin + sl.end * ns_per_cycle)), start + 1)
+            slices.append(Slice(uid, sl.name, start, end, {"kernel": traced.span.label, **sl.args}))
+    return TraceModel(tracks=tracks.all, slices=slices, samples={}, dropped=dropped, cycles=_ns(result.total_us))
 
 
 def write_program_trace(result, path) -> Path:

@@ -55,6 +55,7 @@ class LaunchOutcome:
     counters: dict
     instances: dict
     reused: bool = False
+    trace: object = None   # gpusim.engine.timing.TraceEvents of a launch run with ``trace=``
 
     @property
     def hbm_bytes(self) -> int:
@@ -85,7 +86,7 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
                scalars: Optional[Mapping[str, Number]] = None, timing: bool = True, values: bool = True,
                memo: Optional[LaunchMemo] = None, max_instructions: int = DEFAULT_LIMIT,
                max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES,
-               timeout: Optional[float] = None) -> LaunchOutcome:
+               timeout: Optional[float] = None, trace=None) -> LaunchOutcome:
     """run_launch runs one launch of ``kernel`` (a gpusim.api.Kernel) on GPU ``device`` and returns its LaunchOutcome.
 
     ``grid``/``block`` default to the kernel header's; ``buffers`` binds every buffer argument to a device
@@ -108,7 +109,9 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
     takes that run's cycles, counters and resulting caches instead of a timed run (``reused``); the
     functional executor still runs when ``values`` is True or the slice loads from memory, so the buffers
     are what a timed run leaves. ``max_instructions``, ``max_wave_instructions``, ``quantum`` and
-    ``timeout`` are time_kernel's. Raises KernelFault as a single-kernel run does (the buffers then hold
+    ``timeout`` are time_kernel's. ``trace`` (a gpusim.engine.timing.TraceWindow) records the wave events of the
+    CUs and cycles it selects in ``LaunchOutcome.trace``; a traced launch is always timed (a memo hit has no
+    events), and the memo still learns from it. Raises KernelFault as a single-kernel run does (the buffers then hold
     what the kernel wrote before it faulted; the caches are not changed), UsageError for an argument
     the kernel does not have or leaves unbound.
     """
@@ -143,7 +146,7 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
     key = None
     if memo is not None:
         key = _memo_key(memo, facts, device, dispatch, limits)
-        entry = memo.lookup(key)
+        entry = memo.lookup(key) if trace is None else None
         if entry is not None:
             if values or reads:
                 functional()
@@ -153,7 +156,8 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
             return _outcome(entry.cycles, dict(entry.counters), {k: list(v) for k, v in entry.instances.items()},
                             arch, reused=True)
     timed = time_kernel(kernel_now, arch, max_instructions=max_instructions, max_wave_instructions=max_wave_instructions,
-                        quantum=quantum, values=values, timeout=timeout, memory=device.memory, bound=bound)
+                        quantum=quantum, values=values, timeout=timeout, memory=device.memory, bound=bound,
+                        trace=trace)
     mark_stale()
     counters = _base_counters(kernel_now, timed.functional)
     scalars_c, instances = split_instances(timed.counters)
@@ -163,7 +167,7 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
         after = CacheSnapshot.of(timed.memory)
         memo.remember_state(timed.memory, after)
         memo.store(key, MemoEntry(timed.cycles, dict(counters), {k: list(v) for k, v in instances.items()}, after))
-    return _outcome(timed.cycles, counters, instances, arch, reused=False)
+    return dataclasses.replace(_outcome(timed.cycles, counters, instances, arch, reused=False), trace=timed.trace)
 
 
 def _outcome(cycles: int, counters: dict, instances: dict, arch, reused: bool) -> LaunchOutcome:

@@ -36,6 +36,7 @@ class ProgramResult:
     outputs: Optional[dict] = None
     memo: dict = field(default_factory=dict)
     link_intervals: dict = field(default_factory=dict)   # link name -> [(start_us, end_us, label), ...]
+    kernel_traces: list = field(default_factory=list)    # gpusim.system.runtime.KernelTrace of traced launches
 
     @property
     def checks_passed(self) -> bool:
@@ -95,4 +96,4 @@ def summarise(program, state, link_rows: list, memo_stats: dict, checks: list, o
                  "hbm_bytes": r.hbm_bytes} for r in state.launches]
     return ProgramResult(program=program.path, total_us=state.end_us, gpus=gpus, streams=streams, links=link_rows,
                          collectives=collectives, launches=launches, spans=spans, checks=checks, outputs=outputs,
-                         memo=memo_stats, link_intervals=link_intervals)
+                         memo=memo_stats, link_intervals=link_intervals, kernel_traces=state.kernel_traces)

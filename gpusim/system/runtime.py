@@ -82,10 +82,23 @@ class CollectiveRecord:
 
 
 @dataclass
+class KernelTrace:
+    """KernelTrace is one traced launch: its span, the engine's recorded events, its program, arch and cycles
+    (what gpusim.report.trace.build_trace takes)."""
+
+    span: Span
+    events: object
+    program: object
+    arch: object
+    cycles: int
+
+
+@dataclass
 class RunState:
-    """RunState is everything a run produced: spans, launches, collectives, the final buffers."""
+    """RunState is everything a run produced: spans, launches, collectives, traced launches."""
 
     spans: list = field(default_factory=list)
+    kernel_traces: list = field(default_factory=list)
     launches: list = field(default_factory=list)
     collectives: list = field(default_factory=list)
     end_us: float = 0.0
@@ -95,9 +108,12 @@ class ProgramRun:
     """ProgramRun runs one Program once (``run``). ``values`` False skips the kernels' arithmetic that no
     address or branch needs (faster; buffers then do not hold real results and checks cannot run);
     ``memo`` lets launches whose timing inputs repeat reuse a timed launch (gpusim.system.kernel_launch);
-    ``keep_initial`` keeps a copy of every buffer's initial values (``initial``, what checks compare with)."""
+    ``keep_initial`` keeps a copy of every buffer's initial values (``initial``, what checks compare with);
+    ``trace`` (a gpusim.engine.timing.TraceWindow) records every launch's wave events on the CUs and cycles it
+    selects (RunState.kernel_traces; each traced launch is timed, not reused)."""
 
-    def __init__(self, program: Program, *, values: bool = True, memo: bool = True, keep_initial: bool = True):
+    def __init__(self, program: Program, *, values: bool = True, memo: bool = True, keep_initial: bool = True,
+                 trace=None):
         self.program = program
         self.values = values
         self.env = simpy.Environment()
@@ -118,6 +134,7 @@ class ProgramRun:
         self._pending: dict[tuple, list] = defaultdict(list)      # (event, k) -> waits for its k-th record
         self.initial: dict[str, np.ndarray] = {}
         self._keep_initial = keep_initial
+        self.trace = trace
         self._allocate()
 
     # ------------------------------------------------------------ buffers
@@ -244,14 +261,17 @@ class ProgramRun:
             buffers = {arg: self._device_name(ref.name, ref.gpu if ref.gpu is not None else gpu,
                                               self.program.buffer(ref.name).per_gpu)
                        for arg, ref in op.args if isinstance(ref, BufferRef)}
-            out = run_launch(self.devices[gpu], kernel, buffers=buffers, values=self.values, memo=self.memo)
+            out = run_launch(self.devices[gpu], kernel, buffers=buffers, values=self.values, memo=self.memo,
+                             trace=self.trace)
             hbm_bytes = out.hbm_bytes
             hbm_use = hbm_bytes / max(out.kernel_time_us, 1e-9) / _hbm_peak(arch)
             run_start = self.env.now
             taken = yield self.env.process(compute.run(out.kernel_time_us, hbm_use))
             label = op.name or kernel.name
-            self._span("kernel", label, stream, run_start, cycles=out.cycles, reused=out.reused,
-                       slowed_us=taken - out.kernel_time_us)
+            span = self._span("kernel", label, stream, run_start, cycles=out.cycles, reused=out.reused,
+                              slowed_us=taken - out.kernel_time_us)
+            if out.trace is not None:
+                self.state.kernel_traces.append(KernelTrace(span, out.trace, kernel.program, arch, out.cycles))
         yield self.env.timeout(arch.launch.completion_signal_cycles / mhz)
         self.state.launches.append(LaunchRecord(label, gpu, stream.name, out.cycles, out.kernel_time_us,
                                                 float(self.env.now - start), out.reused, hbm_bytes))

@@ -14,7 +14,7 @@ from gpusim.system.runtime import ProgramRun
 
 def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool = False,
                      overrides: Optional[Mapping[str, object]] = None, memo: bool = True,
-                     values: Optional[bool] = None) -> ProgramResult:
+                     values: Optional[bool] = None, trace=None) -> ProgramResult:
     """simulate_program runs an application program and returns its ProgramResult.
 
     ``program`` is a program file's path, the same structure as a dict (``{"system": ..., "buffers": ...,
@@ -23,7 +23,9 @@ def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool
     ``gpusim sweep`` does. ``check`` evaluates the program's checks on the final buffers. ``values`` (default:
     ``check``) runs every kernel's arithmetic; without it kernels compute only what their addresses and
     branches need, and buffers written by kernels do not hold real results. ``memo`` lets repeated launches
-    reuse a timed launch (gpusim.system.kernel_launch.LaunchMemo). Raises ProgramError for a bad program,
+    reuse a timed launch (gpusim.system.kernel_launch.LaunchMemo). ``trace`` (a
+    gpusim.engine.timing.TraceWindow) also records the wave events of every launch on the CUs and cycles
+    (counted from each kernel's dispatch) it selects, for the program's trace. Raises ProgramError for a bad program,
     ProgramDeadlock when it cannot finish and KernelFault when a kernel faults.
     """
     from gpusim.system.loader import load_program, program_from_dict
@@ -37,7 +39,7 @@ def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool
         raise HeaderError(f"{prog.path} has no checks to verify (a 'checks:' list)", None)
     if values is None:   # contents matter when checked, or when some kernel's addresses or branches read them
         values = check or any(slice_reads_buffers(k) for k in prog.kernels.values())
-    run = ProgramRun(prog, values=values, memo=memo, keep_initial=check)
+    run = ProgramRun(prog, values=values, memo=memo, keep_initial=check, trace=trace)
     state = run.run()
     outputs = run.final_buffers() if values else None
     checks = run_checks(list(prog.checks), outputs, run.initial, {}) if check else []

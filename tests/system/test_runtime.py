@@ -325,3 +325,24 @@ def test_cli_set_overrides_a_program_key_for_a_what_if(tmp_path):
     # a 16 MB all-reduce between two GPUs is link-bound: twice the bandwidth, about half the time
     assert 0.45 < times[1] / times[0] < 0.6
     assert main(["run", str(path), "--set", "system.link.bandwith_gbps=128"]) == 2
+
+
+def test_a_trace_window_adds_every_launchs_cu_tracks_at_its_time_in_the_program(tmp_path):
+    from gpusim.engine.timing import TraceWindow
+    from gpusim.report.program_trace import build_program_trace
+    path = saxpy_program(tmp_path, 2, gpus="gpus: all", count=2, stream_gpu="gpus: all")
+    result = simulate_program(path, trace=TraceWindow(cu_first=0, cu_last=0))
+    assert result.memo["reused"] == 0 and len(result.kernel_traces) == 4   # traced launches are all timed
+    model = build_program_trace(result)
+    groups = {t.group for t in model.tracks}
+    assert {"GPU 0 CU 000", "GPU 1 CU 000"} <= groups and not any("CU 001" in g for g in groups)
+    by_uid = {t.uid: t for t in model.tracks}
+    kernels = {(s.gpu, round(s.start * 1000)): s for s in result.spans if s.kind == "kernel"}
+    for sl in model.slices:
+        group = by_uid[sl.track].group
+        if " CU " not in group:
+            continue
+        gpu = int(group.split()[1])
+        # every wave slice lies within one of its GPU's kernel spans
+        assert any(k.start * 1000 - 1 <= sl.start and sl.end <= k.end * 1000 + 1
+                   for (g, _), k in kernels.items() if g == gpu)
