@@ -9,7 +9,6 @@ import json
 import textwrap
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import gpusim
@@ -346,3 +345,22 @@ def test_a_trace_window_adds_every_launchs_cu_tracks_at_its_time_in_the_program(
         # every wave slice lies within one of its GPU's kernel spans
         assert any(k.start * 1000 - 1 <= sl.start and sl.end <= k.end * 1000 + 1
                    for (g, _), k in kernels.items() if g == gpu)
+
+
+def test_copies_and_memsets_move_exactly_the_bytes_their_offsets_select(tmp_path):
+    path = program(tmp_path, """
+        buffers:
+          a: {type: "u8[16] arange", gpu: 0}
+          b: {type: "u8[16] zeros", gpu: 0}
+        streams:
+          - name: s
+            gpu: 0
+            ops:
+              - {memcpy: {src: a, dst: b, nbytes: 4, src_offset: 2, dst_offset: 8}}
+              - {memset: {dst: a, value: 7, offset: 12, nbytes: 2}}
+        checks:
+          - "b == np.array([0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 0, 0, 0, 0], dtype=u8)"
+          - "a == np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 7, 7, 14, 15], dtype=u8)"
+        """)
+    r = simulate_program(path, check=True)
+    assert r.checks_passed and [s.detail["nbytes"] for s in r.spans] == [4, 2]

@@ -2,7 +2,7 @@
 import pytest
 
 from gpusim.arch import load_arch
-from gpusim.system.program import HOST, LinkSpec, SystemSpec
+from gpusim.system.program import HOST, SystemSpec
 from gpusim.system.topology import Topology, default_links
 
 
