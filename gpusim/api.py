@@ -9,6 +9,8 @@ The CLI is a thin layer over these functions.
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
@@ -68,14 +70,66 @@ def _target_of(module: AsmModule) -> str:
 
 
 def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: Union[str, Sequence[int], None] = None,
-                block: Union[str, Sequence[int], None] = None, args: Optional[Mapping[str, str]] = None) -> Kernel:
-    """load_kernel parses, validates and encodes one kernel of an assembly file.
+                block: Union[str, Sequence[int], None] = None, args: Optional[Mapping[str, str]] = None,
+                target: Optional[str] = None, header: Union[str, Path, None] = None) -> Kernel:
+    """load_kernel parses, validates and encodes one kernel of an assembly file, a HIP source file (.hip) or
+    a code object (.hsaco, .co, .o, an offload bundle; unknown suffixes by their magic bytes).
 
-    ``kernel`` picks one of several ``.amdhsa_kernel`` blocks; ``grid``,
-    ``block`` and ``args`` override the launch header. Raises a GpusimError
-    subclass naming file:line for any problem in the input.
+    ``kernel`` picks one of several kernels (a HIP kernel by its plain or its mangled name); ``grid``,
+    ``block`` and ``args`` override the launch header; ``header`` names a file of ``; gpusim-*`` lines
+    that replaces the file's own (a code object has none); ``target`` is the gfx processor a HIP file is
+    compiled for and a bundle's entry is picked for (default gfx942). Raises a GpusimError subclass naming
+    file:line for any problem in the input.
     """
-    return _kernel_of(parse_file(str(path)), str(path), kernel, grid, block, args)
+    from gpusim import frontends
+    path = str(path)
+    kind = frontends.kind_of(path)
+    if kind == "hip":
+        module, kernel = _hip_module(path, target or "gfx942", kernel)
+    elif kind == "code_object":
+        from gpusim.frontends import code_object
+        text, kernel = code_object.assembly_of(path, target or "gfx942", kernel)
+        module = parse_text(text, f"{path} (disassembly)")
+    else:
+        module = parse_file(path)
+    if header is not None:
+        module = _with_header(module, _header_file(str(header)), str(header))
+    return _kernel_of(module, path, kernel, grid, block, args)
+
+
+def _hip_module(path: str, target: str, kernel: Optional[str]) -> tuple[AsmModule, Optional[str]]:
+    """_hip_module compiles a .hip file and takes its launch header from its ``// gpusim-*`` comments."""
+    from gpusim.frontends import hip, kernel_names
+    module = parse_text(hip.assembly_of(path, target), f"{path} (device assembly)")
+    if kernel is not None:
+        kernel = kernel_names.resolve(kernel, [k.name for k in module.kernels], path)
+    elif len(module.kernels) > 1:
+        kernel = kernel_names.pick(None, [k.name for k in module.kernels], path)
+    module = _with_header(module, hip.header_text(_read_text(path)), path)
+    return module, kernel
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read '{path}': {e.strerror or e}") from None
+
+
+def _header_file(path: str) -> str:
+    """_header_file reads a ``--header`` file (a launch header is a few lines: larger than 1 MiB is refused)."""
+    if os.path.isfile(path) and os.path.getsize(path) > (1 << 20):
+        raise HeaderError(f"{path}: a header file larger than 1 MiB")
+    return _read_text(path)
+
+
+def _with_header(module: AsmModule, text: str, path: str) -> AsmModule:
+    """_with_header replaces a module's launch, arguments and checks with the ``; gpusim-*`` lines of ``text``."""
+    from gpusim.asm.header import parse_header_lines
+    from gpusim.asm.lexer import preprocess
+    launch, args, checks = parse_header_lines(preprocess(text, path).headers)
+    return dataclasses.replace(module, launch=launch, args=args, checks=checks)
 
 
 def kernel_from_text(text: str, name: str = "<text>", *, kernel: Optional[str] = None) -> Kernel:
@@ -102,20 +156,31 @@ def _kernel_of(module: AsmModule, path: str, kernel: Optional[str], grid, block,
     target = _target_of(module)
     accum = int(source.descriptor.get("accum_offset", source.descriptor.get("next_free_vgpr", 0)))
     program = encode_module(module, target, accum)
-    _check_register_budget(program, source)
+    _check_register_budget(program, source, _code_end(module, source))
     return Kernel(str(path), module, source, program, target)
 
 
-def _check_register_budget(program: Program, source: KernelSource) -> None:
-    """_check_register_budget rejects a kernel that uses VGPRs beyond ``.amdhsa_next_free_vgpr``."""
+def _code_end(module: AsmModule, source: KernelSource) -> int:
+    """_code_end is the index after a kernel's last instruction: where the next kernel's code starts, in a file
+    of several (clang's output of a HIP file with several kernels), else the end."""
+    later = [k.entry for k in module.kernels if k.entry > source.entry]
+    return min(later) if later else len(module.instructions)
+
+
+def _check_register_budget(program: Program, source: KernelSource, end: Optional[int] = None) -> None:
+    """_check_register_budget rejects a kernel whose code (from its entry to ``end``) uses VGPRs beyond
+    ``.amdhsa_next_free_vgpr``; another kernel's code in the same file has its own budget."""
     declared = int(source.descriptor.get("next_free_vgpr", 0))
     if len(program) == 0:
         return
-    is_v = program.ops[:, :, KIND] == K_VREG
-    top = np.where(is_v, program.ops[:, :, VAL] + program.ops[:, :, WIDTH], 0)
+    ops = program.ops[source.entry:end]
+    if len(ops) == 0:
+        return
+    is_v = ops[:, :, KIND] == K_VREG
+    top = np.where(is_v, ops[:, :, VAL] + ops[:, :, WIDTH], 0)
     worst = int(top.max())
     if worst > declared:
-        i = int(np.argwhere(top == worst)[0][0])
+        i = source.entry + int(np.argwhere(top == worst)[0][0])
         raise AsmError(f"instruction uses vector register {worst - 1} (unified numbering) but "
                        f".amdhsa_next_free_vgpr is {declared}", program.locs[i])
 

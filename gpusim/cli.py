@@ -102,8 +102,9 @@ def _parser() -> argparse.ArgumentParser:
                          "file (.yaml), run the application it describes (GPUs, links, streams of kernels, copies "
                          "and collectives) and report its time, per-GPU, per-stream and per-link use, collective "
                          "bandwidths and overlap.")
-    run.add_argument("kernel_file", metavar="KERNEL.s|PROGRAM.yaml",
-                     help="assembly file with a gpusim launch header, or an application program file (.yaml: GPUs, "
+    run.add_argument("kernel_file", metavar="KERNEL.s|KERNEL.hip|CODE_OBJECT|PROGRAM.yaml",
+                     help="assembly file with a gpusim launch header, HIP source (.hip, compiled with clang-19 for "
+                          "the arch's target), a code object (.hsaco, .co, .o, offload bundle; with --header), or an application program file (.yaml: GPUs, "
                           "links, buffers, streams of kernels, copies and collectives; see README)")
     run.add_argument("--arch", default=None, help="architecture: a shipped name (cdna3, cdna2) or a YAML "
                      "file (default: cdna3); a program file names its GPUs' in system.gpus")
@@ -114,7 +115,10 @@ def _parser() -> argparse.ArgumentParser:
     # the timing model used to be opt-in; old command lines that ask for it still work
     run.add_argument("--timing", dest="timing", action="store_true", help=argparse.SUPPRESS)
     run.set_defaults(timing=True)
-    run.add_argument("--kernel", help="which kernel, when the file holds several")
+    run.add_argument("--kernel", help="which kernel, when the file holds several (a HIP kernel by its plain "
+                     "or mangled name)")
+    run.add_argument("--header", metavar="FILE", help="a file of '; gpusim-launch/arg/check' lines: the launch "
+                     "header of a code object (which has no comments), or one that replaces a kernel file's own")
     run.add_argument("--grid", metavar="X,Y,Z", help="override the number of workgroups")
     run.add_argument("--block", metavar="X,Y,Z", help="override the workgroup size in work-items")
     run.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
@@ -363,9 +367,9 @@ def _cmd_run(ns) -> int:
         return _cmd_run_program(ns)
     if ns.set or not ns.memo:
         raise UsageError("--set and --no-memo apply to a program file (.yaml), not to a kernel")
-    kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
-                             args=_parse_args_kv(ns.arg))
     arch = api.load_arch(ns.arch or "cdna3")
+    kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
+                             args=_parse_args_kv(ns.arg), target=arch.gfx_target, header=ns.header)
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
     if ns.max_wave_instructions <= 0:
@@ -406,7 +410,8 @@ def _cmd_run_program(ns) -> int:
     from gpusim.system.simulate import simulate_program
 
     for flag, given in (("--kernel", ns.kernel), ("--grid", ns.grid), ("--block", ns.block), ("--arg", ns.arg),
-                        ("--csv", ns.csv), ("--timeline", ns.timeline), ("--warm-up", ns.warm_up)):
+                        ("--csv", ns.csv), ("--timeline", ns.timeline), ("--warm-up", ns.warm_up),
+                        ("--header", ns.header)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
     if ns.arch is not None:

@@ -1,0 +1,89 @@
+"""hip compiles a HIP source file's device code with clang-19 into assembly text for one gfx target.
+
+Where no HIP headers are installed, gpusim's own small header (include/gpusim_hip.h) is force-included:
+threadIdx/blockIdx/blockDim/gridDim, the qualifiers, __syncthreads, atomics and common math. The launch
+header lives in ``// gpusim-launch/arg/check`` comments of the .hip file.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from gpusim.errors import GpusimError, SourceLoc
+
+CLANG = ("clang-19", "clang")
+COMPILE_TIMEOUT_S = 300
+HEADER = Path(__file__).with_name("include") / "gpusim_hip.h"
+_DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$")
+_HEADER_COMMENT = re.compile(r"^([ \t]*)//([ \t]*gpusim-)")
+
+
+class HipCompileError(GpusimError):
+    """HipCompileError is HIP source clang refused, located at clang's first error."""
+
+
+def clang() -> str:
+    """clang returns the clang driver to use, or raises naming the missing tool."""
+    for tool in CLANG:
+        found = shutil.which(tool)
+        if found:
+            return found
+    raise HipCompileError("clang-19 is needed to compile HIP source and was not found on PATH; "
+                          "install LLVM 19 (apt install clang-19)")
+
+
+def _has_hip_headers() -> bool:
+    return any(Path(p, "include", "hip", "hip_runtime.h").is_file()
+               for p in (os.environ.get("ROCM_PATH", ""), "/opt/rocm") if p)
+
+
+def compile_args(path: str, target: str, *, output: str, emit: str = "-S") -> list[str]:
+    """compile_args is the clang command line that compiles ``path``'s device code for ``target``."""
+    args = [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-O3", emit, f"--offload-arch={target}",
+            "-o", output, path]
+    if not _has_hip_headers():
+        args[1:1] = ["-nogpuinc", "-include", str(HEADER)]
+    return args
+
+
+def assembly_of(path: str, target: str) -> str:
+    """assembly_of compiles the .hip file at ``path`` for ``target`` and returns clang's assembly text.
+
+    Raises HipCompileError with clang's first error as ``file:line:col: error: message``.
+    """
+    if not os.path.isfile(path):
+        raise HipCompileError(f"cannot read '{path}': no such file")
+    try:
+        done = subprocess.run(compile_args(path, target, output="-"), capture_output=True, text=True,
+                              timeout=COMPILE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise HipCompileError(f"{path}: clang took longer than {COMPILE_TIMEOUT_S} s") from None
+    if done.returncode != 0:
+        raise _diagnostic(done.stderr, path)
+    return done.stdout
+
+
+def _diagnostic(stderr: str, path: str) -> HipCompileError:
+    """_diagnostic turns clang's stderr into one located error (the first ``error:`` line)."""
+    for line in stderr.splitlines():
+        m = _DIAGNOSTIC.match(line)
+        if m:
+            file, lineno, col, message = m.groups()
+            more = sum(1 for x in stderr.splitlines() if _DIAGNOSTIC.match(x)) - 1
+            suffix = f" (and {more} more error{'s' if more > 1 else ''})" if more > 0 else ""
+            return HipCompileError(message + suffix, SourceLoc(file, int(lineno), int(col)))
+    lines = [x for x in stderr.splitlines() if x.strip()]
+    return HipCompileError(f"{path}: clang failed: {lines[0] if lines else 'no message'}")
+
+
+def header_text(source: str) -> str:
+    """header_text keeps the ``// gpusim-*`` comment lines of a .hip file as ``; gpusim-*`` lines in place
+    (same line numbers and columns: ``//`` becomes ``; ``), every other line blank."""
+    out = []
+    for line in source.split("\n"):
+        m = _HEADER_COMMENT.match(line)
+        out.append(f"{m.group(1)}; {line[m.end(1) + 2:]}" if m else "")
+    return "\n".join(out)

@@ -1,0 +1,130 @@
+"""HIP source and code objects run like assembly: outputs checked against numpy, and a code object built from
+the same source gives the same cycles and counters as the source."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import gpusim
+from gpusim.cli import main
+from gpusim.errors import GpusimError
+from gpusim.frontends import hip
+
+DATA = Path(__file__).parent / "data"
+pytestmark = pytest.mark.skipif(shutil.which("clang-19") is None or shutil.which("llvm-objdump-19") is None,
+                                reason="clang-19 and llvm-objdump-19 are needed to build and read code objects")
+
+
+def _header(src: Path, out: Path) -> Path:
+    """_header writes the .hip file's // gpusim-* comments as a --header file of ; lines."""
+    lines = [line.replace("//", ";", 1) for line in src.read_text().splitlines() if line.startswith("// gpusim-")]
+    out.write_text("\n".join(lines) + "\n")
+    return out
+
+
+def _code_object(src: Path, tmp: Path, target: str = "gfx942") -> Path:
+    """_code_object builds a relocatable code object from the .hip file: clang -S, then clang -c of the .s."""
+    asm = tmp / (src.stem + ".s")
+    subprocess.run(hip.compile_args(str(src), target, output=str(asm)), check=True)
+    obj = tmp / (src.stem + ".o")
+    subprocess.run(["clang-19", "-target", "amdgcn-amd-amdhsa", f"-mcpu={target}", "-c", str(asm), "-o", str(obj)],
+                   check=True)
+    return obj
+
+
+@pytest.mark.parametrize("name", ["reduce", "histogram", "scaled_exp"])
+def test_hip_kernels_match_numpy(name):
+    k = gpusim.load_kernel(DATA / "kernels.hip", kernel=name)
+    r = gpusim.simulate(k, "cdna3", check=True, timing=False)
+    output = {"reduce": "sums", "histogram": "hist", "scaled_exp": "y[:n]"}[name]
+    mine = [c for c in r.checks if c.spec.lhs == output]
+    assert len(mine) == 1 and mine[0].passed and mine[0].elements > 0, mine[0].describe()
+    # each kernel writes only its own output: the other checks must see the untouched zeros and fail
+    assert not any(c.passed for c in r.checks if c.spec.lhs != output)
+
+
+def test_source_and_code_object_give_identical_cycles(tmp_path):
+    src = DATA / "kernels.hip"
+    obj = _code_object(src, tmp_path)
+    header = _header(src, tmp_path / "launch.txt")
+    for name in ("reduce", "scaled_exp"):
+        a = gpusim.simulate(gpusim.load_kernel(src, kernel=name), "cdna3", timing=True)
+        b = gpusim.simulate(gpusim.load_kernel(obj, kernel=name, header=header), "cdna3", timing=True)
+        assert a.cycles and a.cycles == b.cycles
+        assert a.counters == b.counters
+        assert len(a.counters) > 10
+
+
+def test_offload_bundle_entry_runs(tmp_path):
+    if shutil.which("clang-offload-bundler-19") is None:
+        pytest.skip("clang-offload-bundler-19 is not installed")
+    src = DATA / "vadd.hip"
+    obj = _code_object(src, tmp_path)
+    (tmp_path / "host").write_bytes(b"")
+    bundle = tmp_path / "vadd.bundle"
+    subprocess.run(["clang-offload-bundler-19", "-type=o", "-targets=host-x86_64-unknown-linux-gnu,"
+                    "hip-amdgcn-amd-amdhsa--gfx942", f"-input={tmp_path / 'host'}", f"-input={obj}",
+                    f"-output={bundle}"], check=True)
+    header = _header(src, tmp_path / "launch.txt")
+    r = gpusim.simulate(gpusim.load_kernel(bundle, header=header), "cdna3", check=True, timing=True)
+    s = gpusim.simulate(gpusim.load_kernel(src), "cdna3", check=True, timing=True)
+    assert r.checks_passed and r.cycles == s.cycles
+    with pytest.raises(GpusimError, match="no entry for gfx90a"):
+        gpusim.load_kernel(bundle, header=header, target="gfx90a")
+
+
+def test_gfx90a_route_runs_on_cdna2():
+    r = gpusim.simulate(gpusim.load_kernel(DATA / "vadd.hip", target="gfx90a"), "cdna2", check=True, timing=False)
+    assert r.target == "gfx90a" and r.checks_passed
+
+
+def _run(capsys, *argv):
+    code = main(["run", *map(str, argv)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_cli_runs_hip_and_code_object(tmp_path, capsys):
+    code, out = _run(capsys, DATA / "vadd.hip", "--check", "--no-timing")
+    assert code == 0 and "PASS" in out
+    obj = _code_object(DATA / "vadd.hip", tmp_path)
+    code, out = _run(capsys, obj, "--header", _header(DATA / "vadd.hip", tmp_path / "h.txt"), "--check", "--no-timing")
+    assert code == 0 and "PASS" in out
+    # no header: the flags give the launch
+    code, out = _run(capsys, obj, "--no-timing")
+    assert code == 2 and "--grid and --block" in out
+
+
+def test_bad_inputs_are_one_line_errors(tmp_path, capsys):
+    code, out = _run(capsys, DATA / "broken.hip")
+    assert code == 2 and "broken.hip:3:20: error: use of undeclared identifier 'undeclared_name'" in out
+    assert "Traceback" not in out and len(out.strip().splitlines()) == 1
+    code, out = _run(capsys, DATA / "kernels.hip")
+    assert code == 2 and "several kernels" in out and "scaled_exp (_Z10scaled_expPKfPfPjS1_i)" in out
+    code, out = _run(capsys, DATA / "kernels.hip", "--kernel", "reduse")
+    assert code == 2 and "no kernel 'reduse'" in out and "did you mean 'reduce'" in out
+    notelf = tmp_path / "junk.hsaco"
+    notelf.write_bytes(b"hello, not a code object" * 10)
+    code, out = _run(capsys, notelf, "--grid", "1,1,1", "--block", "64,1,1")
+    assert code == 2 and "not an ELF file" in out
+    obj = _code_object(DATA / "vadd.hip", tmp_path)
+    data = obj.read_bytes()
+    for cut in (20, 64, 200, len(data) // 2, len(data) - 10):
+        trunc = tmp_path / f"trunc{cut}.co"
+        trunc.write_bytes(data[:cut])
+        code, out = _run(capsys, trunc, "--grid", "1,1,1", "--block", "64,1,1")
+        assert code == 2 and "Traceback" not in out and len(out.strip().splitlines()) == 1, (cut, out)
+    code, out = _run(capsys, obj, "--arch", "cdna2", "--grid", "1,1,1", "--block", "64,1,1")
+    assert code == 2 and "is for gfx942, but the architecture runs gfx90a" in out
+    code, out = _run(capsys, obj, "--kernel", "vsub", "--grid", "1,1,1", "--block", "64,1,1")
+    assert code == 2 and "no kernel 'vsub'" in out and "vadd (_Z4vaddPKfS0_Pfi)" in out
+
+
+def test_missing_objdump_names_the_tool(tmp_path, monkeypatch, capsys):
+    obj = _code_object(DATA / "vadd.hip", tmp_path)
+    monkeypatch.setattr("gpusim.frontends.code_object.OBJDUMP", ("no-such-objdump-19",))
+    code, out = _run(capsys, obj, "--grid", "1,1,1", "--block", "64,1,1")
+    assert code == 2 and "llvm-objdump-19" in out and "not found" in out
