@@ -160,12 +160,14 @@ class KernelSource:
 class LaunchSpec:
     """LaunchSpec is the ``; gpusim-launch: grid=X,Y,Z block=X,Y,Z`` line.
 
-    ``grid`` counts workgroups per dimension, ``block`` work-items per workgroup.
+    ``grid`` counts workgroups per dimension, ``block`` work-items per workgroup; ``lds`` the
+    dynamic LDS bytes per workgroup the launch adds to the kernel's static LDS (``lds=``).
     """
 
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     loc: Optional[SourceLoc] = None
+    lds: int = 0
 
 
 @dataclass(frozen=True)
