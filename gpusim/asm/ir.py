@@ -181,6 +181,8 @@ class ArgSpec:
     each dimension, so that ``shape`` can be computed again when ``--arg`` changes them; it is empty
     for a shape of plain sizes.
     For a scalar: ``value`` holds the number.
+    ``data`` holds, for a buffer whose initial contents a caller of the Python API supplies
+    (``init`` "data"; gpusim.frontends.triton), its bytes; the header grammar never sets it.
     """
 
     name: str
@@ -194,6 +196,7 @@ class ArgSpec:
     out: bool = False
     value: Union[int, float, None] = None
     loc: Optional[SourceLoc] = None
+    data: Optional[bytes] = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
