@@ -490,6 +490,9 @@ class Dispatch:
         elif code == memk.FAULT_LDS:
             lds = int(self.desc.get("group_segment_fixed_size", 0))
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"
+            if not self.launch.lds:
+                what += ("; a kernel that takes dynamic LDS at launch gets it from lds=BYTES on the gpusim-launch "
+                         "line (a Triton kernel: its compiled metadata's 'shared')")
         elif code == memk.FAULT_LIMIT:
             what += f" ({limit:,} wave-instructions; raise it with --max-instructions)"
             waiting = int(fault[memk.F_AT_BARRIER])
