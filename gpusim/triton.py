@@ -30,23 +30,25 @@ CALLABLE_CHECK = "check()"   # how a callable check reads in Result.checks
 
 def compile(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optional[Mapping[str, object]] = None,
             num_warps: int = 4, arch: Union[str, Arch] = "cdna3", types: Optional[Mapping[str, str]] = None,
-            options: Optional[Mapping[str, object]] = None) -> Kernel:
+            options: Optional[Mapping[str, object]] = None, checks: Sequence[str] = ()) -> Kernel:
     """compile compiles ``kernel`` for ``arch``'s gfx target and returns the gpusim Kernel that launches it
     on ``args`` (their current contents become the buffers' initial contents).
 
     ``types`` overrides the Triton type inferred for an argument (``{"a_ptr": "*fp8e4b8"}`` for uint8 bits);
     ``options`` go to Triton's compiler (``num_stages``, ``waves_per_eu``, ``kpack``, ...). The Kernel's
-    module text (``Kernel.module``) is Triton's assembly under a generated launch header.
+    module text (``Kernel.module``) is Triton's assembly under a generated launch header. ``checks`` are
+    ``gpusim-check`` expressions over the argument names (``"out ~= x + y"``), checked by gpusim.simulate's
+    ``check=True``.
     """
-    return _build(kernel, grid, args, constexprs, num_warps, arch, types, options)[0]
+    return _build(kernel, grid, args, constexprs, num_warps, arch, types, options, checks)[0]
 
 
-def _build(kernel, grid, args, constexprs, num_warps, arch, types, options) -> tuple[Kernel, list]:
+def _build(kernel, grid, args, constexprs, num_warps, arch, types, options, checks=()) -> tuple[Kernel, list]:
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
     constexprs = dict(constexprs or {})
     arguments = bind_arguments(kernel, args, constexprs, types)
     compiled = compile_kernel(kernel, arguments, constexprs, arch.gfx_target, num_warps, options)
-    header = launch_header(compiled, arguments, grid)
+    header = launch_header(compiled, arguments, grid) + "".join(f"; gpusim-check: {c}\n" for c in checks)
     k = kernel_from_text(header + compiled.asm, f"<triton {compiled.name}>")
     k.module.args = with_contents(k.module.args, arguments)
     return k, arguments
@@ -55,7 +57,8 @@ def _build(kernel, grid, args, constexprs, num_warps, arch, types, options) -> t
 def simulate(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optional[Mapping[str, object]] = None,
              num_warps: int = 4, arch: Union[str, Arch] = "cdna3", check: Optional[Callable[[], object]] = None,
              timing: bool = True, types: Optional[Mapping[str, str]] = None,
-             options: Optional[Mapping[str, object]] = None, **simulate_options) -> Result:
+             options: Optional[Mapping[str, object]] = None, checks: Sequence[str] = (),
+             **simulate_options) -> Result:
     """simulate compiles ``kernel`` (gpusim.triton.compile), runs it on ``arch`` and returns the Result.
 
     ``grid`` counts programs (one to three dimensions); each program is a workgroup of ``num_warps`` waves.
@@ -63,15 +66,16 @@ def simulate(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optiona
     buffers, Python numbers scalars (int: i32, or i64 past its range; float: fp32). After the run every
     array holds what the kernel left in it. ``check``, a callable taking no arguments, is then called: it
     passes when it returns a true value, fails when it returns a false one, and its exception propagates;
-    its outcome is the last of ``Result.checks``. ``timing`` False runs the functional executor alone (no
+    its outcome is the last of ``Result.checks``, after those of ``checks`` (gpusim-check expressions, as
+    in compile). ``timing`` False runs the functional executor alone (no
     cycles, faster). Other keywords go to gpusim.simulate (``max_instructions``, ``warm_up``, ...).
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
-    k, arguments = _build(kernel, grid, args, constexprs, num_warps, arch, types, options)
+    k, arguments = _build(kernel, grid, args, constexprs, num_warps, arch, types, options, checks)
     if not simulate_options.get("outputs", True):
         raise UsageError("gpusim.triton.simulate writes the outputs back into the arrays: outputs=False "
                          "does not apply")
-    result = simulate_kernel(k, arch, timing=timing, **simulate_options)
+    result = simulate_kernel(k, arch, timing=timing, check=bool(checks), **simulate_options)
     write_back(result.outputs, arguments)
     if check is not None:
         passed = bool(check())

@@ -259,3 +259,96 @@ def write_back(outputs: Mapping[str, np.ndarray], arguments: Sequence[Argument])
         else:
             import torch
             a.host.view(-1).view(torch.uint8).copy_(torch.from_numpy(final.copy()))
+
+
+def load_kernel_from_file(spec: str):
+    """load_kernel_from_file imports the Python file of ``FILE.py:KERNEL`` and returns its kernel object.
+
+    This runs the user's own Python file, which they named on the command line; nothing else in gpusim
+    executes code found in a file.
+    """
+    import importlib.util
+    from pathlib import Path
+    path, sep, name = spec.rpartition(":")
+    if not sep or not path.endswith(".py") or not name:
+        raise UsageError(f"'{spec}': expected FILE.py:KERNEL")
+    if not Path(path).is_file():
+        raise UsageError(f"{path}: no such file")
+    import_triton()
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as err:
+        raise UsageError(f"{path}: importing it raised {type(err).__name__}: {err}") from None
+    kernel = getattr(module, name, None)
+    if kernel is None or getattr(kernel, "params", None) is None:
+        from gpusim.errors import did_you_mean
+        found = [k for k, v in vars(module).items() if getattr(v, "params", None) is not None and hasattr(v, "fn")]
+        raise UsageError(f"{path} has no @triton.jit kernel '{name}'", hint=did_you_mean(name, found))
+    return kernel
+
+
+def command_line_values(kernel, flags: Sequence[str]) -> tuple[list, dict]:
+    """command_line_values turns ``--arg NAME=...`` flags into the kernel's runtime arguments, in order.
+
+    A buffer is ``NAME=DTYPE[SHAPE][:INIT][:seed=N]`` with the gpusim-arg grammar's dtypes, shapes and
+    initialisers (``x=f32[4096]:uniform(-1,1)``); a scalar is ``NAME=NUMBER`` (an integer is i32, or i64
+    past its range; anything else fp32). Returns the values and the Triton types the buffers need
+    (bf16 buffers hold bits, so they are named ``*bf16``).
+    """
+    from gpusim.asm.parser import parse_text
+    from gpusim.exec.buffers import make_buffer
+    names = [p.name for p in runtime_params(kernel)]
+    given: dict = {}
+    for flag in flags:
+        name, eq, text = flag.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise UsageError(f"--arg '{flag}': expected NAME=VALUE or NAME=DTYPE[SHAPE]:INIT")
+        if name not in names:
+            from gpusim.errors import did_you_mean
+            raise UsageError(f"--arg {name}: kernel '{kernel.__name__}' has no runtime argument '{name}' "
+                             f"(it takes {', '.join(names)})", hint=did_you_mean(name, names))
+        given[name] = text.strip()
+    missing = [n for n in names if n not in given]
+    if missing:
+        raise UsageError(f"kernel '{kernel.__name__}' needs --arg for {', '.join(missing)}")
+    values, types = [], {}
+    for name in names:
+        text = given[name]
+        if "[" not in text:
+            values.append(_number(name, text))
+            continue
+        head, _, rest = text.partition("]")
+        words = [w for w in rest.lstrip(":").split(":") if w]
+        extra = " ".join(w if w.startswith("seed=") else f"init={w}" for w in words)
+        module = parse_text(f"; gpusim-arg: {name} buffer {head}] {extra}\n", f"--arg {name}")
+        spec = module.args[0]
+        values.append(make_buffer(spec))
+        if spec.dtype == "bf16":
+            types[name] = "*bf16"
+    return values, types
+
+
+def _number(name: str, text: str):
+    try:
+        return int(text, 0)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            raise UsageError(f"--arg {name}={text}: a scalar is a number; a buffer is DTYPE[SHAPE]:INIT") from None
+
+
+def command_line_constexprs(flags: Sequence[str]) -> dict:
+    """command_line_constexprs reads ``--constexpr NAME=VALUE`` flags (integers, floats, True/False)."""
+    out: dict = {}
+    for flag in flags:
+        name, eq, text = flag.partition("=")
+        if not eq or not name.strip():
+            raise UsageError(f"--constexpr '{flag}': expected NAME=VALUE")
+        text = text.strip()
+        out[name.strip()] = {"True": True, "False": False}.get(text) if text in ("True", "False") \
+            else _number(name.strip(), text)
+    return out

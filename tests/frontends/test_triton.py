@@ -148,3 +148,19 @@ def test_dynamic_lds_missing_from_the_launch_line_is_named(tmp_path, cli):
     r = cli("run", str(_untouched_matmul(tmp_path, lds=False)), "--arch", "cdna3", "--no-timing")
     assert r.returncode == 3
     assert "lds=BYTES" in r.stderr and "metadata's 'shared'" in r.stderr
+
+
+def test_gpusim_triton_runs_a_kernel_from_its_python_file(cli):
+    r = cli("triton", f"{KERNELS}:add_kernel", "--grid", "16", "--constexpr", "BLOCK=256",
+            "--arg", "x_ptr=f32[4096]:uniform(-1,1)", "--arg", "y_ptr=f32[4096]:uniform(-1,1):seed=2",
+            "--arg", "out_ptr=f32[4096]", "--arg", "n=4096", "--check", "out_ptr ~= x_ptr + y_ptr")
+    assert r.returncode == 0, r.stderr
+    assert "check    PASS out_ptr ~= x_ptr + y_ptr" in r.stdout and "cycles" in r.stdout
+
+
+def test_gpusim_triton_names_a_missing_argument_and_says_it_imports_the_file(cli):
+    r = cli("triton", f"{KERNELS}:add_kernel", "--grid", "1", "--constexpr", "BLOCK=256", "--arg", "n=4")
+    assert r.returncode == 2 and "needs --arg for x_ptr, y_ptr, out_ptr" in r.stderr
+    r = cli("triton", f"{KERNELS}:add_kernl", "--grid", "1")
+    assert r.returncode == 2 and "did you mean 'add_kernel'" in r.stderr
+    assert "running the Python code in it" in cli("triton", "--help").stdout
