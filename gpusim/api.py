@@ -24,6 +24,7 @@ from gpusim.asm.header import apply_overrides
 from gpusim.asm.ir import AsmModule, KernelSource
 from gpusim.asm.parser import parse_file, parse_text
 from gpusim.asm.program import K_VREG, KIND, VAL, WIDTH, Program
+from gpusim.asm.target_id import processor_of
 from gpusim.errors import AsmError, HeaderError, UsageError, did_you_mean
 from gpusim.exec.check import CheckResult, run_checks
 from gpusim.engine.launch import kernel_times
@@ -56,14 +57,18 @@ class Kernel:
 
 
 def _target_of(module: AsmModule) -> str:
-    """_target_of reads the processor from ``.amdgcn_target "amdgcn-amd-amdhsa--gfx942[:features]"``.
+    """_target_of reads the processor from ``.amdgcn_target "amdgcn-amd-amdhsa--gfx942[:features]"`` (or
+    Triton's spelling, gpusim.asm.target_id).
 
     A file without the directive (hand-written code) is taken as gfx942.
     """
     text = module.target or ""
     if not text:
         return "gfx942"
-    processor = text.split("--")[-1].split(":")[0]
+    processor = processor_of(text)
+    if processor is None:
+        raise AsmError(f"target '{text}' is not a target id LLVM writes (expected "
+                       "'amdgcn-amd-amdhsa--gfx942', or Triton's 'amdgpu9.42-amd-amdhsa-unknown-gfx942')", None)
     if processor not in TARGETS:
         raise AsmError(f"target '{text}' is not supported (gpusim runs gfx90a and gfx942 code)", None)
     return TARGETS[processor]
@@ -153,6 +158,10 @@ def _kernel_of(module: AsmModule, path: str, kernel: Optional[str], grid, block,
         if not found:
             raise UsageError(f"no kernel '{kernel}' in {path}", hint=did_you_mean(kernel, [k.name for k in module.kernels]))
         source = found[0]
+    if module.launch is not None and module.launch.lds:
+        desc = dict(source.descriptor)   # the workgroup's LDS is the static size plus the launch's dynamic bytes
+        desc["group_segment_fixed_size"] = int(desc.get("group_segment_fixed_size", 0)) + module.launch.lds
+        source = dataclasses.replace(source, descriptor=desc)
     target = _target_of(module)
     accum = int(source.descriptor.get("accum_offset", source.descriptor.get("next_free_vgpr", 0)))
     program = encode_module(module, target, accum)

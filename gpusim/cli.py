@@ -13,6 +13,20 @@ from typing import Optional, Sequence
 from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder
 from gpusim.errors import GpusimError, UsageError
 
+DESCRIPTION_TRITON = """\
+Compile a @triton.jit kernel with Triton's own compiler (3.x, no GPU needed) for the
+architecture's gfx target and run it on gpusim, as Triton's launcher would: each program a
+workgroup of --num-warps waves, the dynamic LDS and scratch arguments Triton asks for supplied.
+
+This imports FILE.py, running the Python code in it: name only a file you trust, as you would
+with `python FILE.py`. gpusim never runs code it finds in a .s, YAML or header file.
+
+example:
+  gpusim triton kernels.py:add_kernel --grid 16 --constexpr BLOCK=256 \\
+      --arg x=f32[4096]:uniform(-1,1) --arg y=f32[4096]:uniform(-1,1):seed=2 \\
+      --arg out=f32[4096] --arg n=4096 --check 'out ~= x + y'
+"""
+
 EPILOG_RUN = """\
 the report, one line per topic (the timing model runs unless --no-timing):
   occupancy  waves per SIMD the kernel's registers, LDS and workgroup size allow, the
@@ -158,6 +172,22 @@ def _parser() -> argparse.ArgumentParser:
     occ.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3)")
     occ.add_argument("--kernel", help="which kernel, when the file holds several")
     occ.add_argument("--block", metavar="X,Y,Z", help="override the workgroup size")
+
+    tr = sub.add_parser("triton", help="compile a @triton.jit kernel with Triton and run it (imports FILE.py)",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, description=DESCRIPTION_TRITON)
+    tr.add_argument("kernel", metavar="FILE.py:KERNEL", help="the Python file and the name of its @triton.jit kernel")
+    tr.add_argument("--grid", required=True, metavar="X[,Y[,Z]]", help="programs per dimension")
+    tr.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                    help="a runtime argument: NAME=DTYPE[SHAPE][:INIT][:seed=N] for a buffer "
+                    "(x=f32[4096]:uniform(-1,1)), NAME=NUMBER for a scalar; one per argument")
+    tr.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE", help="a tl.constexpr value")
+    tr.add_argument("--num-warps", type=int, default=4, metavar="N", help="waves per program (default 4)")
+    tr.add_argument("--num-stages", type=int, default=None, metavar="N", help="Triton's software pipelining depth")
+    tr.add_argument("--check", action="append", default=[], metavar="EXPR",
+                    help="a gpusim-check expression over the argument names ('out ~= x + y'); repeatable")
+    tr.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3); Triton "
+                    "compiles for its gfx_target")
+    tr.add_argument("--no-timing", dest="timing", action="store_false", help="functional run only (faster)")
 
     arch = sub.add_parser("arch", help="inspect architecture files",
                           description="Show shipped or user architectures, fully resolved (extends: merged).")
@@ -391,6 +421,27 @@ def _cmd_run(ns) -> int:
             write_csv(result, f)
     if ns.json:
         _write_json(ns.json, result.to_dict())
+    return 0 if result.checks_passed else 1
+
+
+def _cmd_triton(ns) -> int:
+    from gpusim import api
+    from gpusim.frontends import triton as fe
+    from gpusim.report.text import format_run
+    import gpusim.triton as gt
+
+    kernel = fe.load_kernel_from_file(ns.kernel)
+    args, types = fe.command_line_values(kernel, ns.arg)
+    try:
+        grid = tuple(int(g) for g in ns.grid.split(","))
+    except ValueError:
+        raise UsageError(f"--grid {ns.grid}: expected X[,Y[,Z]] program counts") from None
+    options = {} if ns.num_stages is None else {"num_stages": ns.num_stages}
+    arch = api.load_arch(ns.arch)
+    compiled = gt.compile(kernel, grid=grid, args=args, constexprs=fe.command_line_constexprs(ns.constexpr),
+                          num_warps=ns.num_warps, arch=arch, types=types, options=options, checks=ns.check)
+    result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing, outputs=bool(ns.check))
+    print(format_run(result, compiled))
     return 0 if result.checks_passed else 1
 
 
@@ -699,7 +750,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 2
         handler = {"run": _cmd_run, "occupancy": _cmd_occupancy, "arch": _cmd_arch, "gen": _cmd_gen,
                    "sweep": _cmd_sweep, "plot": _cmd_plot, "tune": _cmd_tune,
-                   "roofline": _cmd_roofline, "explain": _cmd_explain, "report": _cmd_report}[ns.command]
+                   "roofline": _cmd_roofline, "explain": _cmd_explain, "report": _cmd_report,
+                   "triton": _cmd_triton}[ns.command]
         return handler(ns)
     except GpusimError as err:
         print(str(err), file=sys.stderr)

@@ -144,18 +144,31 @@ def _parse_launch(rest: str, base: int, ctx: _Ctx) -> LaunchSpec:
         if m is None:
             raise ctx.error(f"expected grid=X,Y,Z or block=X,Y,Z, found '{rest[pos:].split()[0]}'", base + pos)
         key = m.group(1)
-        if key not in ("grid", "block"):
-            raise ctx.error(f"unknown launch parameter '{key}'", base + pos, did_you_mean(key, ("grid", "block")))
+        if key not in ("grid", "block", "lds"):
+            raise ctx.error(f"unknown launch parameter '{key}'", base + pos,
+                            did_you_mean(key, ("grid", "block", "lds")))
         if key in found:
             raise ctx.error(f"duplicate '{key}='", base + pos)
-        found[key] = _parse_dims3(m.group(2), key, lambda msg, off=base + m.start(2): ctx.error(msg, off))
+        err = lambda msg, off=base + m.start(2): ctx.error(msg, off)   # noqa: E731
+        found[key] = _parse_lds(m.group(2), err) if key == "lds" else _parse_dims3(m.group(2), key, err)
         pos = m.end()
     for key in ("grid", "block"):
         if key not in found:
             raise ctx.error(f"gpusim-launch needs '{key}=X,Y,Z'", base)
     _check_block(found["block"], lambda msg: ctx.error(msg, base))
     _check_grid_size(found["grid"], found["block"], lambda msg: ctx.error(msg, base))
-    return LaunchSpec(grid=found["grid"], block=found["block"], loc=ctx.loc())
+    return LaunchSpec(grid=found["grid"], block=found["block"], loc=ctx.loc(), lds=found.get("lds", 0))
+
+
+def _parse_lds(text: str, err) -> int:
+    """_parse_lds reads ``lds=BYTES``: the dynamic LDS a launch asks for beside the kernel's static
+    ``.amdhsa_group_segment_fixed_size`` (hipLaunchKernel's sharedMemBytes; Triton's ``metadata.shared``)."""
+    if not _INT_RE.match(text.strip()):
+        raise err(f"lds= takes a byte count, not '{text}'")
+    value = _int_value(text.strip())
+    if value < 0 or value > 1 << 20:
+        raise err(f"lds={text} is out of range (0 to 1 MiB)")
+    return value
 
 
 def _parse_dims3(text: str, what: str, err) -> tuple[int, int, int]:

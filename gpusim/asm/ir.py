@@ -160,12 +160,14 @@ class KernelSource:
 class LaunchSpec:
     """LaunchSpec is the ``; gpusim-launch: grid=X,Y,Z block=X,Y,Z`` line.
 
-    ``grid`` counts workgroups per dimension, ``block`` work-items per workgroup.
+    ``grid`` counts workgroups per dimension, ``block`` work-items per workgroup; ``lds`` the
+    dynamic LDS bytes per workgroup the launch adds to the kernel's static LDS (``lds=``).
     """
 
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     loc: Optional[SourceLoc] = None
+    lds: int = 0
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,8 @@ class ArgSpec:
     each dimension, so that ``shape`` can be computed again when ``--arg`` changes them; it is empty
     for a shape of plain sizes.
     For a scalar: ``value`` holds the number.
+    ``data`` holds, for a buffer whose initial contents a caller of the Python API supplies
+    (``init`` "data"; gpusim.frontends.triton), its bytes; the header grammar never sets it.
     """
 
     name: str
@@ -192,6 +196,7 @@ class ArgSpec:
     out: bool = False
     value: Union[int, float, None] = None
     loc: Optional[SourceLoc] = None
+    data: Optional[bytes] = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

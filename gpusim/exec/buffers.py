@@ -27,6 +27,8 @@ def zero_buffer(spec: ArgSpec) -> np.ndarray:
 def make_buffer(spec: ArgSpec) -> np.ndarray:
     """make_buffer returns the initial contents of a buffer argument."""
     n = int(np.prod(spec.shape)) if spec.shape else 1
+    if spec.init == "data":   # contents the API's caller supplied, already in the buffer's storage type
+        return np.frombuffer(spec.data, NUMPY_DTYPES[spec.dtype]).reshape(spec.shape if spec.shape else (1,)).copy()
     rng = np.random.default_rng(spec.seed)
     p = spec.init_params
     if spec.init == "zeros":

@@ -127,6 +127,19 @@ class FunctionalRun:
     uninit_first: Optional[str] = None
 
 
+def _scratch_pointers(md_args: list, declared: int) -> int:
+    """_scratch_pointers counts the trailing arguments a launch leaves null: Triton 3.x appends two nameless
+    global pointers (global and profile scratch) that its launcher passes as null when the kernel asks for
+    no scratch, so a header that declares the kernel's own arguments need not declare them."""
+    extra = len(md_args) - declared
+    if extra not in (1, 2):
+        return 0
+    tail = md_args[declared:]
+    if all(isinstance(a, dict) and a.get(".value_kind") == "global_buffer" and ".name" not in a for a in tail):
+        return extra
+    return 0
+
+
 class Dispatch:
     """Dispatch is one kernel launch: memory image, ABI state and run loop."""
 
@@ -161,6 +174,7 @@ class Dispatch:
         meta = self._metadata()
         if meta is not None:
             md_args = [a for a in meta.get(".args", []) if not str(a.get(".value_kind", "")).startswith("hidden")]
+            md_args = md_args[:len(md_args) - _scratch_pointers(md_args, len(self.args))]
             if len(md_args) != len(self.args):
                 raise HeaderError(
                     f"kernel '{self.kernel.name}' takes {len(md_args)} arguments but the header declares "
@@ -476,6 +490,9 @@ class Dispatch:
         elif code == memk.FAULT_LDS:
             lds = int(self.desc.get("group_segment_fixed_size", 0))
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"
+            if not self.launch.lds:
+                what += ("; a kernel that takes dynamic LDS at launch gets it from lds=BYTES on the gpusim-launch "
+                         "line (a Triton kernel: its compiled metadata's 'shared')")
         elif code == memk.FAULT_LIMIT:
             what += f" ({limit:,} wave-instructions; raise it with --max-instructions)"
             waiting = int(fault[memk.F_AT_BARRIER])

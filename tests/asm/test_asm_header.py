@@ -277,3 +277,15 @@ def test_a_grid_beyond_32_bit_work_item_counts_is_refused_at_the_launch_line():
     with pytest.raises(HeaderError) as info:
         apply_overrides(parse("; gpusim-launch: grid=64,1,1 block=256,1,1\n"), grid="2147483647")
     assert info.value.message.startswith("--grid: grid x: 2147483647 workgroups x 256 work-items")
+
+
+def test_launch_line_takes_dynamic_lds_bytes():
+    from gpusim.api import kernel_from_text
+    text = ('; gpusim-launch: grid=1,1,1 block=64,1,1 lds=4096\n\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"\n'
+            "\t.text\n\t.globl k\n\t.p2align 8\n\t.type k,@function\nk:\n\ts_endpgm\n"
+            "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel k\n\t\t.amdhsa_group_segment_fixed_size 512\n"
+            "\t\t.amdhsa_next_free_vgpr 4\n\t\t.amdhsa_next_free_sgpr 1\n\t\t.amdhsa_accum_offset 4\n"
+            "\t.end_amdhsa_kernel\n")
+    k = kernel_from_text(text)
+    assert k.module.launch.lds == 4096
+    assert k.descriptor["group_segment_fixed_size"] == 512 + 4096   # the workgroup's LDS: static plus dynamic

@@ -1,0 +1,84 @@
+"""gpusim.triton runs a ``@triton.jit`` kernel on gpusim, as a Triton user launches it on a GPU.
+
+    import numpy as np
+    import gpusim.triton as gt
+    x, y = np.random.rand(4096).astype(np.float32), np.random.rand(4096).astype(np.float32)
+    out = np.empty_like(x)
+    r = gt.simulate(add_kernel, grid=(16,), args=(x, y, out, 4096), constexprs={"BLOCK": 256},
+                    check=lambda: np.allclose(out, x + y))
+    print(r.cycles, r.checks_passed)
+
+Triton (3.x, ``pip install -e '.[triton]'``) compiles the kernel for the architecture's gfx target
+without a GPU; gpusim runs the assembly it emits.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping, Optional, Sequence, Union
+
+from gpusim.api import Kernel, Result, kernel_from_text, simulate as simulate_kernel
+from gpusim.arch import Arch, load_arch
+from gpusim.errors import UsageError
+from gpusim.exec.check import CheckResult
+from gpusim.asm.ir import CheckSpec
+from gpusim.frontends.triton import (bind_arguments, compile_kernel, launch_header, with_contents,
+                                     write_back)
+
+__all__ = ["simulate", "compile", "CALLABLE_CHECK"]
+
+CALLABLE_CHECK = "check()"   # how a callable check reads in Result.checks
+
+
+def compile(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optional[Mapping[str, object]] = None,
+            num_warps: int = 4, arch: Union[str, Arch] = "cdna3", types: Optional[Mapping[str, str]] = None,
+            options: Optional[Mapping[str, object]] = None, checks: Sequence[str] = ()) -> Kernel:
+    """compile compiles ``kernel`` for ``arch``'s gfx target and returns the gpusim Kernel that launches it
+    on ``args`` (their current contents become the buffers' initial contents).
+
+    ``types`` overrides the Triton type inferred for an argument (``{"a_ptr": "*fp8e4b8"}`` for uint8 bits);
+    ``options`` go to Triton's compiler (``num_stages``, ``waves_per_eu``, ``kpack``, ...). The Kernel's
+    module text (``Kernel.module``) is Triton's assembly under a generated launch header. ``checks`` are
+    ``gpusim-check`` expressions over the argument names (``"out ~= x + y"``), checked by gpusim.simulate's
+    ``check=True``.
+    """
+    return _build(kernel, grid, args, constexprs, num_warps, arch, types, options, checks)[0]
+
+
+def _build(kernel, grid, args, constexprs, num_warps, arch, types, options, checks=()) -> tuple[Kernel, list]:
+    arch = load_arch(arch) if not isinstance(arch, Arch) else arch
+    constexprs = dict(constexprs or {})
+    arguments = bind_arguments(kernel, args, constexprs, types)
+    compiled = compile_kernel(kernel, arguments, constexprs, arch.gfx_target, num_warps, options)
+    header = launch_header(compiled, arguments, grid) + "".join(f"; gpusim-check: {c}\n" for c in checks)
+    k = kernel_from_text(header + compiled.asm, f"<triton {compiled.name}>")
+    k.module.args = with_contents(k.module.args, arguments)
+    return k, arguments
+
+
+def simulate(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optional[Mapping[str, object]] = None,
+             num_warps: int = 4, arch: Union[str, Arch] = "cdna3", check: Optional[Callable[[], object]] = None,
+             timing: bool = True, types: Optional[Mapping[str, str]] = None,
+             options: Optional[Mapping[str, object]] = None, checks: Sequence[str] = (),
+             **simulate_options) -> Result:
+    """simulate compiles ``kernel`` (gpusim.triton.compile), runs it on ``arch`` and returns the Result.
+
+    ``grid`` counts programs (one to three dimensions); each program is a workgroup of ``num_warps`` waves.
+    ``args`` are the kernel's runtime arguments in order: numpy arrays (or CPU torch tensors) become
+    buffers, Python numbers scalars (int: i32, or i64 past its range; float: fp32). After the run every
+    array holds what the kernel left in it. ``check``, a callable taking no arguments, is then called: it
+    passes when it returns a true value, fails when it returns a false one, and its exception propagates;
+    its outcome is the last of ``Result.checks``, after those of ``checks`` (gpusim-check expressions, as
+    in compile). ``timing`` False runs the functional executor alone (no
+    cycles, faster). Other keywords go to gpusim.simulate (``max_instructions``, ``warm_up``, ...).
+    """
+    arch = load_arch(arch) if not isinstance(arch, Arch) else arch
+    k, arguments = _build(kernel, grid, args, constexprs, num_warps, arch, types, options, checks)
+    if not simulate_options.get("outputs", True):
+        raise UsageError("gpusim.triton.simulate writes the outputs back into the arrays: outputs=False "
+                         "does not apply")
+    result = simulate_kernel(k, arch, timing=timing, check=bool(checks), **simulate_options)
+    write_back(result.outputs, arguments)
+    if check is not None:
+        passed = bool(check())
+        result.checks.append(CheckResult(CheckSpec(CALLABLE_CHECK, "==", "True"), passed, 1, int(not passed),
+                                         0.0, []))
+    return result
