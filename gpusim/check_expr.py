@@ -17,9 +17,37 @@ called on it, and it sees no builtins. What an expression may contain:
   positional and keyword arguments; attributes are the array properties in
   :data:`ARRAY_PROPERTIES` and the constants in :data:`NP_CONSTANTS`.
 
-Everything else (other names and attributes, names with ``_``, lambdas,
-comprehensions, f-strings, ``*``/``**`` arguments, string arithmetic, object
-arrays, ``out=``) is refused with "check expressions may not contain X".
+* list comprehensions ``[e for v in it if c for w in it2 ...]``, with nested
+  ``for``s, ``if`` filters and tuple targets (``for i, r in enumerate(x)``); their
+  variables are seen only inside them. ``it`` is an array (its first axis), a tuple
+  or list, or ``range(...)``/``enumerate(...)``/``zip(...)``, which exist only there;
+* generator expressions, only as the first argument of ``sum min max any all``
+  and of :data:`NP_GENERATOR_TAKERS` (``np.stack(f(r) for r in x)``); they are
+  made into a list first;
+* the builtins ``sum min max any all len`` (no keywords; ``min``/``max`` of
+  numbers, not of arrays);
+* lambdas with plain parameters, called where they are written
+  (``(lambda v: v * 2)(x)``) or bound with ``:=`` at the top and called by that
+  name (``(f := lambda v: ..., f(x) - f(y))[-1]``).
+
+What keeps these safe: a lambda is a :class:`_Lambda` record, not a Python
+function, and :meth:`_Interpreter.apply` refuses to hand one (or a list holding
+one) to numpy or an operator, so only the interpreter ever calls it. A lambda
+has no defaults, ``*``/``**`` or keyword-only parameters; a lambda's body calls
+no name bound by ``:=`` and no parameter, and a comprehension's variable is never
+called, so no lambda can reach itself (recursion is impossible; call depth is
+still capped at :data:`MAX_CALL_DEPTH`). ``:=`` is refused inside lambdas and
+comprehensions, so nothing leaks out of them. Iterations and lambda calls count
+against :data:`MAX_ITERATIONS` for the whole evaluation: when the header is read
+for ``range`` of literal numbers, else before each loop starts (its length is
+known first); a comprehension makes at most :data:`MAX_SEQUENCE` items holding at
+most the element limit, and the arrays made inside comprehensions at most
+:data:`LOOP_WORK_FACTOR` times the element limit in all.
+
+Everything else (other names and attributes, names with ``_``, lambdas used as
+values, set and dict comprehensions, other builtins, f-strings, ``*``/``**``
+arguments, string arithmetic, object arrays, ``out=``) is refused with
+"check expressions may not contain X".
 The cost is capped: integer results stay under :data:`MAX_INT_BITS` bits,
 every array a step makes (checked *before* numpy allocates it, for the
 functions that make arrays from sizes) under the element limit of
