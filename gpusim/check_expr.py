@@ -17,9 +17,37 @@ called on it, and it sees no builtins. What an expression may contain:
   positional and keyword arguments; attributes are the array properties in
   :data:`ARRAY_PROPERTIES` and the constants in :data:`NP_CONSTANTS`.
 
-Everything else (other names and attributes, names with ``_``, lambdas,
-comprehensions, f-strings, ``*``/``**`` arguments, string arithmetic, object
-arrays, ``out=``) is refused with "check expressions may not contain X".
+* list comprehensions ``[e for v in it if c for w in it2 ...]``, with nested
+  ``for``s, ``if`` filters and tuple targets (``for i, r in enumerate(x)``); their
+  variables are seen only inside them. ``it`` is an array (its first axis), a tuple
+  or list, or ``range(...)``/``enumerate(...)``/``zip(...)``, which exist only there;
+* generator expressions, only as the first argument of ``sum min max any all``
+  and of :data:`NP_GENERATOR_TAKERS` (``np.stack(f(r) for r in x)``); they are
+  made into a list first;
+* the builtins ``sum min max any all len`` (no keywords; ``min``/``max`` of
+  numbers, not of arrays);
+* lambdas with plain parameters, called where they are written
+  (``(lambda v: v * 2)(x)``) or bound with ``:=`` at the top and called by that
+  name (``(f := lambda v: ..., f(x) - f(y))[-1]``).
+
+What keeps these safe: a lambda is a :class:`_Lambda` record, not a Python
+function, and :meth:`_Interpreter.apply` refuses to hand one (or a list holding
+one) to numpy or an operator, so only the interpreter ever calls it. A lambda
+has no defaults, ``*``/``**`` or keyword-only parameters; a lambda's body calls
+no name bound by ``:=`` and no parameter, and a comprehension's variable is never
+called, so no lambda can reach itself (recursion is impossible; call depth is
+still capped at :data:`MAX_CALL_DEPTH`). ``:=`` is refused inside lambdas and
+comprehensions, so nothing leaks out of them. Iterations and lambda calls count
+against :data:`MAX_ITERATIONS` for the whole evaluation: when the header is read
+for ``range`` of literal numbers, else before each loop starts (its length is
+known first); a comprehension makes at most :data:`MAX_SEQUENCE` items holding at
+most the element limit, and the arrays made inside comprehensions at most
+:data:`LOOP_WORK_FACTOR` times the element limit in all.
+
+Everything else (other names and attributes, names with ``_``, lambdas used as
+values, set and dict comprehensions, other builtins, f-strings, ``*``/``**``
+arguments, string arithmetic, object arrays, ``out=``) is refused with
+"check expressions may not contain X".
 The cost is capped: integer results stay under :data:`MAX_INT_BITS` bits,
 every array a step makes (checked *before* numpy allocates it, for the
 functions that make arrays from sizes) under the element limit of
@@ -84,6 +112,17 @@ MAX_ELEMENTS = 1 << 28       # elements of any array a step makes, whatever the 
 MIN_ELEMENT_LIMIT = 1 << 24  # ... and at least this many, however small the buffers
 BUFFER_FACTOR = 64           # ... else this many times the largest buffer
 MAX_WORK = 1 << 38           # multiply-adds of one matmul, dot or einsum
+MAX_ITERATIONS = 1 << 16     # comprehension iterations and lambda calls of one evaluation, all together
+LOOP_WORK_FACTOR = 16        # array elements made inside comprehensions: this many times the element limit
+MAX_CALL_DEPTH = 32          # lambdas calling lambdas (a lambda can never call itself; this is a backstop)
+
+# builtins a check may call by name (unless an argument or a ':=' name shadows them)
+BUILTINS = frozenset({"sum", "min", "max", "any", "all", "len"})
+ITERATORS = frozenset({"range", "enumerate", "zip"})  # only as the iterable of a comprehension's 'for'
+# callees that take a generator expression as their first argument (it is made into a list first)
+GENERATOR_TAKERS = frozenset({"sum", "min", "max", "any", "all"})
+NP_GENERATOR_TAKERS = frozenset("stack concatenate hstack vstack array asarray sum prod max min mean all any"
+                                .split())
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
@@ -92,8 +131,8 @@ _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg, ast.Invert: operator.invert, ast.Not: operator.not_}
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
             ast.Gt: operator.gt, ast.GtE: operator.ge}
-_CONSTRUCTS = {ast.Lambda: "lambdas", ast.ListComp: "comprehensions", ast.SetComp: "comprehensions",
-               ast.DictComp: "comprehensions", ast.GeneratorExp: "generator expressions",
+_CONSTRUCTS = {ast.SetComp: "set comprehensions (write a list comprehension)",
+               ast.DictComp: "dict comprehensions",
                ast.JoinedStr: "f-strings", ast.FormattedValue: "f-strings", ast.Starred: "starred arguments (*x)",
                ast.Dict: "dict literals", ast.Set: "set literals", ast.Await: "await", ast.Yield: "yield",
                ast.YieldFrom: "yield", ast.Is: "'is' comparisons", ast.IsNot: "'is' comparisons",
@@ -179,6 +218,18 @@ class _Validator:
         self.args = args
         self.bound: set = set()
         self.known = args | frozenset(DTYPE_NAMES) | frozenset(MODULE_NAMES)
+        self.scopes: list = []   # names a lambda or a comprehension binds, innermost last
+        self.lambdas = 0         # lambda bodies the walk is inside
+        self.loops = 0           # comprehensions the walk is inside
+        self.iterations = 1      # the iterations the enclosing comprehensions are known to make
+
+    def local(self, name: str) -> bool:
+        return any(name in scope for scope in self.scopes)
+
+    def builtin(self, name: str) -> bool:
+        """builtin: ``name`` is a builtin the language calls (no argument, ':=' name or variable shadows it)."""
+        return (name in BUILTINS or name in ITERATORS) and name not in self.known and name not in self.bound \
+            and not self.local(name)
 
     def run(self, tree: ast.AST) -> None:
         for node in ast.walk(tree):
@@ -203,9 +254,22 @@ class _Validator:
             self.call(node, d)
         elif kind is ast.NamedExpr:
             target = node.target
-            if _private(target.id) or target.id in self.known:
+            if _private(target.id) or target.id in self.known or self.local(target.id):
                 raise _refuse(f"':=' rebinding '{target.id}' (bind a new name)", node)
-            self.visit(node.value, d, False)
+            if self.lambdas or self.loops:
+                raise _refuse("':=' inside a lambda or a comprehension", node)
+            if isinstance(node.value, ast.Lambda):
+                self.lambda_(node.value, d)
+            else:
+                self.visit(node.value, d, False)
+        elif kind is ast.ListComp:
+            self.comprehension(node, d)
+        elif kind is ast.Lambda:
+            raise _refuse("a lambda as a value (call it, as in (lambda v: v * 2)(x), or bind it with "
+                          "'f := lambda ...' and call f)", node)
+        elif kind is ast.GeneratorExp:
+            raise _refuse("generator expressions except as the argument of sum, min, max, any, all or "
+                          "np." + "/".join(sorted(NP_GENERATOR_TAKERS)) + " (write a list comprehension)", node)
         elif kind in (ast.Tuple, ast.List):
             for elt in node.elts:
                 self.visit(elt, d, False)
@@ -255,6 +319,11 @@ class _Validator:
         name = node.id
         if _private(name):
             raise _refuse(f"the name '{name}' (names starting with '_')", node)
+        if self.local(name):
+            return
+        if name in BUILTINS or name in ITERATORS:
+            if name not in self.known and name not in self.bound:
+                raise _refuse(f"the builtin '{name}' as a value (call it)", node)
         if name in MODULE_NAMES:
             raise _refuse(f"'{name}' on its own (write {name}.<function>(...))", node)
         if name not in self.known and name not in self.bound:
@@ -287,15 +356,51 @@ class _Validator:
             raise _refuse(f"the attribute '.{attr}' (not one of the allowed array methods and properties)",
                           node, did_you_mean(attr, sorted(ARRAY_METHODS | ARRAY_PROPERTIES)))
 
-    def call(self, node: ast.Call, depth: int) -> None:
-        if not isinstance(node.func, (ast.Attribute, ast.Name)) or _private(getattr(node.func, "id", "")):
-            self.visit(node.func, depth, False)  # a lambda or '__import__' is refused as what it is
-        if not isinstance(node.func, ast.Attribute):
-            raise _refuse(f"a call of '{ast.unparse(node.func)[:40]}' (only np.<function>(...) and array "
-                          "methods are called)", node)
-        self.visit(node.func, depth, True)
-        for a in node.args:
-            self.visit(a, depth, False)
+    def call(self, node: ast.Call, depth: int, iterable: bool = False) -> None:
+        func = node.func
+        takes_generator = False
+        if isinstance(func, ast.Lambda):
+            self.lambda_(func, depth)
+            self.function_arguments(node, "a lambda", depth)
+            return
+        if isinstance(func, ast.Name) and not _private(func.id):
+            name = func.id
+            if self.local(name):
+                raise _refuse(f"a call of '{name}' (a lambda's parameter or a comprehension's variable is not "
+                              "called: lambdas cannot call themselves)", node)
+            if self.builtin(name):
+                if name in ITERATORS and not iterable:
+                    raise _refuse(f"'{name}(...)' outside a comprehension's 'for ... in'", node)
+                if node.keywords:
+                    raise _refuse(f"keyword arguments to '{name}'", node.keywords[0].value)
+                if name in ITERATORS:
+                    for a in node.args:
+                        self.iterable(a, depth)
+                    return
+                takes_generator = name in GENERATOR_TAKERS
+            elif name in self.bound and name not in self.known:
+                if self.lambdas:
+                    raise _refuse(f"a call of '{name}' inside a lambda (lambdas cannot call themselves or "
+                                  "each other)", node)
+                self.function_arguments(node, f"'{name}'", depth)
+                return
+            else:
+                raise _refuse(f"a call of '{name}' (only np.<function>(...), array methods, lambdas and "
+                              f"{', '.join(sorted(BUILTINS))} are called)", node)
+        else:
+            if not isinstance(func, (ast.Attribute, ast.Name)) or _private(getattr(func, "id", "")):
+                self.visit(func, depth, False)  # '__import__' is refused as what it is
+            if not isinstance(func, ast.Attribute):
+                raise _refuse(f"a call of '{ast.unparse(func)[:40]}' (only np.<function>(...) and array "
+                              "methods are called)", node)
+            self.visit(func, depth, True)
+            takes_generator = isinstance(func.value, ast.Name) and func.value.id in MODULE_NAMES \
+                and func.attr in NP_GENERATOR_TAKERS
+        for i, a in enumerate(node.args):
+            if i == 0 and takes_generator and isinstance(a, ast.GeneratorExp):
+                self.comprehension(a, depth)
+            else:
+                self.visit(a, depth, False)
         for kw in node.keywords:
             if kw.arg is None:
                 raise _refuse("'**' arguments", kw.value)
@@ -304,6 +409,117 @@ class _Validator:
             if kw.arg in REFUSED_KEYWORDS:
                 raise _refuse(REFUSED_KEYWORDS[kw.arg], kw.value)
             self.visit(kw.value, depth, False)
+
+
+    def function_arguments(self, node: ast.Call, what: str, depth: int) -> None:
+        if node.keywords:
+            raise _refuse(f"keyword arguments to {what} (pass them in order)", node.keywords[0].value)
+        for a in node.args:
+            self.visit(a, depth, False)
+
+    def lambda_(self, node: ast.Lambda, depth: int) -> None:
+        """lambda_ checks ``lambda a, b: body``: plain parameters only, and a body in the language."""
+        a = node.args
+        if a.defaults or a.kw_defaults:
+            raise _refuse("lambda default values", node)
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            raise _refuse("'*', '**', '/' or keyword-only lambda parameters", node)
+        params = set()
+        for arg in a.args:
+            self.parameter(arg.arg, arg, params)
+        self.scopes.append(params)
+        self.lambdas += 1
+        try:
+            self.visit(node.body, depth + 1, False)
+        finally:
+            self.lambdas -= 1
+            self.scopes.pop()
+
+    def parameter(self, name: str, node: ast.AST, names: set) -> None:
+        if _private(name):
+            raise _refuse(f"the name '{name}' (names starting with '_')", node)
+        if name in MODULE_NAMES or name in BUILTINS or name in ITERATORS:
+            raise _refuse(f"'{name}' as a lambda parameter or comprehension variable", node)
+        names.add(name)
+
+    def target(self, node: ast.AST, names: set) -> None:
+        if isinstance(node, ast.Name):
+            self.parameter(node.id, node, names)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for elt in node.elts:
+                self.target(elt, names)
+        else:
+            raise _refuse(f"'{ast.unparse(node)[:40]}' as a comprehension variable (use names)", node)
+
+    def iterable(self, node: ast.AST, depth: int) -> None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATORS \
+                and self.builtin(node.func.id):
+            self.call(node, depth, iterable=True)
+        else:
+            self.visit(node, depth, False)
+
+    def comprehension(self, node: ast.AST, depth: int) -> None:
+        """comprehension checks ``[elt for t in it if c ...]`` (or a generator expression) with its
+        variables in a scope of their own; iterations known from constant ranges are capped here."""
+        d = depth + 1
+        names: set = set()
+        self.scopes.append(names)
+        outer = self.iterations
+        try:
+            known = 1
+            for i, gen in enumerate(node.generators):
+                if gen.is_async:
+                    raise _refuse("async comprehensions", node)
+                if i == 0:  # the first iterable is read outside the comprehension, as in Python
+                    self.scopes.pop()
+                    try:
+                        self.iterable(gen.iter, d)
+                    finally:
+                        self.scopes.append(names)
+                else:
+                    self.iterable(gen.iter, d)
+                self.target(gen.target, names)
+                for cond in gen.ifs:
+                    self.visit(cond, d, False)
+                known *= _static_length(gen.iter)
+            self.iterations = outer * known
+            if self.iterations > MAX_ITERATIONS:
+                shown = self.iterations if self.iterations < 10**15 else f"at least 2**{self.iterations.bit_length() - 1}"
+                raise _refuse(f"comprehensions of {shown} iterations (the limit is {MAX_ITERATIONS})", node)
+            if known > MAX_SEQUENCE and not any(gen.ifs for gen in node.generators):
+                raise _refuse(f"tuples or lists of more than {MAX_SEQUENCE} items ({known})", node)
+            self.loops += 1
+            try:
+                self.visit(node.elt, d, False)
+            finally:
+                self.loops -= 1
+        finally:
+            self.iterations = outer
+            self.scopes.pop()
+
+
+def _static_length(node: ast.AST) -> int:
+    """_static_length is the length of ``range(...)`` of literal numbers, else 1 (not known before running)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and not node.keywords and 1 <= len(node.args) <= 3
+            and all(_constant_arithmetic(a) for a in node.args)):
+        return 1
+    try:
+        values = [_Interpreter({}, MIN_ELEMENT_LIMIT).run(ast.Expression(a)) for a in node.args]
+    except CheckExprError:
+        return 1
+    if not all(_is_int(v) for v in values):
+        return 1
+    return max(1, _range_length(*values))
+
+
+def _range_length(*args: int) -> int:
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+    if step == 0:
+        return 0
+    if step > 0:
+        return max(0, (stop - start + step - 1) // step)
+    return max(0, (start - stop - step - 1) // -step)
 
 
 def _size(shape) -> int:
@@ -486,16 +702,27 @@ class _Interpreter:
         self.locals: dict = {}
         self.limit = limit
         self.counts: dict = {}  # id of a tuple or list -> (it, the elements it holds, nested ones included)
+        self.scopes: list = []  # lambda parameters and comprehension variables, innermost last
+        self.steps = 0          # comprehension iterations and lambda calls so far
+        self.loops = 0          # comprehensions being evaluated
+        self.loop_work = 0      # elements of the arrays made inside comprehensions so far
+        self.depth = 0          # lambda calls in progress
 
     def run(self, tree: ast.Expression) -> Any:
         with np.errstate(all="ignore"):
-            return self.ev(tree.body)
+            value = self.ev(tree.body)
+        if _holds_lambda(value):
+            raise _refuse("a lambda as the value of a check (call it)", tree.body)
+        return value
 
     def ev(self, node: ast.AST) -> Any:
         kind = type(node)
         if kind is ast.Constant:
             return node.value
         if kind is ast.Name:
+            for scope in reversed(self.scopes):
+                if node.id in scope:
+                    return scope[node.id]
             if node.id in self.locals:
                 return self.locals[node.id]
             if node.id not in self.env:
@@ -533,6 +760,13 @@ class _Interpreter:
             return self.attribute(node)
         if kind is ast.Call:
             return self.call(node)
+        if kind is ast.ListComp:
+            return self.comprehension(node)
+        if kind is ast.Lambda:
+            captured: dict = {}
+            for scope in self.scopes:
+                captured.update(scope)
+            return _Lambda(node, captured)
         raise _refuse(kind.__name__.lower(), node)  # pragma: no cover - the validator refused it already
 
     # -- values ----------------------------------------------------------
@@ -543,7 +777,14 @@ class _Interpreter:
                 raise _refuse("object or record arrays", node)
             if value.size > self.limit:
                 raise self.too_big(value.size, node)
+            if self.loops:
+                self.loop_work += value.size
+                if self.loop_work > LOOP_WORK_FACTOR * self.limit:
+                    raise _refuse(f"comprehensions making arrays of more than {LOOP_WORK_FACTOR * self.limit} "
+                                  "elements in all", node)
             return value
+        if isinstance(value, _Lambda):
+            raise _refuse("a lambda as a value (call it)", node)
         if isinstance(value, (tuple, list)):
             if len(value) > MAX_SEQUENCE:
                 raise _refuse(f"tuples or lists of more than {MAX_SEQUENCE} items", node)
@@ -566,6 +807,8 @@ class _Interpreter:
 
         Each distinct sequence is walked once (a list repeated by ``*`` holds one object many times).
         """
+        if isinstance(value, _Lambda):
+            return 1  # (f := lambda ..., f(x))[-1]: a tuple may hold a lambda; no call is given one
         if not isinstance(value, (tuple, list)):
             self.checked(value, node)
             return int(value.size) if isinstance(value, np.ndarray) else 1
@@ -589,7 +832,12 @@ class _Interpreter:
         return bool(self.apply(bool, node, value))
 
     def apply(self, fn, node: ast.AST, *args, **kwargs) -> Any:
-        """apply calls numpy or an operator, turning its exceptions into CheckExprError at ``node``."""
+        """apply calls numpy or an operator, turning its exceptions into CheckExprError at ``node``.
+
+        No value it hands over is or holds a lambda: nothing outside the interpreter ever calls one.
+        """
+        if any(_holds_lambda(v) for v in args) or any(_holds_lambda(v) for v in kwargs.values()):
+            raise _refuse("a lambda as an argument or operand (call it)", node)
         try:
             return fn(*args, **kwargs)
         except CheckExprError:
@@ -599,8 +847,9 @@ class _Interpreter:
 
     # -- operators -------------------------------------------------------
     def binop(self, node: ast.BinOp) -> Any:
-        left, right = self.ev(node.left), self.ev(node.right)
-        op = type(node.op)
+        return self.binary(type(node.op), self.ev(node.left), self.ev(node.right), node)
+
+    def binary(self, op, left: Any, right: Any, node: ast.AST) -> Any:
         if isinstance(left, str) or isinstance(right, str):
             raise _refuse("arithmetic or formatting on strings", node)
         seqs = (tuple, list)
@@ -664,6 +913,12 @@ class _Interpreter:
             raise _refuse(f"a subscript of a value of type '{type(value).__name__}'", node)
         if isinstance(value, np.ndarray):
             self.guard(_indexed_size(value.shape, index), -1, node)
+        if isinstance(value, (tuple, list)) and isinstance(index, (int, slice)) and not _holds_lambda(index):
+            # (f := lambda v: v * 2, f(x))[-1]: picking from a tuple hands no lambda to anything
+            try:
+                return self.checked(value[index], node)
+            except (IndexError, TypeError) as exc:
+                raise CheckExprError(f"{type(exc).__name__}: {exc}", _col(node)) from None
         return self.checked(self.apply(operator.getitem, node, value, index), node)
 
     # -- attributes and calls --------------------------------------------
@@ -688,6 +943,16 @@ class _Interpreter:
     def call(self, node: ast.Call) -> Any:
         func = node.func
         method_of = None
+        if isinstance(func, ast.Lambda):
+            return self.invoke(self.ev(func), [self.ev(a) for a in node.args], node)
+        if isinstance(func, ast.Name):
+            if self.is_builtin(func.id):
+                return self.builtin(func.id, node)
+            fn = self.ev(func)
+            if not isinstance(fn, _Lambda):
+                raise _refuse(f"a call of '{func.id}', a value of type '{type(fn).__name__}' (only lambdas are "
+                              "called by name)", node)
+            return self.invoke(fn, [self.ev(a) for a in node.args], node)
         if isinstance(func.value, ast.Name) and func.value.id in MODULE_NAMES:
             target = self.np_value(func)
         else:
@@ -696,11 +961,137 @@ class _Interpreter:
                 raise _refuse(f"a call of '.{func.attr}' on a value of type '{type(method_of).__name__}' "
                               "(methods are called on arrays)", node)
             target = getattr(method_of, func.attr)
-        args = [self.ev(a) for a in node.args]
+        args = [self.comprehension(a) if isinstance(a, ast.GeneratorExp) else self.ev(a) for a in node.args]
         kwargs = {kw.arg: self.ev(kw.value) for kw in node.keywords}
         self.check_arguments(func.attr, args, kwargs, node)
         self.guard(*_call_cost(func.attr, args, kwargs, method_of), node)
         return self.checked(self.apply(target, node, *args, **kwargs), node)
+
+    # -- lambdas, builtins and comprehensions ----------------------------
+    def is_builtin(self, name: str) -> bool:
+        return (name in BUILTINS or name in ITERATORS) and name not in self.env and name not in self.locals \
+            and not any(name in scope for scope in self.scopes)
+
+    def spend(self, steps: int, node: ast.AST) -> None:
+        """spend counts iterations or calls against MAX_ITERATIONS before they are made."""
+        self.steps += steps
+        if self.steps > MAX_ITERATIONS:
+            raise _refuse(f"comprehensions or calls of more than {MAX_ITERATIONS} iterations in all", node)
+
+    def invoke(self, fn: "_Lambda", args: list, node: ast.Call) -> Any:
+        params = [a.arg for a in fn.node.args.args]
+        if len(args) != len(params):
+            raise CheckExprError(f"TypeError: the lambda takes {len(params)} argument"
+                                 f"{'' if len(params) == 1 else 's'}, {len(args)} given", _col(node))
+        if self.depth >= MAX_CALL_DEPTH:  # pragma: no cover - the validator lets no lambda call itself
+            raise _refuse(f"lambda calls nested more than {MAX_CALL_DEPTH} deep", node)
+        self.spend(1, node)
+        saved, self.scopes = self.scopes, [dict(fn.captured), dict(zip(params, args))]
+        self.depth += 1
+        try:
+            return self.ev(fn.node.body)
+        finally:
+            self.depth -= 1
+            self.scopes = saved
+
+    def builtin(self, name: str, node: ast.Call) -> Any:
+        args = [self.comprehension(a) if isinstance(a, ast.GeneratorExp) else self.ev(a) for a in node.args]
+        if name == "len":
+            return self.checked(self.apply(len, node, *args), node)
+        items = args[0] if len(args) == 1 else args
+        if not isinstance(items, (tuple, list, np.ndarray)):
+            raise CheckExprError(f"TypeError: {name}() of a value of type '{type(items).__name__}'", _col(node))
+        length = len(items) if not isinstance(items, np.ndarray) else (items.shape[0] if items.ndim else 0)
+        self.spend(length, node)
+        if name == "sum":
+            total = 0 if len(args) == 1 else args[1]
+            if len(args) > 2:
+                raise CheckExprError(f"TypeError: sum() takes at most 2 arguments ({len(args)} given)", _col(node))
+            items = args[0]
+            if isinstance(items, np.ndarray) and items.ndim == 0:
+                raise CheckExprError("TypeError: iteration over a 0-d array", _col(node))
+            for item in items:
+                total = self.binary(ast.Add, total, item, node)
+            return total
+        if name in ("min", "max") and any(isinstance(v, np.ndarray) and v.size != 1 for v in
+                                           (items if not isinstance(items, np.ndarray) else ())):
+            raise _refuse(f"{name}() of arrays (use np.{name}imum elementwise, or np.{name} for the "
+                          f"{'largest' if name == 'max' else 'smallest'} element)", node)
+        fn = {"min": min, "max": max, "any": any, "all": all}[name]
+        return self.checked(self.apply(fn, node, items), node)
+
+    def comprehension(self, node: ast.AST) -> list:
+        """comprehension evaluates a list comprehension or generator expression into a checked list."""
+        out: list = []
+        held = [0]
+        outer = self.scopes
+        self.loops += 1
+        try:
+            self.generate(node, 0, out, held, {})
+        finally:
+            self.loops -= 1
+            self.scopes = outer
+        return self.checked(out, node)
+
+    def generate(self, node: ast.AST, i: int, out: list, held: list, scope: dict) -> None:
+        if i == len(node.generators):
+            value = self.ev(node.elt)
+            out.append(value)
+            if len(out) > MAX_SEQUENCE:
+                raise _refuse(f"tuples or lists of more than {MAX_SEQUENCE} items", node)
+            held[0] += self.elements(value, node.elt)
+            if held[0] > self.limit:
+                raise _refuse(f"tuples or lists holding {held[0]} elements (the limit is {self.limit})", node)
+            return
+        gen = node.generators[i]
+        if i == 0:
+            length, items = self.iterable(gen.iter)  # read outside the comprehension's scope, as in Python
+            self.scopes = self.scopes + [scope]
+        else:
+            length, items = self.iterable(gen.iter)
+        self.spend(length, gen.iter)
+        for item in items:
+            self.bind(gen.target, item, scope)
+            if all(self.truth(self.ev(cond), cond) for cond in gen.ifs):
+                self.generate(node, i + 1, out, held, scope)
+
+    def bind(self, target: ast.AST, value: Any, scope: dict) -> None:
+        if isinstance(target, ast.Name):
+            scope[target.id] = value
+            return
+        n = len(target.elts)
+        if not isinstance(value, (tuple, list, np.ndarray)) or (isinstance(value, np.ndarray) and value.ndim == 0) \
+                or len(value) != n:
+            raise CheckExprError(f"ValueError: cannot unpack a value of type '{type(value).__name__}' into "
+                                 f"{n} names", _col(target))
+        for elt, item in zip(target.elts, value):
+            self.bind(elt, item, scope)
+
+    def iterable(self, node: ast.AST) -> tuple:
+        """iterable is (length, iterator) of what a comprehension's 'for' reads, the length known first."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ITERATORS \
+                and self.is_builtin(node.func.id):
+            name = node.func.id
+            if name == "range":
+                args = [self.ev(a) for a in node.args]
+                r = self.apply(range, node, *args)
+                return _range_length(r.start, r.stop, r.step), r
+            if name == "enumerate":
+                if not 1 <= len(node.args) <= 2:
+                    raise CheckExprError("TypeError: enumerate() takes 1 or 2 arguments", _col(node))
+                length, items = self.iterable(node.args[0])
+                start = self.ev(node.args[1]) if len(node.args) > 1 else 0
+                return length, self.apply(enumerate, node, items, start)
+            parts = [self.iterable(a) for a in node.args]
+            return min((p[0] for p in parts), default=0), zip(*(p[1] for p in parts))
+        value = self.ev(node)
+        if isinstance(value, np.ndarray) and value.ndim > 0:
+            return value.shape[0], iter(value)
+        if isinstance(value, (tuple, list)):
+            return len(value), iter(list(value))
+        raise _refuse(f"iterating over a value of type '{type(value).__name__}'"
+                      + (" with no axes" if isinstance(value, (np.ndarray, np.generic)) else "")
+                      + " (iterate over arrays, tuples, lists, range, enumerate and zip)", node)
 
     def check_arguments(self, name: str, args: list, kwargs: dict, node: ast.Call) -> None:
         """check_arguments refuses dtypes that are not plain numbers, wherever an argument could be one,
@@ -740,6 +1131,27 @@ def _refuse_python_loops(name: str, args: list, kwargs: dict, node: ast.Call) ->
         cheap = isinstance(optimize, (bool, str)) and optimize in (False, True, "greedy")
         if operands > 8 or (operands > 4 and not cheap):
             raise _refuse(f"np.einsum over {operands} operands with optimize={optimize!r}", node)
+
+
+class _Lambda:
+    """_Lambda is a lambda of the expression: its tree and the variables it closed over.
+
+    It is not a Python function: nothing but the interpreter can call it, and it has no attributes.
+    """
+
+    __slots__ = ("node", "captured")
+
+    def __init__(self, node: ast.Lambda, captured: dict):
+        self.node = node
+        self.captured = captured
+
+
+def _holds_lambda(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, _Lambda):
+        return True
+    if isinstance(value, (tuple, list)):
+        return depth >= MAX_DEPTH or any(_holds_lambda(v, depth + 1) for v in value)
+    return False
 
 
 def _is_int(value: Any) -> bool:

@@ -55,10 +55,49 @@ REFUSED_WHEN_READ = [
     ("x.base", "the attribute '.base'"),
     ("x.fill(0)", "the attribute '.fill'"),
     ("x.sum", "the method '.sum' as a value"),
-    ("(lambda: 1)()", "lambdas"),
-    ("[v for v in x]", "comprehensions"),
-    ("np.array([v for v in range(3)])", "comprehensions"),
-    ("np.sum(v for v in x)", "generator expressions"),
+    # lambdas and comprehensions are in the language; these ways out of them are not
+    ("(lambda v=x.__class__: v)()", "lambda default values"),
+    ("(lambda v=open('MARK', 'w'): v)()", "lambda default values"),
+    ("(lambda *a: a)(x)", "'*', '**', '/' or keyword-only lambda parameters"),
+    ("(lambda **k: k)()", "'*', '**', '/' or keyword-only lambda parameters"),
+    ("(lambda v: v.__class__)(x)", "the attribute '.__class__'"),
+    ("(lambda v: v.__globals__)(x)", "the attribute '.__globals__'"),
+    ("(lambda v: v.gi_frame)(x)", "the attribute '.gi_frame'"),
+    ("[v.f_back for v in x]", "the attribute '.f_back'"),
+    ("(lambda: 1).__code__", "a lambda as a value"),
+    ("(f := lambda v: v).__closure__", "the attribute '.__closure__'"),
+    ("[v for __class__ in x]", "the name '__class__'"),
+    ("(lambda __builtins__: 1)(x)", "the name '__builtins__'"),
+    ("(lambda f: f(f))(lambda f: f(f))", "a call of 'f' (a lambda's parameter"),
+    ("(f := lambda v: f(v), f(x))[-1]", "a call of 'f' inside a lambda"),
+    ("(g := lambda v: v, f := lambda v: g(v), f(x))[-1]", "a call of 'g' inside a lambda"),
+    ("[f(0) for f in x]", "a call of 'f' (a lambda's parameter or a comprehension's variable"),
+    ("(lambda np: np)(x)", "'np' as a lambda parameter"),
+    ("(lambda range: range(3))(x)", "'range' as a lambda parameter"),
+    ("[(w := v) for v in x]", "':=' inside a lambda or a comprehension"),
+    ("(lambda: (w := open))()", "':=' inside a lambda or a comprehension"),
+    ("([v for v in x], v)[1]", "unknown name 'v'"),
+    ("(lambda v: v)(x) + v", "unknown name 'v'"),
+    ("lambda: 1", "a lambda as a value"),
+    ("np.sum(lambda: 1)", "a lambda as a value"),
+    ("[lambda: v for v in x]", "a lambda as a value"),
+    ("np.where(v for v in x)", "generator expressions except as the argument of"),
+    ("{v for v in x}", "set comprehensions"),
+    ("{v: v for v in x}", "dict comprehensions"),
+    ("sum", "the builtin 'sum' as a value"),
+    ("range(3)", "'range(...)' outside a comprehension's 'for ... in'"),
+    ("sum((v for v in x), start=0)", "keyword arguments to 'sum'"),
+    ("max(x, key=abs)", "keyword arguments to 'max'"),
+    ("(lambda v: v)(v=x)", "keyword arguments to a lambda"),
+    ("map(lambda v: v, x)", "a call of 'map'"),
+    ("sorted(x)", "a call of 'sorted'"),
+    ("(lambda: getattr)()", "unknown name 'getattr'"),
+    ("[x for i in range(10**12)]", "comprehensions of 1000000000000 iterations"),
+    ("[[y for j in range(1000)] for i in range(1000)]", "comprehensions of 1000000 iterations"),
+    ("[0 for i in range(5000)]", "tuples or lists of more than 4096 items"),
+    ("[v async for v in x]", None),
+    ("[" * 40 + "x" + " for v in x]" * 40, "levels of nesting"),
+    ("(lambda: " * 40 + "x" + ")()" * 40, "levels of nesting"),
     ("f'{x}'", "f-strings"),
     ("'{0.__class__}'.format(x)", "the attribute '.format'"),
     ("'%s' % x", "arithmetic or formatting on strings"),
@@ -103,6 +142,20 @@ def test_the_refusal_points_at_the_offending_part():
     err = _header_error("a * x + y + 0*__import__('os').system('id')", Path("m"))
     line = "; gpusim-check: y ~= a * x + y + 0*__import__('os').system('id')"
     assert err.loc.col == line.index("__import__") + 1
+
+
+@pytest.mark.parametrize("rhs, part", [
+    ("np.stack([np.maximum(x[i], 0) for i in rnge(4)])", "rnge"),
+    ("(lambda v: v.tofile('m'))(x)", "v.tofile"),
+    ("np.stack([f(x) for i in range(4)])", "f(x)"),
+    ("[x for i in range(10**12)]", "[x for"),
+    ("np.sum([x for i in range(2)]) + (lambda: 1)", "lambda"),
+])
+def test_a_refusal_in_a_comprehension_or_lambda_points_at_its_part(rhs, part):
+    err = _header_error(rhs, Path("m"))
+    line = f"; gpusim-check: y ~= {rhs}"
+    assert err.loc.col == line.index(part) + 1, str(err)
+    assert len(str(err).splitlines()) == 1
 
 
 # costs and values only the evaluation shows: (expression, phrase); x is f32[4000], n is 4000
@@ -150,6 +203,27 @@ REFUSED_WHEN_RUN = [
     ("'a' * 10**9", "arithmetic or formatting on strings"),
     ("'%s%s' % (x, x)", "arithmetic or formatting on strings"),
     ("n.real", "attribute '.real' of a value of type 'int'"),
+    # comprehensions and lambdas: what only the values say is counted while running, before the cost
+    ("[v for v in range(n * 10**9)]", "more than 65536 iterations in all"),
+    ("[[0 for j in range(n)] for i in range(n)]", "more than 65536 iterations in all"),
+    ("[v for i in range(16) for j in range(n) for v in range(n) if False]", "more than 65536 iterations"),
+    ("sum(v for v in x.reshape(-1, 1) for w in range(n) if False)", "more than 65536 iterations"),
+    ("sum(np.zeros(10**6))", "more than 65536 iterations"),
+    ("[np.ones(10**7) for i in range(100)]", "holding 20000000 elements (the limit is 16777216)"),
+    ("[np.ones(10**6).sum() for i in range(1000)]", "arrays of more than 268435456 elements in all"),
+    ("[v for v in range(2**4000)]", "comprehensions of at least 2**4000 iterations"),
+    ("sum([x[:, None, None], x[None, :, None], x])", "elements"),
+    ("max([x, x])", "max() of arrays"),
+    ("(f := lambda: 1)", "a lambda as the value of a check"),
+    ("(f := lambda: 1, np.sum(f))", "a lambda as an argument or operand"),
+    ("(f := lambda: 1, [f, 1])[1:]", None),
+    ("(f := lambda: 1, x + f)", "a lambda as an argument or operand"),
+    ("(f := lambda: 1, x[f])", "a lambda as an argument or operand"),
+    ("(f := lambda: 1, (f,) * 2)", "a lambda as an argument or operand"),
+    ("(f := lambda: 1, f(x))", "the lambda takes 0 arguments, 1 given"),
+    ("[v for v in n]", "iterating over a value of type 'int'"),
+    ("[v for v in x[0]]", "iterating over a value of type 'float32' with no axes"),
+    ("[v for v, w in x]", "cannot unpack"),
     ("x.shape.count(1)", None),
 ]
 

@@ -64,6 +64,26 @@ CASES = [
     ("np.tile(x[:4], 3)", np.tile(X[:4], 3)),
     ("np.isnan(np.nan) or np.isinf(np.inf)", True),
     ("np.fmod(idx, 7) + (idx - np.fmod(idx, 7)) // 7", np.fmod(I, 7) + (I - np.fmod(I, 7)) // 7),
+    # comprehensions and lambdas, as a Triton user writes a check
+    ("np.stack([np.maximum(A[i], 0) for i in range(8)])", np.maximum(A, 0)),
+    ("np.stack(np.maximum(A[i], 0) for i in range(8))", np.maximum(A, 0)),
+    ("[np.sum(A[i]) for i in range(4)]", [np.sum(A[i]) for i in range(4)]),
+    ("np.array([sum(row) for row in A])", np.array([sum(row) for row in A])),
+    ("[i * j for i in range(4) for j in range(i) if j % 2 == 0]", [0, 0, 0, 6]),
+    ("np.concatenate([A[i, :k] for i, k in enumerate(range(2, 10))])",
+     np.concatenate([A[i, :k] for i, k in enumerate(range(2, 10))])),
+    ("[a @ b for a, b in zip(A[:2], B.T[:2])]", [A[0] @ B.T[0], A[1] @ B.T[1]]),
+    ("sum(x[i::4] for i in range(4))", sum(X[i::4] for i in range(4))),
+    ("max(v * v for v in range(-3, 2))", 9),
+    ("all(r.max() <= 1 for r in A) and not any(r.min() < -1 for r in A)", True),
+    ("len([v for v in x if v > 0.5])", int(np.sum(X > 0.5))),
+    ("(lambda v: np.where(v > 0, v, 0.01 * v))(A)", np.where(A > 0, A, 0.01 * A)),
+    ("(gelu := lambda v: 0.5 * v * (1 + np.tanh(0.79788456 * (v + 0.044715 * v ** 3))), gelu(x))[-1]",
+     0.5 * X * (1 + np.tanh(0.79788456 * (X + 0.044715 * X ** 3)))),
+    ("(f := lambda a, b: a * alpha + b, f(x, 1) - f(0, x))[-1]", X * 0.5 + 1 - X),
+    ("[(lambda v: v + i)(0) for i in range(3)]", [0, 1, 2]),
+    ("(lambda x: x * 2)(n)", 128),
+    ("[x for x in range(3)] + [x.size]", [0, 1, 2, 64]),
 ]
 
 
@@ -169,6 +189,9 @@ def _expressions():
             st.tuples(e, e, e).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
             e.map(lambda t: f"(r := {t})"),
             st.tuples(e, e).map(lambda t: f"np.sum({t[0]}, axis={t[1]}, dtype={t[1]})"),
+            st.tuples(e, e, e).map(lambda t: f"[{t[0]} for r in {t[1]} if {t[2]}]"),
+            st.tuples(e, e).map(lambda t: f"sum({t[0]} for r in range({t[1]}))"),
+            st.tuples(e, e).map(lambda t: f"(lambda r: {t[0]})({t[1]})"),
         )
     return st.recursive(leaf, grow, max_leaves=10)
 
