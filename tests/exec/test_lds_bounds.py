@@ -25,7 +25,9 @@ def test_an_lds_access_in_a_kernel_without_lds_faults(mode):
         api.simulate(kernel, "cdna3", **MODES[mode])
     msg = str(info.value)
     assert ("kernel 'lds_unallocated' faulted: LDS access outside the workgroup's allocation at LDS offset 0 "
-            "(allocation 0 bytes); pc 0x4 'ds_write_b32 v1, v0', workgroup (0, 0, 0), wave 0, lane 0") in msg
+            "(allocation 0 bytes); a kernel that takes dynamic LDS at launch gets it from lds=BYTES on the "
+            "gpusim-launch line (a Triton kernel: its compiled metadata's 'shared'); pc 0x4 'ds_write_b32 v1, v0', "
+            "workgroup (0, 0, 0), wave 0, lane 0") in msg
     assert info.value.loc.line == 11
 
 
