@@ -11,6 +11,9 @@ A study is a YAML file::
     workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
     metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
 
+A Triton kernel is a workload too (``workload: {triton: FILE.py:KERNEL, grid:, args:}``, vary keys
+``triton.<CONSTEXPR>``, ``triton.num_warps``, ...): see gpusim.sweep.triton_study.
+
 ``workload`` is a template and its fixed parameters (as ``gpusim gen`` takes them) or one
 kernel file; ``workloads: [a.s, b.s]`` instead runs every point on each file (the column
 ``workload``). ``load_study`` checks everything a point needs before anything runs: key
