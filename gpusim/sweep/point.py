@@ -99,6 +99,9 @@ def run_point(study: dict, params: dict) -> dict:
     try:
         if study.get("program"):
             _simulate_program_into(row, study, params)
+        elif study.get("triton"):
+            from gpusim.sweep.triton_study import simulate_into
+            simulate_into(row, study, params)
         else:
             _simulate_into(row, study, params)
     except (KernelFault, ProgramDeadlock) as err:

@@ -11,6 +11,9 @@ A study is a YAML file::
     workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
     metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
 
+A Triton kernel is a workload too (``workload: {triton: FILE.py:KERNEL, grid:, args:}``, vary keys
+``triton.<CONSTEXPR>``, ``triton.num_warps``, ...): see gpusim.sweep.triton_study.
+
 ``workload`` is a template and its fixed parameters (as ``gpusim gen`` takes them) or one
 kernel file; ``workloads: [a.s, b.s]`` instead runs every point on each file (the column
 ``workload``). ``load_study`` checks everything a point needs before anything runs: key
@@ -103,6 +106,7 @@ class Study:
     source: str = ""
     explicit_points: Optional[tuple] = None
     program: Optional[str] = None
+    triton: Optional[dict] = None   # a Triton study's workload (gpusim.sweep.triton_study), plain data
 
     @property
     def columns(self) -> tuple:
@@ -126,7 +130,8 @@ class Study:
         """to_dict is the study as plain data: what a worker needs to run any of its points."""
         return {"name": self.name, "arch": self.arch, "vary": self.vary, "metrics": list(self.metrics),
                 "gen_family": self.gen_family, "gen": self.gen, "files": list(self.files),
-                "max_instructions": self.max_instructions, "warm_up": self.warm_up, "program": self.program}
+                "max_instructions": self.max_instructions, "warm_up": self.warm_up, "program": self.program,
+                "triton": self.triton}
 
     def hash(self) -> str:
         """hash identifies the study's content (not its file name): a results folder belongs to one hash."""
@@ -208,9 +213,11 @@ class _Builder:
                                  did_you_mean(key, TOP_KEYS) or f"known: {', '.join(TOP_KEYS)}")
         name = self._name(top.get("name"))
         program = self._program(top)
+        self.triton = None
         if program is None:
             arch_ref, base = self._arch(top.get("arch"))
-            family, gen, files = self._workload(top)
+            self.triton = self._triton(top)
+            family, gen, files = (None, {}, ()) if self.triton else self._workload(top)
         else:
             arch_ref, base, family, gen, files = "", None, None, {}, ()
         vary_node = top.get("vary")
@@ -225,6 +232,8 @@ class _Builder:
                 vary[key], value_locs[key] = self._values(key, node, base, family, program)
         if program is None:
             self._check_arch_combinations(vary, value_locs, base)
+            if self.triton:
+                self._check_triton_points(vary, value_locs)
         else:
             self._check_program_combinations(vary, value_locs, program)
         metrics = self._metrics(top.get("metrics"), program is not None)
@@ -235,7 +244,8 @@ class _Builder:
         if not isinstance(warm_up, bool):
             raise StudyError("'warm_up' must be true or false", top["warm_up"].loc)
         study = Study(name=name, arch=arch_ref, vary=vary, metrics=metrics, gen_family=family, gen=gen,
-                      files=files, max_instructions=max_inst, warm_up=warm_up, source=text, program=program)
+                      files=files, max_instructions=max_inst, warm_up=warm_up, source=text, program=program,
+                      triton=self.triton)
         return study
 
     def _program(self, top: dict) -> Optional[str]:
@@ -268,6 +278,158 @@ class _Builder:
         from gpusim.system.loader import load_program
         load_program(str(path.resolve()))   # a bad program is refused with its own file:line
         return str(path.resolve())
+
+    def _triton(self, top: dict) -> Optional[dict]:
+        """_triton is the plain-data workload of ``workload: {triton: FILE.py:KERNEL, ...}``, else None.
+
+        It imports the Python file (the study names it) to check the study against the kernel's parameters.
+        """
+        from gpusim.sweep import triton_study as ts
+        one = top.get("workload")
+        if one is None or not one.is_mapping or "triton" not in one.value:
+            return None
+        if "workloads" in top:
+            raise StudyError("say what runs: 'workload: {triton: FILE.py:KERNEL, ...}' or 'workloads: [A.s, B.s]', "
+                             "not both", top["workloads"].key_loc or top["workloads"].where)
+        fields = one.value
+        for key, node in fields.items():
+            if key not in ts.WORKLOAD_KEYS:
+                raise StudyError(f"workload: a Triton workload has no key '{key}'", node.key_loc or node.loc,
+                                 did_you_mean(key, ts.WORKLOAD_KEYS) or f"its keys: {', '.join(ts.WORKLOAD_KEYS)}")
+        node = fields["triton"]
+        ref = node.value
+        path_text, sep, name = ref.rpartition(":") if isinstance(ref, str) else ("", "", "")
+        if not sep or not path_text.endswith(".py") or not name or "\0" in ref:
+            raise StudyError(f"workload: 'triton' is FILE.py:KERNEL, got {_shown(ref)}", node.loc)
+        path = ts.resolve_file(path_text, self.base_dir)
+        if path is None:
+            raise StudyError(f"Triton file {path_text} not found (relative paths start at the study file's folder)",
+                             node.loc)
+        try:
+            kernel = ts.load_kernel(str(path), name)
+        except GpusimError as err:
+            raise StudyError(f"workload: {err.message}", node.loc, err.hint) from None
+        spec = {"path": str(path), "kernel": name}
+        spec["args"] = self._triton_args(fields.get("args"), kernel, one)
+        spec["constexprs"] = self._triton_constexprs(fields.get("constexprs"), kernel)
+        for option in ts.OPTIONS:
+            opt = fields.get(option)
+            spec[option] = None if opt is None else opt.value
+            problem = "" if opt is None else ts.option_problem(option, opt.value)
+            if problem:
+                raise StudyError(f"workload: {problem}", opt.loc)
+        spec["grid"] = self._triton_grid(fields.get("grid"), kernel, one)
+        self.triton_kernel = kernel
+        return spec
+
+    @staticmethod
+    def _triton_args(node: Optional[Located], kernel, workload: Located) -> dict:
+        from gpusim.frontends.triton import runtime_params
+        from gpusim.sweep import triton_study as ts
+        names = [p.name for p in runtime_params(kernel)]
+        if node is None:
+            if names:
+                raise StudyError(f"workload: kernel '{kernel.__name__}' needs 'args:' for {', '.join(names)} "
+                                 "(as gpusim triton --arg writes them: x_ptr: \"f32[4096]:uniform(-1,1)\", n: 4096)",
+                                 workload.where)
+            return {}
+        if not node.is_mapping:
+            raise StudyError("workload: 'args' maps each runtime argument to DTYPE[SHAPE]:INIT or a number",
+                             node.where)
+        args = {}
+        for key, item in node.value.items():
+            if key not in names:
+                raise StudyError(f"workload.args: kernel '{kernel.__name__}' has no runtime argument '{key}' "
+                                 f"(it takes {', '.join(names)})", item.key_loc or item.loc, did_you_mean(key, names))
+            if isinstance(item.value, bool) or not isinstance(item.value, (str, int, float)):
+                raise StudyError(f"workload.args.{key}: give DTYPE[SHAPE]:INIT or a number, got {_shown(item.value)}",
+                                 item.loc)
+            args[key] = item.value
+            try:
+                ts.arg_values(kernel, {**{n: 0 for n in names}, key: item.value})
+            except GpusimError as err:
+                raise StudyError(f"workload.args.{key}: {err.message}", item.loc, err.hint) from None
+        missing = [n for n in names if n not in args]
+        if missing:
+            raise StudyError(f"workload.args: kernel '{kernel.__name__}' needs a value for {', '.join(missing)}",
+                             node.where)
+        return args
+
+    @staticmethod
+    def _triton_constexprs(node: Optional[Located], kernel) -> dict:
+        from gpusim.sweep import triton_study as ts
+        if node is None:
+            return {}
+        if not node.is_mapping:
+            raise StudyError("workload: 'constexprs' maps constexpr names to numbers", node.where)
+        names = ts.constexpr_names(kernel)
+        out = {}
+        for key, item in node.value.items():
+            if key not in names:
+                raise StudyError(f"workload.constexprs: kernel '{kernel.__name__}' has no constexpr '{key}'",
+                                 item.key_loc or item.loc, did_you_mean(key, names) or f"its constexprs: "
+                                 f"{', '.join(names) or 'none'}")
+            problem = ts.constexpr_problem(item.value)
+            if problem:
+                raise StudyError(f"workload.constexprs.{key}: {problem}", item.loc)
+            out[key] = item.value
+        return out
+
+    @staticmethod
+    def _triton_grid(node: Optional[Located], kernel, workload: Located) -> list:
+        from gpusim.asm.shape_expr import ShapeSyntaxError, names_in, parse_shape
+        from gpusim.frontends.triton import runtime_params
+        from gpusim.sweep import triton_study as ts
+        if node is None:
+            raise StudyError("workload: a Triton workload needs 'grid:' (program counts: an integer, an expression "
+                             "such as \"n // BLOCK\", or a list of one to three)", workload.where)
+        items = node.value if isinstance(node.value, list) else [node]
+        if not 1 <= len(items) <= 3:
+            raise StudyError("workload.grid: give one to three program counts", node.where)
+        readable = [p.name for p in runtime_params(kernel)] + ts.constexpr_names(kernel)
+        grid = []
+        for item in items:
+            v = item.value
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise StudyError(f"workload.grid: a program count is an integer or an expression, got {_shown(v)}",
+                                 item.loc)
+            if isinstance(v, str):
+                try:
+                    parsed = parse_shape(v)
+                except ShapeSyntaxError as err:
+                    raise StudyError(f"workload.grid: {err.message}", item.loc) from None
+                for name, _ in names_in(parsed):
+                    if name not in readable:
+                        raise StudyError(f"workload.grid: '{name}' in '{v}' is neither a scalar argument nor a "
+                                         f"constexpr of '{kernel.__name__}'", item.loc, did_you_mean(name, readable))
+            elif v < 1:
+                raise StudyError(f"workload.grid: a program count is at least 1, got {v}", item.loc)
+            grid.append(v)
+        return grid
+
+    def _triton_value(self, key: str, item: Located):
+        from gpusim.sweep import triton_study as ts
+        if not self.triton:
+            raise StudyError(f"vary.{key}: triton.* keys vary a Triton kernel, but the workload is not one "
+                             "(workload: {triton: FILE.py:KERNEL, ...})", item.loc)
+        problem = ts.key_problem(key, self.triton_kernel)
+        if problem:
+            raise StudyError(f"vary.{key}: {problem[0]}", item.loc, problem[1])
+        name = key[len("triton."):]
+        message = ts.option_problem(name, item.value) if name in ts.OPTIONS else ts.constexpr_problem(item.value)
+        if message:
+            raise StudyError(f"vary.{key}: {message}", item.loc)
+        return item.value
+
+    def _check_triton_points(self, vary: dict, locs: dict) -> None:
+        """Every point's grid must evaluate to program counts and its constexprs be complete."""
+        from gpusim.sweep import triton_study as ts
+        keys = [k for k in vary if k.startswith("triton.")]
+        where = locs[keys[0]][0] if keys else self.tree.value["workload"].where
+
+        def fail(message):
+            raise StudyError(f"vary: {message}" if keys else f"workload: {message}", where)
+        ts.check_points(self.triton, vary, fail)
 
     def _name(self, node: Optional[Located]) -> str:
         if node is None:
@@ -389,6 +551,12 @@ class _Builder:
             except ArchError as err:
                 raise StudyError(f"vary.{key}: {err.message}", item.loc, err.hint) from None
             return item.value
+        if key.startswith("triton."):
+            return self._triton_value(key, item)
+        if self.triton:
+            raise StudyError(f"vary: unknown key '{key}' in a Triton study: say triton.<CONSTEXPR>, "
+                             f"triton.num_warps, triton.num_stages, triton.waves_per_eu or arch.<key path>",
+                             item.loc)
         if key.startswith("gen."):
             parts = key.split(".")
             if family is None:
@@ -400,7 +568,8 @@ class _Builder:
             from gpusim.templates.registry import template
             return self._template_value(template(family), parts[2], item.value, item.loc, f"vary.{key}")
         raise StudyError(f"vary: unknown key '{key}': say arch.<key path> (an architecture key) or "
-                         "gen.<template>.<parameter>", item.loc if item.loc else None)
+                         "gen.<template>.<parameter> (or triton.<CONSTEXPR> with a Triton workload)",
+                         item.loc if item.loc else None)
 
     @staticmethod
     def _program_value(key: str, item: Located, program: str):
