@@ -1,0 +1,158 @@
+"""Issue 18's remaining Triton kernels: fused attention, gfx90a (cdna2), fp8 e5m2fnuz, 32x32 MFMA with kpack=2,
+gelu with tl.cumsum and torch CPU tensors, compiled by Triton's own compiler and checked against numpy."""
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("triton", reason="Triton 3.x is not installed (pip install -e '.[triton]')")
+sys.path.insert(0, str(Path(__file__).parent))
+import triton_kernels as tk  # noqa: E402
+import triton_kernels_more as km  # noqa: E402
+
+import gpusim.triton as gt  # noqa: E402
+from gpusim.frontends.triton import bind_arguments, compile_kernel  # noqa: E402
+
+ARCHS = [pytest.param("cdna3", id="gfx942"), pytest.param("cdna2", id="gfx90a")]
+GFX = {"cdna3": "gfx942", "cdna2": "gfx90a"}
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(11)
+
+
+def _asm(kernel, args, constexprs, arch, types=None, options=None) -> str:
+    """_asm is Triton's assembly for ``kernel``, to say which instructions a test exercised."""
+    return compile_kernel(kernel, bind_arguments(kernel, args, constexprs, types), constexprs, GFX[arch], 4,
+                          options).asm
+
+
+def _matmul(a, b, c, arch, block=32, types=None, options=None):
+    m, k = a.shape
+    n = b.shape[1]
+    args = (a, b, c, m, n, k, k, 1, n, 1, n, 1)
+    cx = dict(BLOCK_M=block, BLOCK_N=block, BLOCK_K=block)
+    gt.simulate(tk.matmul_kernel, grid=((m // block) * (n // block),), args=args, constexprs=cx, timing=False,
+                arch=arch, types=types, options=options)
+    return _asm(tk.matmul_kernel, args, cx, arch, types, options)
+
+
+def _attention_ref(q, k, v, scale):
+    s = q.astype(np.float32) @ k.astype(np.float32).T * scale
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return (p / p.sum(axis=1, keepdims=True)) @ v.astype(np.float32)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_fused_attention_forward(rng, arch):
+    seq, d = 128, 64
+    q, k, v = (rng.standard_normal((seq, d)).astype(np.float16) for _ in range(3))
+    o = np.zeros((seq, d), np.float16)
+    gt.simulate(km.attn_fwd_kernel, grid=(seq // 32,), args=(q, k, v, o, seq, 1 / 8, d),
+                constexprs=dict(BLOCK_M=32, BLOCK_N=32, HEAD_D=d), timing=False, arch=arch)
+    np.testing.assert_allclose(o.astype(np.float32), _attention_ref(q, k, v, 1 / 8), rtol=2e-3, atol=2e-3)
+
+
+def test_fused_attention_masks_a_ragged_last_block(rng):
+    seq, d = 100, 64   # the last K/V block is 4 rows long: masked loads and -inf scores
+    q, k, v = (rng.standard_normal((seq, d)).astype(np.float16) for _ in range(3))
+    o = np.zeros((seq, d), np.float16)
+    gt.simulate(km.attn_fwd_kernel, grid=(4,), args=(q, k, v, o, seq, 0.125, d),
+                constexprs=dict(BLOCK_M=32, BLOCK_N=32, HEAD_D=d), timing=False)
+    np.testing.assert_allclose(o.astype(np.float32), _attention_ref(q, k, v, 0.125), rtol=2e-3, atol=2e-3)
+
+
+def test_vector_add_on_gfx90a_is_timed(rng):
+    x, y = rng.random(1000, dtype=np.float32), rng.random(1000, dtype=np.float32)
+    out = np.zeros_like(x)
+    r = gt.simulate(tk.add_kernel, grid=(4,), args=(x, y, out, 1000), constexprs={"BLOCK": 256}, arch="cdna2",
+                    check=lambda: np.array_equal(out, x + y))
+    assert r.checks_passed and r.cycles > 0
+
+
+def test_dot_matmul_f16_on_gfx90a(rng):
+    a, b = rng.standard_normal((64, 64)).astype(np.float16), rng.standard_normal((64, 64)).astype(np.float16)
+    c = np.zeros((64, 64), np.float32)
+    asm = _matmul(a, b, c, "cdna2")
+    assert '"amdgpu9.0a-amd-amdhsa-unknown-gfx90a"' in asm and "v_mfma_f32_32x32x8f16" in asm
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-4, atol=1e-4)
+
+
+def test_softmax_and_layernorm_and_atomic_add_on_gfx90a(rng):
+    x = rng.standard_normal((8, 200)).astype(np.float32)
+    y = np.zeros_like(x)
+    gt.simulate(tk.softmax_kernel, grid=(8,), args=(y, x, 200, 200, 200), constexprs={"BLOCK": 256},
+                timing=False, arch="cdna2")
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+    w, b = rng.random(200, dtype=np.float32), rng.random(200, dtype=np.float32)
+    gt.simulate(tk.layernorm_kernel, grid=(8,), args=(x, y, w, b, 200, 200, 1e-5), constexprs={"BLOCK": 256},
+                timing=False, arch="cdna2")
+    ref = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5) * w + b
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+    bins = rng.integers(0, 16, 1000).astype(np.int32)
+    hist = np.zeros(16, np.int32)
+    gt.simulate(tk.histogram_kernel, grid=(4,), args=(bins, hist, 1000), constexprs={"BLOCK": 256},
+                timing=False, arch="cdna2")
+    np.testing.assert_array_equal(hist, np.bincount(bins, minlength=16))
+
+
+def _e5m2fnuz(codes):
+    c = codes.astype(np.int64)
+    exp, man = (c >> 2) & 31, c & 3
+    mag = np.where(exp == 0, man / 4 * 2.0 ** -15, (1 + man / 4) * 2.0 ** (exp - 16))
+    return np.where(c & 0x80, -mag, mag)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_dot_matmul_fp8_e5m2fnuz(rng, arch):
+    codes = np.array([c for c in range(256) if c != 0x80], np.uint8)   # 0x80 is e5m2fnuz's NaN
+    a, b = rng.choice(codes, (64, 64)), rng.choice(codes, (64, 64))
+    c = np.zeros((64, 64), np.float32)
+    asm = _matmul(a, b, c, arch, types={"a_ptr": "*fp8e5b16", "b_ptr": "*fp8e5b16"})
+    if arch == "cdna3":   # gfx90a has no fp8 MFMA: Triton converts to f16 and does an FMA dot there
+        assert "v_mfma_f32_32x32x16_bf8_bf8" in asm
+    ref = _e5m2fnuz(a) @ _e5m2fnuz(b)
+    np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-6 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_dot_matmul_32x32_mfma_with_kpack_2(rng, arch):
+    a, b = rng.standard_normal((64, 64)).astype(np.float16), rng.standard_normal((64, 64)).astype(np.float16)
+    c = np.zeros((64, 64), np.float32)
+    asm = _matmul(a, b, c, arch, block=64, options={"matrix_instr_nonkdim": 32, "kpack": 2})
+    assert re.search(r"v_mfma_f32_32x32x8_?f16", asm) and "ds_read_b128" in asm   # kpack=2: 128-bit LDS reads
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_gelu_with_cumsum(rng, arch):
+    x = rng.standard_normal((4, 200)).astype(np.float32)
+    y = np.zeros_like(x)
+    gt.simulate(km.gelu_cumsum_kernel, grid=(4,), args=(x, y, 200), constexprs={"BLOCK": 256}, timing=False,
+                arch=arch)
+    g = 0.5 * x * (1 + np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3)))
+    np.testing.assert_allclose(y, np.cumsum(g, axis=1), rtol=1e-5, atol=1e-4)
+
+
+def test_torch_cpu_tensors_are_accepted_and_written_back():
+    torch = pytest.importorskip("torch", reason="torch is not installed (pip install torch --index-url "
+                                                 "https://download.pytorch.org/whl/cpu)")
+    torch.manual_seed(0)
+    x, y, out = torch.rand(1000), torch.rand(1000), torch.zeros(1000)
+    gt.simulate(tk.add_kernel, grid=(4,), args=(x, y, out, 1000), constexprs={"BLOCK": 256}, timing=False)
+    assert torch.equal(out, x + y)
+    a, b = torch.randn(64, 64, dtype=torch.bfloat16), torch.randn(64, 64, dtype=torch.bfloat16)
+    c = torch.zeros(64, 64)
+    gt.simulate(tk.matmul_kernel, grid=(4,), args=(a, b, c, 64, 64, 64, 64, 1, 64, 1, 64, 1),
+                constexprs=dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=32), timing=False)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-4, atol=1e-4)
+    q = torch.randn(64, 64, dtype=torch.float16)
+    o = torch.zeros(64, 64, dtype=torch.float16)
+    gt.simulate(km.attn_fwd_kernel, grid=(2,), args=(q, q, q, o, 64, 0.125, 64),
+                constexprs=dict(BLOCK_M=32, BLOCK_N=32, HEAD_D=64), timing=False)
+    ref = _attention_ref(q.numpy(), q.numpy(), q.numpy(), 0.125)
+    np.testing.assert_allclose(o.numpy().astype(np.float32), ref, rtol=2e-3, atol=2e-3)

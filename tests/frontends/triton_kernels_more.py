@@ -1,0 +1,45 @@
+"""More Triton kernels in the shape of the Triton tutorials: a fused-attention forward and a gelu with cumsum."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def attn_fwd_kernel(q_ptr, k_ptr, v_ptr, o_ptr, seq, sm_scale, stride_s,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_D: tl.constexpr):
+    """attn_fwd_kernel is one head's softmax(Q K^T * sm_scale) V, online over BLOCK_N-row blocks of K and V."""
+    start_m = tl.program_id(0) * BLOCK_M
+    rm = start_m + tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    rd = tl.arange(0, HEAD_D)
+    q = tl.load(q_ptr + rm[:, None] * stride_s + rd[None, :], mask=rm[:, None] < seq, other=0.0)
+    m_i = tl.zeros((BLOCK_M,), dtype=tl.float32) - float("inf")
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, HEAD_D), dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504   # exp(x) = exp2(x * log2(e))
+    for start_n in range(0, seq, BLOCK_N):
+        cols = start_n + rn
+        kt = tl.load(k_ptr + cols[None, :] * stride_s + rd[:, None], mask=cols[None, :] < seq, other=0.0)
+        qk = tl.dot(q, kt) * qk_scale
+        qk = tl.where(cols[None, :] < seq, qk, -float("inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + cols[:, None] * stride_s + rd[None, :], mask=cols[:, None] < seq, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    tl.store(o_ptr + rm[:, None] * stride_s + rd[None, :], acc.to(tl.float16), mask=rm[:, None] < seq)
+
+
+@triton.jit
+def gelu_cumsum_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    """gelu_cumsum_kernel writes, per row of BLOCK, the running sum of gelu(x) (tanh approximation)."""
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + row * n + offs, mask=mask, other=0.0)
+    inner = 0.7978845608028654 * (x + 0.044715 * x * x * x)
+    t = 2 * tl.sigmoid(2 * inner) - 1     # tanh
+    g = 0.5 * x * (1 + t)
+    tl.store(y_ptr + row * n + offs, tl.cumsum(g, axis=0), mask=mask)
