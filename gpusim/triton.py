@@ -13,7 +13,10 @@ without a GPU; gpusim runs the assembly it emits.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Mapping, Optional, Sequence, Union
+
+import numpy as np
 
 from gpusim.api import Kernel, Result, kernel_from_text, simulate as simulate_kernel
 from gpusim.arch import Arch, load_arch
@@ -23,7 +26,7 @@ from gpusim.asm.ir import CheckSpec
 from gpusim.frontends.triton import (bind_arguments, compile_kernel, launch_header, with_contents,
                                      write_back)
 
-__all__ = ["simulate", "compile", "CALLABLE_CHECK"]
+__all__ = ["simulate", "compile", "autotune", "TunedConfig", "CALLABLE_CHECK"]
 
 CALLABLE_CHECK = "check()"   # how a callable check reads in Result.checks
 
@@ -82,3 +85,57 @@ def simulate(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optiona
         result.checks.append(CheckResult(CheckSpec(CALLABLE_CHECK, "==", "True"), passed, 1, int(not passed),
                                          0.0, []))
     return result
+
+
+@dataclass
+class TunedConfig:
+    """TunedConfig is one autotuner config timed on gpusim: its constexprs and compile options, and its
+    cycles and microseconds (None, with ``error`` saying why, when Triton refused to compile it)."""
+
+    kwargs: dict
+    num_warps: int
+    num_stages: int
+    cycles: Optional[int] = None
+    time_us: Optional[float] = None
+    error: str = ""
+
+    def __str__(self) -> str:
+        what = ", ".join(f"{k}={v}" for k, v in self.kwargs.items())
+        where = f"num_warps={self.num_warps}, num_stages={self.num_stages}"
+        got = f"{self.time_us:.2f} us ({self.cycles:,} cycles)" if self.cycles is not None else self.error
+        return f"{what}, {where}: {got}"
+
+
+def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", configs: Optional[Sequence] = None,
+             constexprs: Optional[Mapping[str, object]] = None, types: Optional[Mapping[str, str]] = None,
+             options: Optional[Mapping[str, object]] = None) -> list:
+    """autotune times every config of a Triton autotuner on ``arch`` and returns them fastest first.
+
+    ``kernel`` is a ``@triton.autotune``-decorated kernel (its ``configs`` are used) or a ``@triton.jit`` one
+    with ``configs`` (``triton.Config`` objects) given. ``grid`` is a tuple of program counts or, as Triton
+    takes it, a callable of the config's meta-parameters (``lambda meta: (n // meta["BLOCK"],)``). Each
+    config runs on copies of the numpy ``args``, so the caller's arrays are left as they were; ``constexprs``
+    fixes the meta-parameters no config sets. This is how a Triton autotuner's configs are judged on a
+    hypothetical architecture (``arch`` a YAML file) without the GPU. A config Triton refuses to compile
+    is kept, last, with its error.
+    """
+    fn = getattr(kernel, "fn", kernel)
+    configs = list(configs if configs is not None else getattr(kernel, "configs", ()) or ())
+    if not configs:
+        raise UsageError("autotune needs configs: an @triton.autotune kernel, or configs=[triton.Config(...)]")
+    arch = load_arch(arch) if not isinstance(arch, Arch) else arch
+    out = []
+    for config in configs:
+        meta = {**dict(constexprs or {}), **dict(config.kwargs)}
+        tuned = TunedConfig(dict(config.kwargs), int(config.num_warps), int(config.num_stages))
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        run_options = {**dict(options or {}), "num_stages": tuned.num_stages}
+        try:
+            result = simulate(fn, grid=tuple(grid(meta)) if callable(grid) else grid, args=copies,
+                              constexprs=meta, num_warps=tuned.num_warps, arch=arch, types=types,
+                              options=run_options)
+            tuned.cycles, tuned.time_us = result.cycles, result.time_us
+        except UsageError as err:
+            tuned.error = err.message
+        out.append(tuned)
+    return sorted(out, key=lambda t: (t.cycles is None, t.cycles or 0))

@@ -7,6 +7,7 @@ import pytest
 
 pytest.importorskip("triton", reason="Triton 3.x is not installed (pip install -e '.[triton]')")
 sys.path.insert(0, str(Path(__file__).parent))
+import triton  # noqa: E402
 import triton_kernels as tk  # noqa: E402
 
 import gpusim.triton as gt  # noqa: E402
@@ -164,3 +165,18 @@ def test_gpusim_triton_names_a_missing_argument_and_says_it_imports_the_file(cli
     r = cli("triton", f"{KERNELS}:add_kernl", "--grid", "1")
     assert r.returncode == 2 and "did you mean 'add_kernel'" in r.stderr
     assert "running the Python code in it" in cli("triton", "--help").stdout
+
+
+def test_an_autotuners_configs_are_timed_on_an_arch_fastest_first_without_touching_the_arrays(rng):
+    n = 16384
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    out = np.zeros(n, np.float32)
+    ranked = gt.autotune(tk.add_kernel_tuned, grid=lambda meta: (triton.cdiv(n, meta["BLOCK"]),),
+                         args=(x, y, out, n))
+    assert sorted(t.kwargs["BLOCK"] for t in ranked) == [64, 256, 1024]
+    assert all(t.cycles > 0 and not t.error for t in ranked)
+    assert [t.cycles for t in ranked] == sorted(t.cycles for t in ranked)
+    # BLOCK=1024 makes 16 programs for 304 CUs: each wave streams 4 times the bytes, the slowest of the three
+    assert ranked[-1].kwargs["BLOCK"] == 1024
+    assert not out.any()   # each config ran on copies
+    assert "BLOCK=" in str(ranked[0]) and "cycles" in str(ranked[0])

@@ -68,3 +68,13 @@ def histogram_kernel(x_ptr, hist_ptr, n, BLOCK: tl.constexpr):
     mask = offs < n
     bins = tl.load(x_ptr + offs, mask=mask, other=0)
     tl.atomic_add(hist_ptr + bins, 1, mask=mask)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=1), triton.Config({"BLOCK": 256}, num_warps=4),
+                          triton.Config({"BLOCK": 1024}, num_warps=4)], key=["n"])
+@triton.jit
+def add_kernel_tuned(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
