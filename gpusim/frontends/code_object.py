@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import struct
 import subprocess
 import tempfile
@@ -19,6 +18,7 @@ import yaml
 
 from gpusim.frontends import bundle, kernel_names, msgpack
 from gpusim.frontends.elf import NT_AMDGPU_METADATA, CodeObjectError, Elf
+from gpusim.frontends.tools import find_tool
 
 MAX_FILE_BYTES = 256 << 20
 MAX_KERNEL_BYTES = 16 << 20
@@ -165,12 +165,8 @@ def _plain(value):
 
 
 def _objdump() -> str:
-    for tool in OBJDUMP:
-        found = shutil.which(tool)
-        if found:
-            return found
-    raise CodeObjectError("llvm-objdump-19 (or llvm-objdump) is needed to disassemble a code object and was not "
-                          "found on PATH; install LLVM 19 (apt install llvm-19)")
+    return find_tool(OBJDUMP, CodeObjectError("llvm-objdump-19 (or llvm-objdump) is needed to disassemble a code "
+                                              "object and was not found on PATH; install LLVM 19 (apt install llvm-19)"))
 
 
 def _disassemble(data: bytes, path: str, processor: str, name: str, start: int, size: int) -> list[str]:

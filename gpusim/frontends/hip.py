@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 from gpusim.errors import GpusimError, SourceLoc
+from gpusim.frontends.tools import find_tool
 
 CLANG = ("clang-19", "clang")
 COMPILE_TIMEOUT_S = 300
@@ -27,12 +27,8 @@ class HipCompileError(GpusimError):
 
 def clang() -> str:
     """clang returns the clang driver to use, or raises naming the missing tool."""
-    for tool in CLANG:
-        found = shutil.which(tool)
-        if found:
-            return found
-    raise HipCompileError("clang-19 is needed to compile HIP source and was not found on PATH; "
-                          "install LLVM 19 (apt install clang-19)")
+    return find_tool(CLANG, HipCompileError("clang-19 is needed to compile HIP source and was not found on PATH; "
+                                            "install LLVM 19 (apt install clang-19)"))
 
 
 def _has_hip_headers() -> bool:

@@ -115,9 +115,7 @@ def run_point(study: dict, params: dict) -> dict:
 
 
 def _simulate_into(row: dict, study: dict, params: dict) -> None:
-    from gpusim.api import kernel_from_text, simulate
-    from gpusim.report.metrics import derived_metrics
-    from gpusim.sweep.metrics import metric_value
+    from gpusim.api import kernel_from_text
 
     overrides, gen, workload = split_params(params)
     arch = point_arch(study["arch"], overrides)
@@ -132,6 +130,15 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
         path = next((f for f in files if f.endswith("/" + workload) or f == workload), None) if workload \
             else files[0]
         kernel = _file_kernel(path)
+    time_kernel_into(row, study, arch, kernel)
+
+
+def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:
+    """time_kernel_into times ``kernel`` on ``arch`` as a study's point does (warm-up and instruction limit from
+    ``study``) and writes the study's metrics, occupancy and its limiter into ``row``."""
+    from gpusim.api import simulate
+    from gpusim.report.metrics import derived_metrics
+    from gpusim.sweep.metrics import metric_value
     result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"],
                       warm_up=study.get("warm_up", False))
     metrics = derived_metrics(result.counters, arch)

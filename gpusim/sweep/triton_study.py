@@ -151,10 +151,7 @@ def _setup_or_fail(spec, params, fail):
 def simulate_into(row: dict, study: dict, params: dict) -> None:
     """simulate_into compiles the study's Triton kernel for one point and simulates it (in the worker)."""
     import gpusim.triton as gt
-    from gpusim.api import simulate
-    from gpusim.report.metrics import derived_metrics
-    from gpusim.sweep.metrics import metric_value
-    from gpusim.sweep.point import point_arch, split_params
+    from gpusim.sweep.point import point_arch, split_params, time_kernel_into
 
     spec = study["triton"]
     overrides, _, _ = split_params(params)
@@ -166,14 +163,7 @@ def simulate_into(row: dict, study: dict, params: dict) -> None:
     num_warps = options.pop("num_warps", 4)
     compiled = gt.compile(kernel, grid=grid, args=args, constexprs=constexprs, num_warps=num_warps, arch=arch,
                           types=types, options=options)
-    result = simulate(compiled, arch, timing=True, outputs=False, max_instructions=study["max_instructions"],
-                      warm_up=study.get("warm_up", False))
-    metrics = derived_metrics(result.counters, arch)
-    for name in study["metrics"]:
-        row[name] = metric_value(name, result.counters, metrics)
-    if result.occupancy is not None:
-        row["waves_per_simd"] = float(result.occupancy.waves_per_simd)
-        row["limiter"] = result.occupancy.limiter
+    time_kernel_into(row, study, arch, compiled)
 
 
 def resolve_file(ref: str, base_dir: Path) -> Optional[Path]:
