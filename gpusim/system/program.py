@@ -12,11 +12,14 @@ copy. Times are microseconds, sizes bytes, bandwidths GB/s (1e9 bytes per second
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Union
 
+import numpy as np
+
 from gpusim.arch import Arch
-from gpusim.asm.ir import ArgSpec, CheckSpec
+from gpusim.asm.ir import NUMPY_DTYPES, ArgSpec, CheckSpec
 from gpusim.errors import SourceLoc
 
 HOST = -1   # the GPU index of host memory (a memcpy's source or destination)
@@ -79,12 +82,7 @@ class BufferSpec:
 
     @property
     def nbytes(self) -> int:
-        from gpusim.asm.ir import NUMPY_DTYPES
-        import numpy as np
-        n = 1
-        for d in self.arg.shape or (1,):
-            n *= d
-        return n * np.dtype(NUMPY_DTYPES[self.arg.dtype]).itemsize
+        return math.prod(self.arg.shape or (1,)) * np.dtype(NUMPY_DTYPES[self.arg.dtype]).itemsize
 
 
 @dataclass(frozen=True)

@@ -124,7 +124,7 @@ class ProgramRun:
         self.host: dict[str, np.ndarray] = {}
         self.memo = LaunchMemo() if memo else None
         self.state = RunState()
-        self._records: dict[str, list] = defaultdict(list)       # event -> simpy events, one per record
+        self._records: dict[str, int] = defaultdict(int)          # event -> how many times it was recorded
         self._waits: dict[tuple, int] = defaultdict(int)           # (stream, event) -> waits so far
         self._rendezvous: dict[tuple, dict] = {}                   # (group, k) -> arrivals
         self._collective_count: dict[tuple, int] = defaultdict(int)  # (gpu, group) -> collectives so far
@@ -264,7 +264,7 @@ class ProgramRun:
             out = run_launch(self.devices[gpu], kernel, buffers=buffers, values=self.values, memo=self.memo,
                              trace=self.trace)
             hbm_bytes = out.hbm_bytes
-            hbm_use = hbm_bytes / max(out.kernel_time_us, 1e-9) / _hbm_peak(arch)
+            hbm_use = hbm_bytes / max(out.kernel_time_us, 1e-9) / (arch.hbm_bytes_per_s / 1e6)
             run_start = self.env.now
             taken = yield self.env.process(compute.run(out.kernel_time_us, hbm_use))
             label = op.name or kernel.name
@@ -303,10 +303,9 @@ class ProgramRun:
 
     # ------------------------------------------------------------ events
     def _record(self, stream: StreamSpec, op: EventRecordOp) -> None:
-        event = self.env.event()
-        event.succeed()   # every earlier operation of this stream is done: the stream is in order
-        self._records[op.event].append(event)
-        for ev_wait in self._pending.pop((op.event, len(self._records[op.event])), []):
+        # every earlier operation of this stream is done (the stream is in order): the record fires now
+        self._records[op.event] += 1
+        for ev_wait in self._pending.pop((op.event, self._records[op.event]), []):
             ev_wait.succeed()
 
     def _wait(self, stream: StreamSpec, op: EventWaitOp):
@@ -314,13 +313,13 @@ class ProgramRun:
         self._waits[key] += 1
         k = self._waits[key]
         records = self._records[op.event]
-        if len(records) >= k:
+        if records >= k:
             return
         start = self.env.now
         ready = self.env.event()
         self._pending[(op.event, k)].append(ready)
         self._waiting_on[stream.name] = (f"waits for event '{op.event}' (record {k}; "
-                                         f"{len(records)} made so far)")
+                                         f"{records} made so far)")
         yield ready
         self._span("wait", f"wait {op.event}", stream, start)
 
@@ -368,19 +367,10 @@ class ProgramRun:
     def _hbm_share(self, op: CollectiveOp, group: tuple, gpu: int) -> float:
         """_hbm_share is the fraction of ``gpu``'s HBM peak the collective uses while it runs, taken as link-bound:
         every byte it sends is read from HBM and every byte it receives written (a reduction reads two and
-        writes one per byte received), at the usable bandwidth of the links it drives from this GPU (all n-1
-        of a mesh, 2 on a ring, 1 to a switch)."""
+        writes one per byte received), at the usable bandwidth of the links it drives from this GPU, one per
+        ring a ring collective runs (collectives.ring_strides: all n-1 of a mesh, 2 on a ring, 1 to a switch)."""
         system = self.program.system
-        arch = system.archs[gpu]
-        n = len(group)
-        links = {"mesh": n - 1, "ring": min(2, n - 1), "switch": 1}[system.topology]
-        per_link = system.link.bandwidth_gbps * system.link.efficiency * 1e3   # bytes per us
-        reduces = op.kind in ("all_reduce", "reduce_scatter")
-        hbm_per_sent_byte = 2 + (3 if reduces else 0)
-        return min(0.95, hbm_per_sent_byte * links * per_link / _hbm_peak(arch))
-
-
-def _hbm_peak(arch) -> float:
-    """_hbm_peak is the arch's HBM peak in bytes per microsecond."""
-    hbm = arch.hbm
-    return hbm.channels * hbm.bytes_per_memory_clk_per_channel * arch.clocks.memory_mhz
+        links = len(coll.ring_strides(system.topology, len(group)))
+        hbm_per_sent_byte = 2 + (3 if op.kind in ("all_reduce", "reduce_scatter") else 0)
+        return min(0.95, hbm_per_sent_byte * links * system.link.usable_gbps * 1e9
+                   / system.archs[gpu].hbm_bytes_per_s)
