@@ -4,18 +4,17 @@ Everything shown comes from the ProgramResult (gpusim.system.result), so the rep
 """
 from __future__ import annotations
 
+from gpusim.report.columns import aligned
 from gpusim.report.units import si
 
 
 def _table(title: str, header: list, rows: list) -> list:
+    """_table is ``title`` and the rows under it, indented: the first column left-aligned, the others (numbers)
+    right-aligned in the body; the header row is left-aligned."""
     if not rows:
         return []
-    cells = [header] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    out = [title]
-    for k, r in enumerate(cells):
-        out.append("  " + "  ".join(c.rjust(w) if k and i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
-    return out
+    lines = aligned([header] + [[str(c) for c in r] for r in rows], right=range(1, len(header)), header_left=True)
+    return [title] + ["  " + line for line in lines]
 
 
 def _us(x: float) -> str:

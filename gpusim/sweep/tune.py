@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from gpusim.report.columns import aligned
 from gpusim.sweep.study import StudyError
 from gpusim.templates.registry import TemplateError, parse_dims, template
 from gpusim.templates.writer import dtype_bytes
@@ -465,12 +466,9 @@ def format_tune(outcome: TuneOutcome, top: Optional[int] = None) -> str:
                      _number(row.get("time_us"), ".2f"), _number(row.get("tflops"), ".1f"),
                      _number(row.get("MFMA_Util"), ".1f"), _number(row.get("waves_per_simd"), "g"),
                      str(row.get("limiter") or "-")])
-    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
     numeric = {0, *range(len(head) - 5, len(head) - 1)}
     lines.append(f"best {len(body)} of {len(outcome.rows)} simulated, fastest first:")
-    for r in [head, *body]:
-        lines.append("  ".join(cell.rjust(w) if i in numeric else cell.ljust(w)
-                               for i, (cell, w) in enumerate(zip(r, widths))).rstrip())
+    lines += [line.rstrip() for line in aligned([head, *body], right=numeric)]
     lines.append("best: " + gen_command(outcome.family, outcome.rows[0]["params"], outcome.arch,
                                         output=f"{outcome.family}_best.s"))
     return "\n".join(lines) + "\n"
