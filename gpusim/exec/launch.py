@@ -64,7 +64,8 @@ def _parsed_metadata(text: str) -> object:
         return None
 
 
-def _align(x: int, a: int = ALIGN) -> int:
+def align_up(x: int, a: int = ALIGN) -> int:
+    """align_up is ``x`` rounded up to a multiple of ``a`` (the device layout's alignment by default)."""
     return (x + a - 1) // a * a
 
 
@@ -190,7 +191,7 @@ class Dispatch:
         off = 0
         for spec in self.args:
             size = 8 if spec.kind == "buffer" else struct.calcsize(_SCALAR_FORMATS.get(spec.dtype, "<H"))
-            off = _align(off, size)
+            off = align_up(off, size)
             explicit[spec.name] = off
             off += size
         return explicit, hidden, max(off, int(self.desc.get("kernarg_size", 0)))
@@ -207,7 +208,7 @@ class Dispatch:
 
     def _layout(self) -> None:
         explicit, hidden, ksize = self._kernarg_offsets()
-        kernarg_size = _align(max(ksize, 8), 64)
+        kernarg_size = align_up(max(ksize, 8), 64)
         if self.bound is not None:
             self._bound_layout(kernarg_size)
         else:
@@ -221,10 +222,10 @@ class Dispatch:
         cursor = 0
         self.kernarg_offset = cursor
         regions.append((cursor, cursor + kernarg_size))
-        cursor = _align(cursor + kernarg_size + GUARD_BYTES)
+        cursor = align_up(cursor + kernarg_size + GUARD_BYTES)
         self.packet_offset = cursor
         regions.append((cursor, cursor + 64))
-        cursor = _align(cursor + 64 + GUARD_BYTES)
+        cursor = align_up(cursor + 64 + GUARD_BYTES)
         for spec in self.args:
             if spec.kind != "buffer":
                 self.scalars[spec.name] = spec.value
@@ -233,7 +234,7 @@ class Dispatch:
             buf = Buffer(spec, arr, address=ARENA_BASE + cursor, offset=cursor)
             self.buffers[spec.name] = buf
             regions.append((cursor, cursor + arr.nbytes))
-            cursor = _align(cursor + max(arr.nbytes, 1) + GUARD_BYTES)
+            cursor = align_up(cursor + max(arr.nbytes, 1) + GUARD_BYTES)
         self.arena_size = cursor
         self.regions = np.array(regions, dtype=np.int64)
 

@@ -11,16 +11,12 @@ from typing import Mapping, Optional
 import numpy as np
 
 from gpusim.arch import Arch
-from gpusim.exec.launch import ALIGN, ARENA_BASE, GUARD_BYTES, BoundMemory
+from gpusim.exec.launch import ARENA_BASE, GUARD_BYTES, BoundMemory, align_up
 from gpusim.memory.hierarchy import MemoryLevels
 
 # the kernarg segment a device reserves for every launch: HIP's limit on a kernel's arguments, and room
 # for code object v5's hidden arguments
 DEFAULT_KERNARG_BYTES = 4096
-
-
-def _align(x: int, a: int = ALIGN) -> int:
-    return (x + a - 1) // a * a
 
 
 class DeviceMemory:
@@ -48,9 +44,9 @@ class DeviceMemory:
         self.gpu = gpu
         self.arch = arch
         self.kernarg_offset = 0
-        self.kernarg_capacity = _align(max(int(kernarg_bytes), 8), 64)
-        self.packet_offset = _align(self.kernarg_capacity + GUARD_BYTES)
-        self._cursor = _align(self.packet_offset + 64 + GUARD_BYTES)
+        self.kernarg_capacity = align_up(max(int(kernarg_bytes), 8), 64)
+        self.packet_offset = align_up(self.kernarg_capacity + GUARD_BYTES)
+        self._cursor = align_up(self.packet_offset + 64 + GUARD_BYTES)
         self.arena = np.zeros(self._cursor, np.uint8)
         self._places: dict[str, tuple[int, np.dtype, tuple]] = {}   # name -> (arena offset, dtype, shape)
         self.memory = MemoryLevels(arch)
@@ -65,7 +61,7 @@ class DeviceMemory:
             raise ValueError(f"buffer '{name}' is already allocated on GPU {self.gpu}")
         array = np.ascontiguousarray(array)
         offset = self._cursor
-        end = _align(offset + max(array.nbytes, 1) + GUARD_BYTES)
+        end = align_up(offset + max(array.nbytes, 1) + GUARD_BYTES)
         if end > len(self.arena):
             grown = np.zeros(max(end, 2 * len(self.arena)), np.uint8)
             grown[:self._cursor] = self.arena[:self._cursor]
@@ -112,7 +108,7 @@ class DeviceMemory:
     def used_bytes(self) -> np.ndarray:
         """used_bytes is the arena from the first buffer to the end of the last (guards included): every
         byte a kernel may read besides its kernarg segment and packet."""
-        first = _align(self.packet_offset + 64 + GUARD_BYTES)
+        first = align_up(self.packet_offset + 64 + GUARD_BYTES)
         return self.arena[first:self._cursor]
 
     def _place(self, name: str) -> tuple[int, np.dtype, tuple]:
