@@ -248,6 +248,7 @@ class Result:
     trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
     uninit_first: Optional[str] = None  # the first read of a register nothing wrote (GPUSIM_UNINIT_READS)
     warm_up: bool = False  # the timed dispatch ran after a warm-up dispatch of the same kernel
+    sampling: Optional[object] = None  # gpusim.engine.sampling.SamplingOutcome of a timed run
 
     @property
     def metrics(self) -> dict:
@@ -319,7 +320,7 @@ class Result:
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
              timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT,
              trace=None, max_wave_instructions: int = DEFAULT_WAVE_LIMIT,
-             timeout: Optional[float] = None, warm_up: bool = False) -> Result:
+             timeout: Optional[float] = None, warm_up: bool = False, sample=None) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
@@ -338,6 +339,10 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     it started. ``warm_up`` (timed runs only) first runs the kernel once without changing any buffer and
     times the dispatch after it, so the MALL holds what that run left, as hardware timings taken after a
     warm-up run (gpusim.engine.timing.time_kernel); cycles and counters are the timed dispatch's.
+    ``sample`` (timed runs only; a mode name of gpusim.engine.sampling.SAMPLE_MODES or a SamplingPolicy;
+    None: ``off``) lets a big dispatch be timed from a representative part (gpusim.engine.sampling):
+    ``Result.sampling`` says what was done and how sure the projection is. Outputs, checks and
+    instruction counts stay exact: with ``check`` or ``outputs`` every workgroup also runs functionally.
     Raises KernelFault if the kernel faults and HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
@@ -378,4 +383,5 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
-                  uninit_first=run.uninit_first, warm_up=warm_up)
+                  uninit_first=run.uninit_first, warm_up=warm_up,
+                  sampling=None if timed is None else timed.sampling)

@@ -30,6 +30,7 @@ from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, BoundMemory, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
+from gpusim.engine.sampling import SamplingOutcome
 from gpusim.exec.runaway import has_loops, may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 
@@ -103,6 +104,7 @@ class TimedRun:
     event_time_us: float = 0.0
     warm_up: bool = False
     memory: Optional[MemoryLevels] = None
+    sampling: Optional[SamplingOutcome] = None
 
     @property
     def instruction_counts(self) -> np.ndarray:
