@@ -360,7 +360,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
         from gpusim.engine.timing import time_kernel
         timed = time_kernel(kernel, arch, max_instructions=max_instructions,
                             max_wave_instructions=max_wave_instructions, values=outputs or check, trace=trace,
-                            timeout=timeout, warm_up=warm_up)
+                            timeout=timeout, warm_up=warm_up, sample=sample)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)

@@ -32,6 +32,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Optional, Union
 
+import numpy as np
+
+from gpusim.asm import sems
+from gpusim.engine.kernels import bundles, skip
+from gpusim.engine.loop_skip import skippable_loops
+
 SAMPLE_MODES = ("auto", "on", "off")
 # a dispatch estimated at more wave-instructions than this is sampled under ``auto`` (about 2 s of full
 # simulation at the timing loop's 2-3 M wave-instructions per second, benchmarks/timed_rate.py)
@@ -55,14 +61,15 @@ class SamplingPolicy:
     mode: str = "auto"
     above_wave_instructions: int = SAMPLE_ABOVE_WAVE_INSTRUCTIONS
     loop_head_iterations: int = 8
+    loop_measure_iterations: int = 4
     grid_head_rounds: int = 3
     grid_tail_rounds: int = 1
 
     def __post_init__(self):
         if self.mode not in SAMPLE_MODES:
             raise ValueError(f"sample mode {self.mode!r} is not one of {', '.join(SAMPLE_MODES)}")
-        if self.loop_head_iterations < 2 or self.loop_head_iterations % 2:
-            raise ValueError("loop_head_iterations must be an even number of at least 2")
+        if not 1 <= self.loop_measure_iterations < self.loop_head_iterations:
+            raise ValueError("loop_measure_iterations must be at least 1 and below loop_head_iterations")
         if self.grid_head_rounds < 2 or self.grid_tail_rounds < 1:
             raise ValueError("grid sampling needs at least 2 head rounds and 1 tail round")
 
@@ -120,5 +127,193 @@ def full_outcome(reason: str, cycles: int = 0) -> SamplingOutcome:
     return SamplingOutcome("full", reason, 1.0, cycles, cycles, cycles, 0)
 
 
-def plan_sampling(*args, **kwargs) -> Optional[object]:   # replaced below by the real planner
-    raise NotImplementedError
+@dataclass(frozen=True)
+class SamplePlan:
+    """SamplePlan is how one dispatch is sampled: ``method`` (``loop``, ``grid`` or ``full``) with its
+    ``reason``; for ``loop`` the per-row ``skip_head`` (gpusim.engine.loop_skip) and head iterations; for
+    ``grid`` the workgroup the dispatcher jumps at, the one it resumes from and the completions that open
+    the measuring window."""
+
+    method: str
+    reason: str
+    skip_head: Optional[np.ndarray] = None
+    head_iterations: int = 0
+    measure_iterations: int = 0
+    jump_at: int = 0
+    resume_at: int = 0
+    window_open: int = 0
+
+
+def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: int, waves_per_workgroup: int,
+                  probe_counts: Optional[np.ndarray], needed: np.ndarray) -> SamplePlan:
+    """plan_sampling chooses how to sample a dispatch of ``workgroups`` workgroups on ``slots`` workgroup
+    slots (CUs x workgroups per CU).
+
+    ``probe_counts``: per-instruction counts of its first workgroup run alone (the runaway probe), None
+    when there was none (a dispatch of few workgroups, or one without loops: its size is bounded by its
+    rows); ``needed``: the value slice (gpusim.asm.value_slice). ``auto`` samples above
+    ``policy.above_wave_instructions`` (the first workgroup's count times the grid). The loop method
+    is chosen when an outermost loop may be fast-forwarded and the first workgroup runs it at least
+    ``4 * head_iterations`` times per wave; else the grid method when the grid has enough rounds.
+    """
+    if policy.mode == "off":
+        return SamplePlan("full", "sampling is off")
+    if any(int(s) in (sems.MEM_ATOMIC, sems.DS_ATOMIC) for s in program.sem):
+        return SamplePlan("full", "the kernel has atomics, whose contention depends on every workgroup")
+    if probe_counts is None:
+        estimate = workgroups * waves_per_workgroup * program.rows if workgroups > 8 else 0
+    else:
+        estimate = int(probe_counts.sum()) * workgroups
+    if policy.mode == "auto" and estimate <= policy.above_wave_instructions:
+        return SamplePlan("full", f"below the sampling threshold (about {estimate / 1e6:.2f} M wave-instructions;"
+                                  f" auto samples above {policy.above_wave_instructions / 1e6:g} M)")
+    skip_head, refusals = skippable_loops(program, needed)
+    head = policy.loop_head_iterations
+    if probe_counts is not None:
+        long_edges = [b for b in np.flatnonzero(skip_head >= 0)
+                      if probe_counts[b] >= 4 * head * waves_per_workgroup]
+        if long_edges:
+            rows = ", ".join(f"rows {int(skip_head[b])}-{int(b)}" for b in long_edges)
+            return SamplePlan("loop", f"long loop ({rows}): {head} iterations per wave in detail, the rest "
+                                      "fast-forwarded", skip_head=np.where(np.isin(np.arange(skip_head.size),
+                                                                                   long_edges), skip_head, -1),
+                              head_iterations=head, measure_iterations=policy.loop_measure_iterations)
+    rounds = workgroups / max(slots, 1)
+    need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
+    if rounds >= need:
+        return SamplePlan("grid", f"{rounds:.1f} rounds of workgroups: the first {policy.grid_head_rounds} and "
+                                  f"the last {policy.grid_tail_rounds} in detail",
+                          jump_at=policy.grid_head_rounds * slots,
+                          resume_at=workgroups - policy.grid_tail_rounds * slots, window_open=slots)
+    why = f"{rounds:.1f} rounds of workgroups (the grid method needs {need})"
+    if refusals:
+        why += "; loops not fast-forwarded: " + "; ".join(refusals)
+    elif not np.any(skip_head >= 0):
+        why += ", and no loop"
+    else:
+        why += f", and no loop runs {4 * head} times"
+    return SamplePlan("full", why)
+
+
+SAMPLE_CAPACITY = 1 << 16   # measured rates kept per dispatch (per-wave rates, or completion cycles)
+
+
+def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slots: int, n_counters: int,
+                  memory) -> bundles.SampleArrays:
+    """sample_arrays builds the timing loop's SampleArrays for ``plan`` (METHOD_OFF for ``full``), with
+    views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots."""
+    params = np.zeros(skip.Z_N, np.int64)
+    params[skip.Z_METHOD] = {"loop": skip.METHOD_LOOP, "grid": skip.METHOD_GRID}.get(plan.method, skip.METHOD_OFF)
+    params[skip.Z_HEAD_ITERS] = plan.head_iterations
+    params[skip.Z_MEASURE_ITERS] = plan.measure_iterations
+    params[skip.Z_JUMP_AT] = plan.jump_at
+    params[skip.Z_RESUME_AT] = plan.resume_at
+    params[skip.Z_WINDOW_OPEN] = plan.window_open
+    out = np.zeros(skip.O_N, np.int64)
+    out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
+    views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
+    skip_head = plan.skip_head if plan.skip_head is not None else np.full(rows, -1, np.int64)
+    return bundles.SampleArrays(
+        params, out, skip_head.astype(np.int64), np.zeros(wave_slots, np.int64), np.full(wave_slots, -1, np.int64),
+        np.zeros((wave_slots, plan.measure_iterations + 1), np.int64), np.zeros(wave_slots, np.int64),
+        np.zeros(workgroup_slots, np.int64),
+        np.zeros(workgroup_slots, np.int64),
+        np.zeros(workgroup_slots, np.int64), np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((2, n_counters), np.int64),
+        np.zeros((2, rows), np.int64), np.zeros((2, sum(v.size for v in views)), np.int64), views)
+
+
+_Z95 = 1.959963984540054   # two-sided 95% point of the normal distribution
+_BATCHES = 8               # batches the grid method's window is cut into for its interval
+
+
+def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np.ndarray, icount: np.ndarray,
+            inst_column: int, cycles_column: int) -> tuple[int, SamplingOutcome]:
+    """project turns a sampled run into the whole dispatch's cycles and SamplingOutcome.
+
+    ``cycles`` is what the compressed run took (its last wave to the end-of-kernel release). The skipped
+    work's counters are the window's (snapshot 1 minus snapshot 0) times the skipped share, added in
+    place to ``counters`` (the loop's C_* array, whose ``inst_column`` becomes every wave-instruction and
+    whose ``cycles_column`` the projected cycles), to the memory counters behind ``Z.memory`` and, for
+    the grid method, to ``icount`` (the loop method's fast-forward counted its instructions exactly).
+    A plan that ended up skipping nothing returns the run's own cycles and a ``full`` outcome saying why.
+    """
+    out = Z.out
+    issued = int(counters[inst_column])
+    if plan.method == "loop" and out[skip.O_FF_WAVES] > 0 and out[skip.O_SNAPS] == 2:
+        skipped_insts = int(out[skip.O_FF_INSTS])
+        window_insts = int(out[skip.O_I_B] - out[skip.O_I_A])
+        scale = skipped_insts / window_insts if window_insts > 0 else 0.0
+        projected = int(out[skip.O_PROJECTED_END]) + cycles - _waves_end(Z, cycles)
+        rates = Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)].astype(np.float64)
+        _add_scaled(Z, counters, None, scale)
+        total = issued + skipped_insts
+        half = _half_width(rates, projected - cycles)
+        reason = f"{plan.reason}; {int(out[skip.O_FF_ITERS]):,} loop iterations of {int(out[skip.O_FF_WAVES]):,} " \
+                 "waves fast-forwarded"
+    elif plan.method == "grid" and out[skip.O_JUMPED] == 1:
+        skipped_wgs = plan.resume_at - plan.jump_at
+        done = int(out[skip.O_DONE_B] - out[skip.O_DONE_A])
+        span = int(out[skip.O_T_B] - out[skip.O_T_A])
+        scale = skipped_wgs / done
+        projected = cycles + int(round(span * scale))
+        completions = np.sort(Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)])
+        per_batch = _batch_cycles_per_workgroup(int(out[skip.O_T_A]), completions)
+        _add_scaled(Z, counters, icount, scale)
+        total = issued + int(round((out[skip.O_I_B] - out[skip.O_I_A]) * scale))
+        half = _half_width(per_batch, projected - cycles)
+        rates = per_batch
+        reason = f"{plan.reason}; {skipped_wgs:,} workgroups of the middle projected at the measured rate"
+    else:
+        return cycles, full_outcome(_why_nothing_skipped(plan, out), cycles)
+    counters[inst_column] = total
+    counters[cycles_column] = projected
+    outcome = SamplingOutcome(plan.method, reason, issued / total if total else 1.0, cycles,
+                              int(np.floor(projected - half)), int(np.ceil(projected + half)), int(rates.size))
+    return projected, outcome
+
+
+def _waves_end(Z: bundles.SampleArrays, cycles: int) -> int:
+    """_waves_end is the compressed run's last wave end without its slot's skipped cycles (its projected
+    end minus the largest debt is not it: the debt differs by slot), kept by the loop in O_WAVES_END."""
+    return int(Z.out[skip.O_WAVES_END]) or cycles
+
+
+def _add_scaled(Z: bundles.SampleArrays, counters: np.ndarray, icount: Optional[np.ndarray], scale: float) -> None:
+    """_add_scaled adds the window's counts times ``scale`` to the live counters (and to ``icount``)."""
+    counters += np.rint((Z.snap_counters[1] - Z.snap_counters[0]) * scale).astype(np.int64)
+    if icount is not None:
+        icount += np.rint((Z.snap_icount[1] - Z.snap_icount[0]) * scale).astype(np.int64)
+    delta = np.rint((Z.snap_memory[1] - Z.snap_memory[0]) * scale).astype(np.int64)
+    at = 0
+    for view in Z.memory:
+        view += delta[at:at + view.size]
+        at += view.size
+
+
+def _batch_cycles_per_workgroup(start: int, completions: np.ndarray) -> np.ndarray:
+    """_batch_cycles_per_workgroup cuts the window's completion cycles into _BATCHES batches of equal count
+    and returns each batch's cycles per completed workgroup (the batch means of the completion rate)."""
+    n = completions.size
+    if n < 2 * _BATCHES:
+        return np.array([(completions[-1] - start) / n]) if n else np.zeros(0)
+    edges = np.linspace(0, n, _BATCHES + 1).astype(int)
+    times = np.concatenate(([start], completions))
+    return np.array([(times[edges[k + 1]] - times[edges[k]]) / (edges[k + 1] - edges[k]) for k in range(_BATCHES)])
+
+
+def _half_width(rates: np.ndarray, skipped_cycles: int) -> float:
+    """_half_width is the 95% interval's half-width on the skipped cycles: their share of the mean rate's
+    standard error (rates: independent samples of cycles per unit of skipped work)."""
+    if rates.size < 2 or rates.mean() <= 0:
+        return 0.0
+    return _Z95 * rates.std(ddof=1) / np.sqrt(rates.size) / rates.mean() * max(skipped_cycles, 0)
+
+
+def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
+    """_why_nothing_skipped says why a sampled plan ran in full after all."""
+    if plan.method == "grid" and out[skip.O_NONUNIFORM]:
+        return (f"workgroups differ (the first ones ran {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
+                "wave-instructions each): every workgroup simulated")
+    if plan.method == "loop":
+        return "no wave ran its loop past the head iterations: every iteration simulated"
+    return plan.reason

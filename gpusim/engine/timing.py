@@ -30,7 +30,9 @@ from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, BoundMemory, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
-from gpusim.engine.sampling import SamplingOutcome
+from gpusim.engine.sampling import (
+    SamplePlan, SamplingOutcome, full_outcome, plan_sampling, project, sample_arrays, sampling_policy,
+)
 from gpusim.exec.runaway import has_loops, may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 
@@ -192,7 +194,7 @@ PROBE_ABOVE_WORKGROUPS = 8
 
 
 def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int, timeout: Optional[float],
-                   bound: Optional[BoundMemory] = None) -> None:
+                   bound: Optional[BoundMemory] = None) -> Optional[TimedRun]:
     """_probe_runaway raises the runaway fault of a dispatch whose first workgroup never ends by itself.
 
     A dispatch that fills the GPU runs hundreds of waves side by side, so a loop whose exit is never taken
@@ -203,16 +205,18 @@ def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int,
     would too: that fault is raised, with the report the functional run gives. Any other outcome, a
     completed workgroup or a fault the whole dispatch might not reach, says nothing and the full run goes
     ahead. Deterministic: the probe's verdict depends only on the kernel and the budget. ``bound``: the
-    device space the dispatch runs in (time_kernel), which the probe leaves unchanged.
+    device space the dispatch runs in (time_kernel), which the probe leaves unchanged. Returns the probe's
+    run (its instruction counts size the dispatch for sampling), None when it faulted without a verdict.
     """
     try:
-        time_kernel(kernel, arch, max_instructions=max(max_wave_instructions, 1) * (1 << 12),
+        return time_kernel(kernel, arch, max_instructions=max(max_wave_instructions, 1) * (1 << 12),
                     max_wave_instructions=max_wave_instructions, quantum=quantum, values=False, timeout=timeout,
                     first_workgroups=1, bound=_untouched(kernel.program, bound))
     except KernelFault as fault:
         if fault.code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS) and \
                 not may_wait_on_others(kernel.program, fault.row):
             raise
+    return None
 
 
 def _untouched(program, bound: Optional[BoundMemory]) -> Optional[BoundMemory]:
@@ -238,7 +242,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                 max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
                 trace: Optional[TraceWindow] = None, timeout: Optional[float] = None,
                 first_workgroups: int = 0, warm_up: bool = False, memory: Optional[MemoryLevels] = None,
-                bound: Optional[BoundMemory] = None) -> TimedRun:
+                bound: Optional[BoundMemory] = None, sample=None) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -268,29 +272,62 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     address space (gpusim.exec.launch.BoundMemory): its buffers at their fixed addresses, the kernel's
     stores written into them in place (the probe and warm-up runs leave them unchanged); the addresses
     must be the same from kernel to kernel for the kept MALL, L2 and TLB lines to match.
+
+    ``sample`` (a gpusim.engine.sampling mode name or SamplingPolicy; None: off) may time the dispatch
+    from a representative part of it (gpusim.engine.sampling): TimedRun.sampling says what was done,
+    ``cycles`` and the counters are the projection, and with ``values`` every workgroup still runs
+    functionally for the outputs and the exact instruction counts. A run with ``trace``, ``bound`` or
+    ``first_workgroups`` is never sampled.
     """
     # a kernel without loops cannot run away in a way the probe reports (may_wait_on_others): no probe
+    probe = None
     if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS \
             and has_loops(kernel.program):
-        _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout, bound)
+        probe = _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout, bound)
+    plan = _sample_plan(kernel, arch, sampling_policy(sample), probe, trace=trace, bound=bound,
+                        first_workgroups=first_workgroups)
     limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
-                  timeout=timeout, first_workgroups=first_workgroups)
+                  timeout=timeout, first_workgroups=first_workgroups, plan=plan)
     memory = MemoryLevels(arch) if memory is None else memory.for_next_kernel(keep_l2=keeps_l2(arch))
     if warm_up:
         _timed_dispatch(kernel, arch, memory, values=False, trace=None, bound=_untouched(kernel.program, bound),
                         **limits)
         memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
-    run = _timed_dispatch(kernel, arch, memory, values=values, trace=trace, bound=bound, **limits)
+    sampled = plan is not None and plan.method != "full"
+    run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace, bound=bound, **limits)
+    if run.sampling is not None and run.sampling.sampled and values:
+        # only the timing is sampled: every workgroup runs functionally for the outputs and exact counts
+        run.functional = Dispatch(kernel.module, kernel.source, kernel.program, kernel.module.launch,
+                                  kernel.module.args).run(limit=max_instructions, wave_limit=max_wave_instructions,
+                                                          timeout=timeout)
     run.warm_up = warm_up
     run.memory = memory
     return run
 
 
+def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace, bound,
+                 first_workgroups: int) -> Optional[SamplePlan]:
+    """_sample_plan is how time_kernel samples the dispatch (gpusim.engine.sampling.plan_sampling), None
+    when sampling is off."""
+    if policy.mode == "off":
+        return None
+    if trace is not None:
+        return SamplePlan("full", "a trace records every wave")
+    if bound is not None or first_workgroups:
+        return SamplePlan("full", "a program's kernels and partial dispatches are simulated in full")
+    occ = descriptor_occupancy(arch, kernel.descriptor, int(np.prod(kernel.module.launch.block)))
+    return plan_sampling(kernel.program, policy, workgroups=int(np.prod(kernel.module.launch.grid)),
+                         slots=arch.cus * occ.workgroups_per_cu, waves_per_workgroup=occ.waves_per_workgroup,
+                         probe_counts=None if probe is None else probe.instruction_counts,
+                         needed=value_slice(kernel.program))
+
+
 def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instructions: int, max_wave_instructions: int,
                     quantum: int, values: bool, trace: Optional[TraceWindow], timeout: Optional[float],
-                    first_workgroups: int, bound: Optional[BoundMemory] = None) -> TimedRun:
+                    first_workgroups: int, bound: Optional[BoundMemory] = None,
+                    plan: Optional[SamplePlan] = None) -> TimedRun:
     """_timed_dispatch runs one dispatch of ``kernel`` on the timing model with ``memory``'s levels as they are
-    (time_kernel's arguments; no runaway probe, no warm-up). Mutates ``memory`` and, with ``bound``, the
+    (time_kernel's arguments; no runaway probe, no warm-up), sampled as ``plan`` says. Mutates ``memory`` and, with ``bound``, the
     buffers it binds."""
     module = kernel.module
     p = kernel.program
@@ -369,6 +406,8 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     cus = bundles.CuArrays(unit_valu=per_cu(4), unit_mfma=per_cu(4), unit_lds=per_cu(), simd_wake=per_cu(4),
                            last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu(), cu_start=per_cu())
     counted = bundles.CounterArrays(counters, icount, uninit, fault)
+    sampling = sample_arrays(plan or SamplePlan("full", ""), rows=p.rows, wave_slots=slots, workgroup_slots=n_wgs,
+                             n_counters=cuk.C_N, memory=memory)
     scratch = bundles.ScratchArrays(scratch_for(arch.cu.lds.banks), memo_for(p.rows), np.zeros(3, np.int64),
                                     np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
                                     np.zeros(5, np.int64))
@@ -376,9 +415,12 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
         launch = bundles.LaunchArrays(dispatch.abi(), dispatch.user_sgprs(), written0, dispatch.regions, dispatch.env(),
                                       params, dispatch_order(arch), stop, np.zeros(arch.gpu.xcds, np.int64))
         cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus, counted,
-                                        scratch, memory.kernel_args(), events, tctl)
+                                        scratch, memory.kernel_args(), sampling, events, tctl)
     if fault[memk.F_CODE]:
         raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
+    outcome = None
+    if plan is not None:
+        cycles, outcome = project(plan, sampling, int(cycles), counters, icount, cuk.C_INSTS, cuk.C_CYCLES)
     c = {
         "GRBM_GUI_ACTIVE": int(cycles),
         "GPUSIM_INSTS_TOTAL": int(counters[cuk.C_INSTS]),
@@ -401,4 +443,5 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     times = kernel_times(int(cycles), arch)
     return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
                     functional=dispatch.outcome(mem, icount, values=values, uninit=uninit, registers=regs.registers),
-                    trace=recorded, kernel_time_us=times.kernel_time_us, event_time_us=times.event_time_us)
+                    trace=recorded, kernel_time_us=times.kernel_time_us, event_time_us=times.event_time_us,
+                    sampling=outcome)

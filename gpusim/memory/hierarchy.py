@@ -304,6 +304,12 @@ class MemoryLevels:
                     out[f"{name}[{k}]"] = value
         return out
 
+    def counter_views(self) -> list:
+        """counter_views lists (counter names, flat int64 view) for every counter array, in the order
+        gpusim.engine.kernels.bundles.MemoryCounterViews names them; a view follows the live counts, and
+        column ``k`` of instance ``i`` is element ``i * len(names) + k``."""
+        return [(names, arr.reshape(-1)) for names, arr in self._counter_arrays()]
+
     def _counter_arrays(self) -> tuple:
         return ((TCP_COUNTERS, self.tcp), (SQC_COUNTERS, self.sqc), (TCC_COUNTERS, self.tcc),
                 (MALL_COUNTERS, self.mall_ctr), (HBM_COUNTERS, self.hbm_ctr),

@@ -67,3 +67,20 @@ CounterArrays = namedtuple("CounterArrays", ("counters", "icount", "uninit", "fa
 # Scratch the loop reuses: the LDS bank model's (lds_banks.scratch_for, memo_for), the workgroup id
 # (int64[3]), the lines of one access (int64, timing._lines_per_access) and the arbiter's picks (int64[5] x 2).
 ScratchArrays = namedtuple("ScratchArrays", ("lds_scratch", "lds_memo", "wgv", "lines", "pick", "pkey"))
+
+# The memory hierarchy's counters as flat views (gpusim.memory.hierarchy.MemoryLevels.counter_views order):
+# what a sampled run's snapshots copy.
+MemoryCounterViews = namedtuple("MemoryCounterViews", ("tcp", "sqc", "tcc", "mall", "hbm", "utcl1", "utcl2"))
+
+# Sampled simulation (gpusim.engine.kernels.skip, gpusim.engine.sampling).
+#   params: skip.Z_* columns; out: skip.O_* columns; skip_head[b]: the head row of the loop whose back edge
+#   is row b and which may be fast-forwarded, else -1; per wave slot: iters (back edges of its current
+#   loop taken), loop_row (that loop's back edge), mark[w, k] (the cycles of its last head iterations' back
+#   edges, Z_MEASURE_ITERS + 1 of them), in_head (1 from its launch until it passes its first loop head); per
+#   workgroup slot: credit (cycles the running workgroup skipped), debt (cycles the slot's earlier
+#   workgroups skipped), insts (wave-instructions of the running workgroup); samples: measured rates;
+#   snap_counters / snap_icount / snap_memory: two snapshots of the counters; memory: the live views.
+SampleArrays = namedtuple("SampleArrays", (
+    "params", "out", "skip_head", "iters", "loop_row", "mark", "in_head", "credit", "debt", "insts", "samples",
+    "snap_counters", "snap_icount", "snap_memory", "memory",
+))

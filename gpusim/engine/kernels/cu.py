@@ -45,6 +45,7 @@ from gpusim.memory.kernels.maintenance import cache_control, end_of_kernel_write
 from gpusim.memory.kernels.translation import translated_access_line
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
+from gpusim.engine.kernels import skip
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.lds import ds2_offsets
@@ -261,7 +262,7 @@ def _dispatch_at(L, cu, earliest):
 
 
 @njit(_nrt=False, cache=True, nogil=True)
-def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
+def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
     """run_timed simulates a whole dispatch and returns the cycle its last wave ended.
 
     Its arguments are the bundles of gpusim.engine.kernels.bundles: ``P`` the program (ProgramArrays),
@@ -269,7 +270,9 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
     ``G`` the workgroup slots (WorkgroupArrays), ``U`` the CUs (CuArrays), ``K`` the counters
     (CounterArrays), ``X`` scratch (ScratchArrays) and ``M`` the memory hierarchy
     (:meth:`gpusim.memory.hierarchy.MemoryLevels.kernel_args`), which every vector and scalar memory access
-    goes through.
+    goes through. ``Z`` (SampleArrays) samples the dispatch when its Z_METHOD is not METHOD_OFF
+    (gpusim.engine.kernels.skip): long loops fast-forwarded after their head iterations, or the middle of
+    the grid skipped, with what the projection needs recorded in ``Z.out``.
 
     ``P.xops`` is what executes: ``P.ops`` with the vector registers renumbered as ``V.vreg`` holds them.
     The dependency scoreboard ``W.reg_ready`` (one column per register of P.reads/P.writes) holds the cycle
@@ -313,6 +316,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
     code_base = params[P_CODE_BASE]
     next_wg = 0
     stamp = 0
+    method = Z.params[skip.Z_METHOD]
     # first round: every CU gets workgroups in the dispatch order, as many rounds as fit, each XCD's at the
     # pace of its dispatcher (the first workgroup of every XCD at cycle 0); a CU is busy from its first one on
     for cu in range(n_cu):
@@ -325,6 +329,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                 cu_start[cu] = min(cu_start[cu], start)
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, start, stamp, L, V, W, G,
                                           X.wgv)
+                skip.workgroup_launched(Z, cu * spc + rnd * wpw, wpw)
                 if tctl is not None:
                     _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, start)
                 next_wg += 1
@@ -511,6 +516,19 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                             hazard[w] |= REFILLING
                         if r == itp.JUMP and endless[pc[w]]:
                             state[w] = TRAPPED
+                        elif r == itp.JUMP and method == skip.METHOD_LOOP and Z.skip_head[i] == pc[w]:
+                            ff = skip.back_edge(w, ws, i, cycle, issued_total, code_base, params[P_WAVE_LIMIT], P, L,
+                                                V, W, K, Z, lds[ws], lds.shape[1])
+                            if ff == skip.FF_FAULT:
+                                fault[F_WORKGROUP] = wg_id[ws]
+                                fault[F_WAVE] = (w - base) % wpw
+                                return cycle
+                            if ff == skip.FF_WAVE_LIMIT:
+                                _fault_at(fault, FAULT_WAVE_LIMIT, w, pc[w], wg_id[ws], (w - base) % wpw, state, cu,
+                                          spc, wpc, wpw, ws)
+                                return cycle
+                            if ff == skip.FF_TRAPPED:
+                                state[w] = TRAPPED
                     elif kind == TK_VMEM and sem[i] == S.MEM_CACHE:
                         # buffer_wbl2 / buffer_inv: a cache write-back or invalidate, counted in vmcnt
                         done = cache_control(M, cu, mods[i, M_SUB] & 0xFF, mods[i, M_CACHE], cycle)
@@ -565,10 +583,17 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                         live_waves -= 1
                         cu_live[cu] -= 1
                         # the dispatch is complete only when the wave's MFMA/VALU work and memory writes are
-                        last_end = max(last_end, cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
+                        wend = max(cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
                         for j in range(vmn[w]):
-                            last_end = max(last_end, vmq[w, j])
+                            wend = max(wend, vmq[w, j])
+                        last_end = max(last_end, wend)
                         wg_live[ws] -= 1
+                        if method != skip.METHOD_OFF:
+                            skip.wave_ended(Z, w, ws, wend, wcount[w])
+                            if wg_live[ws] == 0:
+                                skip.workgroup_completed(Z, ws, cycle, issued_total, counters, icount)
+                                if next_wg < n_wg:
+                                    next_wg = skip.next_workgroup(Z, next_wg, cycle, issued_total, counters, icount)
                         if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
                             _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
                             wg_arrived[ws] = 0
@@ -577,6 +602,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, trace, tctl):
                             start = _dispatch_at(L, cu, cycle + 1)
                             stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, start, stamp, L,
                                                       V, W, G, X.wgv)
+                            skip.workgroup_launched(Z, cu * spc + (ws - cu * wpc) * wpw, wpw)
                             if tctl is not None:
                                 _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, start)
                             next_wg += 1
