@@ -287,10 +287,14 @@ a study file (YAML):
   workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
   # or: workload: k.s   or: workloads: [a.s, b.s]   (paths relative to the study file)
   metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
+  sample: auto                         # optional: auto (default), on or off, as 'gpusim run --sample'
 metrics: any derived metric of 'gpusim run --json' (case-insensitive), a counter (TCC_HIT_sum),
 or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 traffic: a stream's
 bandwidth wherever its data lives). Every key, value, combination of
-architecture values and metric is checked before anything runs.
+architecture values and metric is checked before anything runs. A point whose kernel is
+estimated above """ + f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}" + """ wave-instructions is timed from a sample (sample: auto); its
+row says so (sampled, sample_method, sample_error_pct: the 95% CI half-width on cycles, in
+percent). sample: off times every point in full.
 
 a program study (an application program, 'gpusim run app.yaml'):
   workload: {program: ../workloads/tp_mlp_8gpu.yaml}
@@ -305,7 +309,8 @@ launches_reused (gpusim/sweep/metrics.py says each). No arch:, arch.* or gen.* k
 results (-o FOLDER), written as points complete:
   points.jsonl            one row per finished point (what --resume reads)
   results.parquet | .csv  the table: point, varied keys, status, metrics, waves_per_simd,
-                          limiter, arch_hash, host_s, error
+                          limiter, sampled, sample_method, sample_error_pct, arch_hash,
+                          host_s, error
   archs/HASH.yaml         the resolved architecture of each arch_hash
 status: ok; invalid (the template refused the combination, e.g. LDS too small); fault (the
 kernel faulted); error (anything else; --resume runs these again).
@@ -669,6 +674,10 @@ def _add_tune(sub) -> None:
                        "results folder; default: a temporary one)")
         f.add_argument("--resume", action="store_true", help="finish a tuning whose results are in FOLDER")
         f.add_argument("--list", action="store_true", help="search and print the shortlist; simulate nothing")
+        f.add_argument("--sample", choices=SAMPLE_MODES, default="auto",
+                       help="sampled timing of each kernel, as 'gpusim run --sample' (default auto: a kernel above "
+                            f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} wave-instructions is timed from a sample, its error "
+                            "estimate in the results; off: every kernel in full, exact cycles)")
         f.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -736,7 +745,8 @@ def _cmd_tune(ns) -> int:
             print(f"  {c.estimate:12,.0f}  " + "  ".join(f"{k}={c.params[k]}" for k in found.varied))
         return 0
     outcome = tune(ns.family, ns.arch, fixed, top=ns.top, max_points=ns.max_points, out=ns.output,
-                   workers=ns.workers, scheduler=ns.scheduler, progress=not ns.quiet, resume=ns.resume)
+                   workers=ns.workers, scheduler=ns.scheduler, progress=not ns.quiet, resume=ns.resume,
+                   sample=ns.sample)
     print(format_tune(outcome))
     return 0 if outcome.rows else 1
 
