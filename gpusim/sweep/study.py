@@ -269,8 +269,9 @@ class _Builder:
         if isinstance(value, bool):   # YAML reads a bare on / off as a boolean
             value = "on" if value else "off"
         if value not in SAMPLE_MODES:
+            got = repr(value) if isinstance(value, str) else _shown(value)
             raise StudyError(f"'sample' is one of {', '.join(SAMPLE_MODES)} (sampled timing of each point, as "
-                             f"gpusim run --sample), got {_shown(value)}", node.loc,
+                             f"gpusim run --sample), got {got}", node.loc,
                              did_you_mean(value, SAMPLE_MODES) if isinstance(value, str) else "")
         return value
 
