@@ -439,7 +439,7 @@ def _cmd_run(ns) -> int:
     if ns.timeout is not None and not ns.timeout > 0:
         raise UsageError("--timeout must be positive (seconds)")
     window = _trace_window(ns, arch)
-    sample = _sample_mode(ns, window)
+    sample = _sample_mode(ns, window) if ns.timing else None   # a functional run has nothing to sample
     # the report prints no buffers: without --check, the timing model skips the values no address or
     # branch depends on (same cycles and counters, less host time)
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
@@ -458,9 +458,8 @@ def _cmd_run(ns) -> int:
 
 
 def _sample_mode(ns, window) -> str:
-    """_sample_mode is the --sample mode a kernel run passes to simulate: auto unless given, and off with a
-    trace or timeline (they record every wave), with a note on stderr when --sample was given otherwise.
-    A functional run (--no-timing) ignores it."""
+    """_sample_mode is the --sample mode a timed kernel run passes to simulate: auto unless given, and off with
+    a trace or timeline (they record every wave), with a note on stderr when --sample was given otherwise."""
     mode = ns.sample or "auto"
     if window is not None and mode != "off":
         if ns.sample is not None:
@@ -496,7 +495,7 @@ def _cmd_triton(ns) -> int:
     arch = api.load_arch(ns.arch)
     compiled = gt.compile(kernel, grid=grid, args=args, constexprs=fe.command_line_constexprs(ns.constexpr),
                           num_warps=ns.num_warps, arch=arch, types=types, options=options, checks=ns.check)
-    sample = ns.sample or "auto"
+    sample = (ns.sample or "auto") if ns.timing else None
     result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing, outputs=bool(ns.check),
                           sample=sample)
     print(format_run(result, compiled, sample=sample))

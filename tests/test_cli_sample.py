@@ -91,7 +91,7 @@ def test_a_program_file_refuses_sample(capsys):
 # ---------------------------------------------------------------- the mode that reaches simulate
 def test_the_mode_is_auto_by_default_and_the_flag_otherwise(simulated, capsys):
     for args, mode in (((), "auto"), (("--sample", "off"), "off"), (("--sample", "on"), "on"),
-                       (("--no-timing",), "auto")):   # a functional run: simulate ignores it
+                       (("--no-timing",), None)):   # a functional run has nothing to sample
         code, _, err = _run(capsys, *args)
         assert code == 0, err
         assert simulated.kwargs[-1]["sample"] == mode, args
