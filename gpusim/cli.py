@@ -62,12 +62,11 @@ With --no-timing only the functional model runs: counts, FLOPs and checks, no cy
 Without --check the timing model computes only the values that an address, a branch
 or EXEC depends on (MFMA math and data moves are skipped): the same cycles and
 counters in less host time.
-""" + f"""\
-A timed dispatch estimated above {SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} wave-instructions is sampled (--sample
+A timed dispatch estimated above SAMPLE_THRESHOLD wave-instructions is sampled (--sample
 auto): parts of it run in full detail and the rest is projected from their measured rates;
 the 'sampled' line says how much ran in detail and gives a 95% confidence interval on cycles.
 --sample off simulates it all (exact cycles, for goldens); --trace and --timeline imply it.
-""" + """
+
 examples:
   gpusim run workloads/saxpy.s --arch cdna3 --check
   gpusim run k.s --arch my_arch.yaml --grid 64,1,1 --arg n=4096
@@ -88,7 +87,7 @@ launch it:
   ; gpusim-arg: n i32 4096
   ; gpusim-arg: x buffer f32[n] init=uniform(-1,1) seed=1   # shapes may name integer arguments
   ; gpusim-check: y ~= 2 * x  rtol=1e-6
-"""
+""".replace("SAMPLE_THRESHOLD", f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}")
 
 
 EPILOG_TOP = """\
@@ -292,7 +291,7 @@ metrics: any derived metric of 'gpusim run --json' (case-insensitive), a counter
 or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 traffic: a stream's
 bandwidth wherever its data lives). Every key, value, combination of
 architecture values and metric is checked before anything runs. A point whose kernel is
-estimated above """ + f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}" + """ wave-instructions is timed from a sample (sample: auto); its
+estimated above SAMPLE_THRESHOLD wave-instructions is timed from a sample (sample: auto); its
 row says so (sampled, sample_method, sample_error_pct: the 95% CI half-width on cycles, in
 percent). sample: off times every point in full.
 
@@ -321,7 +320,7 @@ examples:
   gpusim sweep study.yaml -o results/ --scheduler tcp://host:8786   # a Dask cluster
   gpusim sweep study.yaml --list                       # check it and list its points
   gpusim plot results/ --x arch.hbm.channels --y tflops --hue gen.gemm.tile
-"""
+""".replace("SAMPLE_THRESHOLD", f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}")
 
 EPILOG_PLOT = """\
 kinds:
