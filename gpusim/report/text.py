@@ -105,10 +105,11 @@ def _timing_lines(result, m: dict, sample: Optional[str] = None) -> list:
     arch = result.arch
     launch = arch.launch
     warm = ", after a warm-up run" if result.warm_up else ""
+    sampled = sampling_line(result, sample)
     lines = [
         _line("time", f"{result.cycles:,} cycles = {m['Kernel_Time_us']:.2f} us at {arch.clocks.shader_mhz} MHz, "
                       f"first dispatch to end-of-kernel release{warm}"),
-        *filter(None, [sampling_line(result, sample)]),
+        *([sampled] if sampled else []),
         _line("profiler", f"{result.kernel_time_us:.2f} us kernel time as a profiler's kernel trace measures it "
                           f"(+ {launch.start_invalidate_cycles:,}-cycle cache invalidate at kernel start)"),
         _line("hipEvent", f"{result.event_time_us:.2f} us as hipEvent timing around the launch measures it "

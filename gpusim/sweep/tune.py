@@ -397,6 +397,9 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     from gpusim.sweep.runner import run_study
     from gpusim.sweep.study import study_from_parts
 
+    from gpusim.engine.sampling import SAMPLE_MODES
+    if sample not in SAMPLE_MODES:
+        raise StudyError(f"sample mode {sample!r} is not one of {', '.join(SAMPLE_MODES)}")
     arch = load_arch(arch_ref)
     found = search(family, arch, fixed, max_points=max_points, space=space)
     if not found.kept:

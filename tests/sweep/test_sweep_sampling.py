@@ -145,6 +145,12 @@ def test_tune_studies_take_the_sample_mode():
     assert study.to_dict()["sample"] == "off"
 
 
+def test_tune_refuses_an_unknown_sample_mode():
+    from gpusim.sweep.tune import tune
+    with pytest.raises(StudyError, match="sample mode 'sometimes' is not one of auto, on, off"):
+        tune("gemm", "cdna3", {"m": 512, "n": 512, "k": 128}, sample="sometimes", progress=False)
+
+
 def test_cli_tune_passes_sample(monkeypatch, capsys):
     import gpusim.sweep.tune as tune_module
     seen = []
