@@ -11,6 +11,7 @@ import sys
 from typing import Optional, Sequence
 
 from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder
+from gpusim.engine.sampling import SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES
 from gpusim.errors import GpusimError, UsageError
 
 DESCRIPTION_TRITON = """\
@@ -34,6 +35,8 @@ the report, one line per topic (the timing model runs unless --no-timing):
   executed   wave-instructions in all and per unit (VALU, MFMA, SALU, SMEM, VMEM, LDS, ...)
   time       kernel cycles and microseconds at the shader clock (first dispatch to the
              end-of-kernel release)
+  sampled    (sampled runs) the method, the part of the work simulated in detail and a
+             95% confidence interval on cycles; or why a dispatch it would sample ran in full
   profiler   the kernel time a profiler's kernel trace (rocprof) reports: plus the cache
              invalidate at kernel start
   hipEvent   the time hipEvent timing around the launch reports: plus the command
@@ -59,12 +62,17 @@ With --no-timing only the functional model runs: counts, FLOPs and checks, no cy
 Without --check the timing model computes only the values that an address, a branch
 or EXEC depends on (MFMA math and data moves are skipped): the same cycles and
 counters in less host time.
+A timed dispatch estimated above SAMPLE_THRESHOLD wave-instructions is sampled (--sample
+auto): parts of it run in full detail and the rest is projected from their measured rates;
+the 'sampled' line says how much ran in detail and gives a 95% confidence interval on cycles.
+--sample off simulates it all (exact cycles, for goldens); --trace and --timeline imply it.
 
 examples:
   gpusim run workloads/saxpy.s --arch cdna3 --check
   gpusim run k.s --arch my_arch.yaml --grid 64,1,1 --arg n=4096
   gpusim run k.s --json result.json
   gpusim run k.s --warm-up             # timed after one warm-up run, as hardware timings are
+  gpusim run k.s --sample off          # every workgroup timed in detail: exact cycles, no projection
   gpusim run k.s --csv result.csv      # kind,name,instance,value,unit rows for pandas
   gpusim run k.s --no-timing --check   # functional only: the fastest correctness check
   gpusim run k.s --trace k.pftrace --trace-cus 0-3 --trace-cycles 0:20000   # Perfetto wave timeline
@@ -79,7 +87,7 @@ launch it:
   ; gpusim-arg: n i32 4096
   ; gpusim-arg: x buffer f32[n] init=uniform(-1,1) seed=1   # shapes may name integer arguments
   ; gpusim-check: y ~= 2 * x  rtol=1e-6
-"""
+""".replace("SAMPLE_THRESHOLD", f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}")
 
 
 EPILOG_TOP = """\
@@ -92,6 +100,20 @@ see 'gpusim run --help' for the full format.
 
 exit codes: 0 ok, 1 a check failed, 2 bad input or flags, 3 the kernel faulted
 """
+
+
+_MILLIONS = f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS / 1e6:g} M"
+SAMPLE_HELP = (
+    "sampled timing (default auto): simulate a representative part of a big dispatch in full detail and "
+    "project the rest. auto samples a timed dispatch estimated above "
+    f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} ({_MILLIONS}) wave-instructions (its first workgroup's count times the "
+    "grid): about 2 s of full simulation at 2-3 M per second, below which the full simulation is quick; on "
+    "samples whatever a method applies to, however small; off simulates every workgroup in detail. Outputs, "
+    "instruction counts and --check stay exact (every workgroup runs functionally); the report says what "
+    "fraction was simulated and gives a 95%% confidence interval on cycles. Use off for exact cycle counts "
+    "(regression goldens), per-wave traces, and kernels whose workgroups differ in ways sampling cannot see "
+    "(data-dependent work it does not detect). --trace and --timeline record every wave, so they imply off "
+    "(a --sample given with them is ignored, with a note). Ignored with --no-timing.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -146,6 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--warm-up", action="store_true",
                      help="time the kernel after one warm-up run of it, as measured hardware times are: the MALL "
                           "keeps what that run left (L1/L2 are invalidated at kernel start); outputs are one run's")
+    run.add_argument("--sample", choices=SAMPLE_MODES, default=None, help=SAMPLE_HELP)
     run.add_argument("--json", metavar="FILE", help="also write counters (per instance too), derived metrics and "
                      "check results as JSON ('-' for stdout)")
     run.add_argument("--csv", metavar="FILE", help="also write counters, per-instance counters and derived metrics "
@@ -188,6 +211,9 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3); Triton "
                     "compiles for its gfx_target")
     tr.add_argument("--no-timing", dest="timing", action="store_false", help="functional run only (faster)")
+    tr.add_argument("--sample", choices=SAMPLE_MODES, default=None,
+                    help="sampled timing, as 'gpusim run --sample' (default auto: a dispatch above "
+                         f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} wave-instructions; off: every workgroup in detail)")
 
     arch = sub.add_parser("arch", help="inspect architecture files",
                           description="Show shipped or user architectures, fully resolved (extends: merged).")
@@ -260,10 +286,14 @@ a study file (YAML):
   workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
   # or: workload: k.s   or: workloads: [a.s, b.s]   (paths relative to the study file)
   metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
+  sample: auto                         # optional: auto (default), on or off, as 'gpusim run --sample'
 metrics: any derived metric of 'gpusim run --json' (case-insensitive), a counter (TCC_HIT_sum),
 or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 traffic: a stream's
 bandwidth wherever its data lives). Every key, value, combination of
-architecture values and metric is checked before anything runs.
+architecture values and metric is checked before anything runs. A point whose kernel is
+estimated above SAMPLE_THRESHOLD wave-instructions is timed from a sample (sample: auto); its
+row says so (sampled, sample_method, sample_error_pct: the 95% CI half-width on cycles, in
+percent). sample: off times every point in full.
 
 a program study (an application program, 'gpusim run app.yaml'):
   workload: {program: ../workloads/tp_mlp_8gpu.yaml}
@@ -278,7 +308,8 @@ launches_reused (gpusim/sweep/metrics.py says each). No arch:, arch.* or gen.* k
 results (-o FOLDER), written as points complete:
   points.jsonl            one row per finished point (what --resume reads)
   results.parquet | .csv  the table: point, varied keys, status, metrics, waves_per_simd,
-                          limiter, arch_hash, host_s, error
+                          limiter, sampled, sample_method, sample_error_pct, arch_hash,
+                          host_s, error
   archs/HASH.yaml         the resolved architecture of each arch_hash
 status: ok; invalid (the template refused the combination, e.g. LDS too small); fault (the
 kernel faulted); error (anything else; --resume runs these again).
@@ -289,7 +320,7 @@ examples:
   gpusim sweep study.yaml -o results/ --scheduler tcp://host:8786   # a Dask cluster
   gpusim sweep study.yaml --list                       # check it and list its points
   gpusim plot results/ --x arch.hbm.channels --y tflops --hue gen.gemm.tile
-"""
+""".replace("SAMPLE_THRESHOLD", f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}")
 
 EPILOG_PLOT = """\
 kinds:
@@ -407,21 +438,44 @@ def _cmd_run(ns) -> int:
     if ns.timeout is not None and not ns.timeout > 0:
         raise UsageError("--timeout must be positive (seconds)")
     window = _trace_window(ns, arch)
+    sample = _sample_mode(ns, window) if ns.timing else None   # a functional run has nothing to sample
     # the report prints no buffers: without --check, the timing model skips the values no address or
     # branch depends on (same cycles and counters, less host time)
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
-                          trace=window, timeout=ns.timeout, warm_up=ns.warm_up)
+                          trace=window, timeout=ns.timeout, warm_up=ns.warm_up, sample=sample)
     # with --json -, stdout carries only the JSON so it can be piped
-    print(format_run(result, kernel), file=sys.stderr if ns.json == "-" else sys.stdout)
+    print(format_run(result, kernel, sample=sample), file=sys.stderr if ns.json == "-" else sys.stdout)
     if window is not None:
         _write_trace_views(ns, result, kernel, window)
     if ns.csv:
         with open(ns.csv, "w", newline="") as f:
             write_csv(result, f)
     if ns.json:
-        _write_json(ns.json, result.to_dict())
+        _write_json(ns.json, run_json(result))
     return 0 if result.checks_passed else 1
+
+
+def _sample_mode(ns, window) -> str:
+    """_sample_mode is the --sample mode a timed kernel run passes to simulate: auto unless given, and off with
+    a trace or timeline (they record every wave), with a note on stderr when --sample was given otherwise."""
+    mode = ns.sample or "auto"
+    if window is not None and mode != "off":
+        if ns.sample is not None:
+            shown = "--trace" if getattr(ns, "trace", None) else "--timeline"
+            print(f"note: --sample {mode} ignored: {shown} records every wave, so the run is simulated in "
+                  "full (--sample off)", file=sys.stderr)
+        mode = "off"
+    return mode
+
+
+def run_json(result) -> dict:
+    """run_json is the document ``gpusim run --json`` writes: Result.to_dict() with ``sampling`` (the
+    SamplingOutcome's to_dict(), or null for a functional run or a timing model that reports none)."""
+    doc = result.to_dict()
+    outcome = getattr(result, "sampling", None)
+    doc.setdefault("sampling", None if outcome is None else outcome.to_dict())
+    return doc
 
 
 def _cmd_triton(ns) -> int:
@@ -440,8 +494,10 @@ def _cmd_triton(ns) -> int:
     arch = api.load_arch(ns.arch)
     compiled = gt.compile(kernel, grid=grid, args=args, constexprs=fe.command_line_constexprs(ns.constexpr),
                           num_warps=ns.num_warps, arch=arch, types=types, options=options, checks=ns.check)
-    result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing, outputs=bool(ns.check))
-    print(format_run(result, compiled))
+    sample = (ns.sample or "auto") if ns.timing else None
+    result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing, outputs=bool(ns.check),
+                          sample=sample)
+    print(format_run(result, compiled, sample=sample))
     return 0 if result.checks_passed else 1
 
 
@@ -465,6 +521,8 @@ def _cmd_run_program(ns) -> int:
                         ("--header", ns.header)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
+    if ns.sample is not None:
+        raise UsageError("--sample applies to a kernel file; a program's kernel launches are timed in full")
     if ns.arch is not None:
         raise UsageError("--arch applies to a kernel file; a program names its GPUs' architectures in system.gpus "
                          f"(try --set system.gpus.arch={ns.arch})")
@@ -614,6 +672,10 @@ def _add_tune(sub) -> None:
                        "results folder; default: a temporary one)")
         f.add_argument("--resume", action="store_true", help="finish a tuning whose results are in FOLDER")
         f.add_argument("--list", action="store_true", help="search and print the shortlist; simulate nothing")
+        f.add_argument("--sample", choices=SAMPLE_MODES, default="auto",
+                       help="sampled timing of each kernel, as 'gpusim run --sample' (default auto: a kernel above "
+                            f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} wave-instructions is timed from a sample, its error "
+                            "estimate in the results; off: every kernel in full, exact cycles)")
         f.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -681,7 +743,8 @@ def _cmd_tune(ns) -> int:
             print(f"  {c.estimate:12,.0f}  " + "  ".join(f"{k}={c.params[k]}" for k in found.varied))
         return 0
     outcome = tune(ns.family, ns.arch, fixed, top=ns.top, max_points=ns.max_points, out=ns.output,
-                   workers=ns.workers, scheduler=ns.scheduler, progress=not ns.quiet, resume=ns.resume)
+                   workers=ns.workers, scheduler=ns.scheduler, progress=not ns.quiet, resume=ns.resume,
+                   sample=ns.sample)
     print(format_tune(outcome))
     return 0 if outcome.rows else 1
 

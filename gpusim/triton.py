@@ -90,7 +90,8 @@ def simulate(kernel, *, grid: Sequence[int], args: Sequence, constexprs: Optiona
 @dataclass
 class TunedConfig:
     """TunedConfig is one autotuner config timed on gpusim: its constexprs and compile options, and its
-    cycles and microseconds (None, with ``error`` saying why, when Triton refused to compile it)."""
+    cycles and microseconds (None, with ``error`` saying why, when Triton refused to compile it);
+    ``sampling`` is the run's Result.sampling (gpusim.engine.sampling.SamplingOutcome, or None)."""
 
     kwargs: dict
     num_warps: int
@@ -98,6 +99,7 @@ class TunedConfig:
     cycles: Optional[int] = None
     time_us: Optional[float] = None
     error: str = ""
+    sampling: Optional[object] = None
 
     def __str__(self) -> str:
         what = ", ".join(f"{k}={v}" for k, v in self.kwargs.items())
@@ -108,7 +110,7 @@ class TunedConfig:
 
 def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", configs: Optional[Sequence] = None,
              constexprs: Optional[Mapping[str, object]] = None, types: Optional[Mapping[str, str]] = None,
-             options: Optional[Mapping[str, object]] = None) -> list:
+             options: Optional[Mapping[str, object]] = None, sample: str = "auto") -> list:
     """autotune times every config of a Triton autotuner on ``arch`` and returns them fastest first.
 
     ``kernel`` is a ``@triton.autotune``-decorated kernel (its ``configs`` are used) or a ``@triton.jit`` one
@@ -117,7 +119,8 @@ def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", 
     config runs on copies of the numpy ``args``, so the caller's arrays are left as they were; ``constexprs``
     fixes the meta-parameters no config sets. This is how a Triton autotuner's configs are judged on a
     hypothetical architecture (``arch`` a YAML file) without the GPU. A config Triton refuses to compile
-    is kept, last, with its error.
+    is kept, last, with its error. ``sample`` is each config's sampling mode, as gpusim.simulate takes it
+    (default auto, as ``gpusim tune``: a big dispatch is timed from a sample; ``off`` for exact cycles).
     """
     fn = getattr(kernel, "fn", kernel)
     configs = list(configs if configs is not None else getattr(kernel, "configs", ()) or ())
@@ -133,8 +136,8 @@ def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", 
         try:
             result = simulate(fn, grid=tuple(grid(meta)) if callable(grid) else grid, args=copies,
                               constexprs=meta, num_warps=tuned.num_warps, arch=arch, types=types,
-                              options=run_options)
-            tuned.cycles, tuned.time_us = result.cycles, result.time_us
+                              options=run_options, sample=sample)
+            tuned.cycles, tuned.time_us, tuned.sampling = result.cycles, result.time_us, result.sampling
         except UsageError as err:
             tuned.error = err.message
         out.append(tuned)

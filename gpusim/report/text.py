@@ -19,8 +19,14 @@ _WAVE_STATES = (("issuing", "Wave_Issue_Pct"), ("vmcnt", "Wave_Stall_VMEM_Pct"),
                 ("branch refill", "Wave_Stall_Ifetch_Pct"))
 
 
-def format_run(result, kernel) -> str:
-    """format_run renders a Result as the short report of ``gpusim run``."""
+def format_run(result, kernel, sample: Optional[str] = None) -> str:
+    """format_run renders a Result as the short report of ``gpusim run``.
+
+    ``sample`` is the sampling mode the run asked for (gpusim.engine.sampling.SAMPLE_MODES; None: not
+    known). A sampled run always gets its ``sampled`` line; a run timed in full gets one saying why only
+    when it asked for sampling and the full simulation is news: under ``on``, or under ``auto`` when the
+    dispatch executed more wave-instructions than the threshold (a small dispatch's full run is expected).
+    """
     c = result.counters
     m = result.metrics
     g, b = result.grid, result.block
@@ -41,7 +47,7 @@ def format_run(result, kernel) -> str:
         lines.append(_line("compute", _operation_counts(m)))
         lines.append(_line("timing", "not run (--no-timing): instruction counts and checks only"))
     else:
-        lines.extend(_timing_lines(result, m))
+        lines.extend(_timing_lines(result, m, sample))
     for chk in result.checks:
         lines.append(_line("check", chk.describe()))
     uninit = c.get("GPUSIM_UNINIT_READS", 0)
@@ -94,14 +100,16 @@ def _compute_line(result, m: dict) -> str:
     return _line("compute", text)
 
 
-def _timing_lines(result, m: dict) -> list:
-    """_timing_lines renders the timing model's figures, one topic per line."""
+def _timing_lines(result, m: dict, sample: Optional[str] = None) -> list:
+    """_timing_lines renders the timing model's figures, one topic per line (``sampled`` after ``time``)."""
     arch = result.arch
     launch = arch.launch
     warm = ", after a warm-up run" if result.warm_up else ""
+    sampled = sampling_line(result, sample)
     lines = [
         _line("time", f"{result.cycles:,} cycles = {m['Kernel_Time_us']:.2f} us at {arch.clocks.shader_mhz} MHz, "
                       f"first dispatch to end-of-kernel release{warm}"),
+        *([sampled] if sampled else []),
         _line("profiler", f"{result.kernel_time_us:.2f} us kernel time as a profiler's kernel trace measures it "
                           f"(+ {launch.start_invalidate_cycles:,}-cycle cache invalidate at kernel start)"),
         _line("hipEvent", f"{result.event_time_us:.2f} us as hipEvent timing around the launch measures it "
@@ -132,3 +140,37 @@ def _timing_lines(result, m: dict) -> list:
     lines.append(_line("hazards", f"{m['RAW_Hazards']:,.0f} RAW: wave-instructions that read a register "
                                   "before its producer completed"))
     return lines
+
+
+# what the ``samples`` of each method are (gpusim.engine.sampling.SamplingOutcome)
+_SAMPLE_KINDS = {"loop": "per-wave rates", "grid": "per-batch rates"}
+
+
+def sampling_line(result, sample: Optional[str] = None) -> str:
+    """sampling_line is the report's ``sampled`` line for a timed Result, or '' when there is nothing to say.
+
+    Sampled: the method, the share of wave-instructions simulated in detail and the 95% confidence interval
+    on cycles as a half-width. Timed in full: the outcome's reason, only when ``sample`` asked for sampling
+    and the full run is news (see format_run).
+    """
+    from gpusim.engine.sampling import SAMPLE_ABOVE_WAVE_INSTRUCTIONS
+
+    outcome = getattr(result, "sampling", None)
+    if outcome is None or result.cycles is None:
+        return ""
+    if outcome.sampled:
+        if outcome.samples >= 2 and outcome.cycles_high > outcome.cycles_low:
+            error = outcome.error_pct(result.cycles)
+            shown = "<0.1%" if error < 0.1 else f"{error:.1f}%"
+            what = _SAMPLE_KINDS.get(outcome.method, "measured rates")
+            interval = f"± {shown} (95% CI from {outcome.samples:,} {what})"
+        else:
+            interval = f"(no confidence interval: {outcome.samples} measured rate{'s' * (outcome.samples != 1)})"
+        return _line("sampled", f"{outcome.method}: {percent(100.0 * outcome.simulated_fraction)} of "
+                                f"wave-instructions simulated in detail; cycles {result.cycles:,} {interval}; "
+                                "--sample off for the full simulation")
+    asked = sample == "on" or (sample == "auto" and
+                               result.counters.get("GPUSIM_INSTS_TOTAL", 0) > SAMPLE_ABOVE_WAVE_INSTRUCTIONS)
+    if not asked or not outcome.reason:
+        return ""
+    return _line("sampled", f"no, timed in full: {outcome.reason}")

@@ -20,6 +20,10 @@ from functools import lru_cache
 from gpusim.located_yaml import one_line
 
 FINAL_STATUSES = ("ok", "invalid", "fault")   # a resumed study does not run these again
+# what a kernel row says of its timing's sampling (gpusim.engine.sampling.SamplingOutcome): whether part of the
+# dispatch was projected, the method (loop, grid or full) and the 95% confidence interval's half-width on
+# cycles as a percentage of them (0 for a point timed in full)
+SAMPLE_COLUMNS = ("sampled", "sample_method", "sample_error_pct")
 
 
 @lru_cache(maxsize=8)
@@ -78,10 +82,10 @@ def program_arch_hash(archs) -> str:
 
 def empty_row(metrics, status: str = "ok", error: str = "", occupancy: bool = True) -> dict:
     """empty_row is a row with ``status`` and ``error`` and no figures yet: every metric None (and, for a
-    kernel, ``occupancy``, its waves_per_simd and limiter)."""
+    kernel, ``occupancy``, its waves_per_simd and limiter, and the SAMPLE_COLUMNS)."""
     row = {"status": status, "error": error, "arch_hash": "", "host_s": None}
     if occupancy:
-        row.update(waves_per_simd=None, limiter="")
+        row.update(waves_per_simd=None, limiter="", sampled=None, sample_method="", sample_error_pct=None)
     row.update(dict.fromkeys(metrics))
     return row
 
@@ -89,8 +93,8 @@ def empty_row(metrics, status: str = "ok", error: str = "", occupancy: bool = Tr
 def run_point(study: dict, params: dict) -> dict:
     """run_point simulates one point of ``study`` (Study.to_dict()) with the varied values ``params``.
 
-    Returns ``{"status", "error", "arch_hash", "waves_per_simd", "limiter", "host_s", <metric>: value}``
-    (a program's row has no ``waves_per_simd`` or ``limiter``).
+    Returns ``{"status", "error", "arch_hash", "waves_per_simd", "limiter", <SAMPLE_COLUMNS>, "host_s",
+    <metric>: value}`` (a program's row has no ``waves_per_simd``, ``limiter`` or SAMPLE_COLUMNS).
     """
     from gpusim.errors import GpusimError, KernelFault, ProgramDeadlock
 
@@ -134,19 +138,31 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
 
 
 def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:
-    """time_kernel_into times ``kernel`` on ``arch`` as a study's point does (warm-up and instruction limit from
-    ``study``) and writes the study's metrics, occupancy and its limiter into ``row``."""
+    """time_kernel_into times ``kernel`` on ``arch`` as a study's point does (warm-up, instruction limit and
+    sampling mode from ``study``) and writes the study's metrics, occupancy, its limiter and the SAMPLE_COLUMNS
+    into ``row``."""
     from gpusim.api import simulate
     from gpusim.report.metrics import derived_metrics
     from gpusim.sweep.metrics import metric_value
     result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"],
-                      warm_up=study.get("warm_up", False))
+                      warm_up=study.get("warm_up", False), sample=study.get("sample", "auto"))
     metrics = derived_metrics(result.counters, arch)
     for name in study["metrics"]:
         row[name] = metric_value(name, result.counters, metrics)
     if result.occupancy is not None:
         row["waves_per_simd"] = float(result.occupancy.waves_per_simd)
         row["limiter"] = result.occupancy.limiter
+    row.update(sampling_columns(result))
+
+
+def sampling_columns(result) -> dict:
+    """sampling_columns are the SAMPLE_COLUMNS of a timed Result; one whose timing model reports no
+    SamplingOutcome was timed in full."""
+    outcome = getattr(result, "sampling", None)
+    if outcome is None:
+        return {"sampled": False, "sample_method": "full", "sample_error_pct": 0.0}
+    return {"sampled": outcome.sampled, "sample_method": outcome.method,
+            "sample_error_pct": round(outcome.error_pct(result.cycles or 0), 3)}
 
 
 def _simulate_program_into(row: dict, study: dict, params: dict) -> None:

@@ -9,8 +9,10 @@ Layout of ``-o results/``:
   archs/HASH.yaml    the resolved architecture of every distinct ``arch_hash`` in the rows
 
 A row holds ``point`` (its index in the grid), every varied key, ``status`` and ``error``, the
-metrics, ``waves_per_simd`` and ``limiter`` (not in a program study's rows), ``arch_hash`` (a program
-row's: its GPUs' distinct architectures' hashes joined with '+') and ``host_s`` (host seconds).
+metrics, ``waves_per_simd``, ``limiter`` and how its timing was sampled (``sampled``,
+``sample_method``, ``sample_error_pct``: gpusim.sweep.point.SAMPLE_COLUMNS) (none of these five in a
+program study's rows), ``arch_hash`` (a program row's: its GPUs' distinct architectures' hashes
+joined with '+') and ``host_s`` (host seconds).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Iterable, Optional
 
-from gpusim.sweep.point import FINAL_STATUSES
+from gpusim.sweep.point import FINAL_STATUSES, SAMPLE_COLUMNS
 from gpusim.sweep.study import Study, StudyError, folder_name_problem
 
 RECORD = "points.jsonl"
@@ -71,7 +73,7 @@ class ResultsFolder:
         self.folder = Path(folder)
         self.study = study
         self.format = table_format(fmt)
-        occupancy = [] if study.program else ["waves_per_simd", "limiter"]
+        occupancy = [] if study.program else ["waves_per_simd", "limiter", *SAMPLE_COLUMNS]
         self.columns = ["point", *study.columns, "status", *study.metrics, *occupancy, "arch_hash", "host_s",
                         "error"]
         self.rows: dict = {}   # point key -> latest row
@@ -184,7 +186,12 @@ def _read_table(path: Path) -> list:
         import pyarrow.parquet as pq
         return pq.read_table(path).to_pylist()
     with open(path, newline="") as f:
-        return [{k: number_or_text(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        return [{k: _BOOLEANS.get(v, v) if k in _BOOLEAN_COLUMNS else number_or_text(v) for k, v in row.items()}
+                for row in csv.DictReader(f)]
+
+
+_BOOLEAN_COLUMNS = ("sampled",)   # a CSV cell holds True / False as text; read them back as booleans
+_BOOLEANS = {"True": True, "False": False, "": None}
 
 
 def number_or_text(text: Optional[str]):

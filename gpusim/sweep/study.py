@@ -10,6 +10,12 @@ A study is a YAML file::
       gen.gemm.tile: [64x64x32, 128x128x32]        # gen.<template>.<parameter>
     workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
     metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
+    sample: auto                     # optional: auto (default), on or off, as gpusim run --sample
+
+Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` when its dispatch is
+estimated above gpusim.engine.sampling.SAMPLE_ABOVE_WAVE_INSTRUCTIONS wave-instructions; every row records
+whether it was (``sampled``, ``sample_method``, ``sample_error_pct``: the 95% confidence interval's
+half-width on cycles, in percent). ``sample: off`` times every point in full.
 
 A Triton kernel is a workload too (``workload: {triton: FILE.py:KERNEL, grid:, args:}``, vary keys
 ``triton.<CONSTEXPR>``, ``triton.num_warps``, ...): see gpusim.sweep.triton_study.
@@ -32,7 +38,7 @@ A program study runs an application program (gpusim.system) at every point::
 
 Its points are ``simulate_program(program, overrides=<the point's values>)``. It has no ``arch``
 (the program's ``system`` names its GPUs' architectures: vary ``system.gpus.arch``), no ``arch.*``
-or ``gen.*`` keys, no ``warm_up`` or ``max_instructions``; kernel metrics are refused, as program
+or ``gen.*`` keys, no ``warm_up``, ``max_instructions`` or ``sample``; kernel metrics are refused, as program
 metrics are in a kernel study. The program is loaded before anything runs (its own mistakes keep
 their file:line), then once with each varied value alone, so a key the program cannot have (with a
 did-you-mean) or a value it refuses is named at the study's line; with up to
@@ -58,8 +64,8 @@ from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import Located, quote, read_located
 from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS, DEFAULT_PROGRAM_METRICS
 
-TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up")
-KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up")   # what a program study does not take
+TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up", "sample")
+KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up", "sample")   # what a program study does not take
 PROGRAM_COMBINATIONS_CHECKED = 64   # a program study of at most this many points loads every point up front
 WORKLOAD_COLUMN = "workload"
 DEFAULT_MAX_POINTS = 10_000
@@ -103,6 +109,7 @@ class Study:
     files: tuple = ()
     max_instructions: int = 2_000_000_000
     warm_up: bool = False   # time each point after one warm-up launch of its kernel (gpusim run --warm-up)
+    sample: str = "auto"    # sampled timing of each point (gpusim run --sample; gpusim.engine.sampling)
     source: str = ""
     explicit_points: Optional[tuple] = None
     program: Optional[str] = None
@@ -131,13 +138,15 @@ class Study:
         return {"name": self.name, "arch": self.arch, "vary": self.vary, "metrics": list(self.metrics),
                 "gen_family": self.gen_family, "gen": self.gen, "files": list(self.files),
                 "max_instructions": self.max_instructions, "warm_up": self.warm_up, "program": self.program,
-                "triton": self.triton}
+                "triton": self.triton, "sample": self.sample}
 
     def hash(self) -> str:
         """hash identifies the study's content (not its file name): a results folder belongs to one hash."""
         data = self.to_dict()
         data["points"] = [p.params for p in self.points()]
         data.pop("name")
+        if data["sample"] == "off":   # what every point was before sampling: earlier results folders still match
+            data.pop("sample")
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -183,17 +192,18 @@ def load_study(path, max_points: int = DEFAULT_MAX_POINTS) -> Study:
 
 
 def study_from_parts(name: str, arch: str, gen_family: str, gen: dict, points: Sequence[dict],
-                     metrics: Sequence[str] = DEFAULT_METRICS) -> Study:
+                     metrics: Sequence[str] = DEFAULT_METRICS, sample: str = "auto") -> Study:
     """study_from_parts builds a study of explicit points on one template (what ``gpusim tune`` runs).
 
-    Each point maps ``gen.<family>.<param>`` keys to values; they are not re-validated here.
+    Each point maps ``gen.<family>.<param>`` keys to values; they are not re-validated here. ``sample`` is
+    the sampling mode of every point (gpusim.engine.sampling.SAMPLE_MODES).
     """
     keys: list = []
     for p in points:
         keys.extend(k for k in p if k not in keys)
     vary = {k: sorted({p.get(k) for p in points}, key=str) for k in keys}
     return Study(name=name, arch=arch, vary=vary, metrics=tuple(metrics), gen_family=gen_family, gen=dict(gen),
-                 explicit_points=tuple(dict(p) for p in points))
+                 explicit_points=tuple(dict(p) for p in points), sample=sample)
 
 
 class _Builder:
@@ -243,10 +253,27 @@ class _Builder:
         warm_up = top["warm_up"].value if "warm_up" in top else False
         if not isinstance(warm_up, bool):
             raise StudyError("'warm_up' must be true or false", top["warm_up"].loc)
+        sample = self._sample(top.get("sample"))
         study = Study(name=name, arch=arch_ref, vary=vary, metrics=metrics, gen_family=family, gen=gen,
                       files=files, max_instructions=max_inst, warm_up=warm_up, source=text, program=program,
-                      triton=self.triton)
+                      triton=self.triton, sample=sample)
         return study
+
+    @staticmethod
+    def _sample(node: Optional[Located]) -> str:
+        """_sample is the study's ``sample:`` mode (default auto), one of gpusim.engine.sampling.SAMPLE_MODES."""
+        from gpusim.engine.sampling import SAMPLE_MODES
+        if node is None:
+            return "auto"
+        value = node.value
+        if isinstance(value, bool):   # YAML reads a bare on / off as a boolean
+            value = "on" if value else "off"
+        if value not in SAMPLE_MODES:
+            got = repr(value) if isinstance(value, str) else _shown(value)
+            raise StudyError(f"'sample' is one of {', '.join(SAMPLE_MODES)} (sampled timing of each point, as "
+                             f"gpusim run --sample), got {got}", node.loc,
+                             did_you_mean(value, SAMPLE_MODES) if isinstance(value, str) else "")
+        return value
 
     def _program(self, top: dict) -> Optional[str]:
         """_program is the program file of ``workload: {program: FILE}`` (absolute, loaded once), else None."""

@@ -34,8 +34,10 @@
    what is left of the budget goes to the next candidates in order.
 4. Simulate (:func:`tune`). The shortlist becomes a study of explicit points
    (``study_from_parts``) run by ``run_study`` on local processes or a Dask cluster; the ``ok``
-   rows are ranked by ``time_us``. :func:`format_tune` prints the best ones and the
-   ``gpusim gen`` command that reproduces the winner.
+   rows are ranked by ``time_us``. A big kernel's time is sampled (``sample``, as ``gpusim run
+   --sample``; default auto): its row records the sampling and its error estimate, and
+   :func:`format_tune` says when the best two are closer than their error. :func:`format_tune`
+   prints the best ones and the ``gpusim gen`` command that reproduces the winner.
 """
 from __future__ import annotations
 
@@ -379,21 +381,25 @@ def _arch_ref(arch_ref, arch, folder: Path) -> str:
 
 def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = DEFAULT_MAX_POINTS,
          out=None, workers: Optional[int] = None, scheduler=None, progress: bool = True, resume: bool = False,
-         space: Optional[dict] = None, metrics: Sequence[str] = TUNE_METRICS) -> TuneOutcome:
+         space: Optional[dict] = None, metrics: Sequence[str] = TUNE_METRICS, sample: str = "auto") -> TuneOutcome:
     """tune searches ``family``'s kernels for the problem ``fixed`` on ``arch_ref`` and simulates the best guesses.
 
     ``arch_ref`` is a shipped name, a YAML path or an Arch (saved as ``arch.yaml`` in the results
     folder). Steps 1-3 (see the module docstring) choose at most ``max_points`` kernels; they run
     as a study in ``out`` (a temporary folder, removed afterwards, when None) with ``workers``
     local processes or on the Dask ``scheduler``; ``resume`` finishes a study ``out`` already holds.
-    ``top`` is how many rows format_tune shows. Writes only under ``out``; with ``progress`` prints
-    the search counts to stderr and a progress bar.
+    ``top`` is how many rows format_tune shows. ``sample`` is each kernel's sampling mode
+    (gpusim.engine.sampling.SAMPLE_MODES; auto samples a big dispatch). Writes only under ``out``; with
+    ``progress`` prints the search counts to stderr and a progress bar.
     """
     from gpusim.arch import load_arch
     from gpusim.sweep.results import read_results
     from gpusim.sweep.runner import run_study
     from gpusim.sweep.study import study_from_parts
 
+    from gpusim.engine.sampling import SAMPLE_MODES
+    if sample not in SAMPLE_MODES:
+        raise StudyError(f"sample mode {sample!r} is not one of {', '.join(SAMPLE_MODES)}")
     arch = load_arch(arch_ref)
     found = search(family, arch, fixed, max_points=max_points, space=space)
     if not found.kept:
@@ -408,7 +414,7 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     with tempfile.TemporaryDirectory(prefix="gpusim-tune-") as tmp:
         folder = Path(out) if out is not None else Path(tmp) / "results"
         ref = _arch_ref(arch_ref, arch, folder if out is not None else Path(tmp))
-        study = study_from_parts(f"tune-{family}", ref, family, fixed_all, points, metrics=metrics)
+        study = study_from_parts(f"tune-{family}", ref, family, fixed_all, points, metrics=metrics, sample=sample)
         run_study(study, folder, workers=workers, scheduler=scheduler, resume=resume, progress=progress)
         rows = read_results(folder)
     if out is None and not isinstance(arch_ref, (str, Path)):
@@ -469,6 +475,26 @@ def format_tune(outcome: TuneOutcome, top: Optional[int] = None) -> str:
     numeric = {0, *range(len(head) - 5, len(head) - 1)}
     lines.append(f"best {len(body)} of {len(outcome.rows)} simulated, fastest first:")
     lines += [line.rstrip() for line in aligned([head, *body], right=numeric)]
+    lines.extend(_sampling_notes(outcome.rows))
     lines.append("best: " + gen_command(outcome.family, outcome.rows[0]["params"], outcome.arch,
                                         output=f"{outcome.family}_best.s"))
     return "\n".join(lines) + "\n"
+
+
+def _sampling_notes(rows: Sequence[dict]) -> list:
+    """_sampling_notes are format_tune's lines on sampled times: how many rows were sampled and their largest
+    error estimate, and whether the best two are closer than their errors (sampling cannot rank them)."""
+    sampled = [r for r in rows if r.get("sampled") is True]
+    if not sampled:
+        return []
+    worst = max(r.get("sample_error_pct") or 0.0 for r in sampled)
+    lines = [f"sampled: {len(sampled)} of {len(rows)} times projected from a sampled simulation (95% CI "
+             f"half-width up to {worst:.1f}%); --sample off times each in full"]
+    if len(rows) >= 2 and (rows[0].get("sampled") is True or rows[1].get("sampled") is True):
+        first, second = rows[0]["time_us"], rows[1]["time_us"]
+        gap = 100.0 * (second - first) / first if first else 0.0
+        margin = (rows[0].get("sample_error_pct") or 0.0) + (rows[1].get("sample_error_pct") or 0.0)
+        if gap <= margin:
+            lines.append(f"the best two are {gap:.1f}% apart, within their sampling error ({margin:.1f}%): "
+                         "time them with --sample off to rank them")
+    return lines

@@ -1,0 +1,166 @@
+"""``gpusim run --sample``: the flag's help and validation, how the mode reaches gpusim.simulate (auto by
+default, off with a trace), the report's ``sampled`` line and the ``sampling`` object of ``--json``.
+
+The engine decides what is sampled; these tests give the CLI a Result whose ``sampling`` is the
+SamplingOutcome they need (gpusim.api.simulate replaced by a wrapper of the real one)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gpusim import api
+from gpusim.cli import main
+from gpusim.engine.sampling import SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SamplingOutcome, full_outcome
+from gpusim.report.text import format_run
+
+REPO = Path(__file__).resolve().parent.parent
+VADD = str(REPO / "tests" / "data" / "corpus" / "gfx942" / "vadd_tail.s")
+PROGRAM = str(REPO / "workloads" / "tp_mlp_8gpu.yaml")
+
+
+def _loop_outcome(cycles: int) -> SamplingOutcome:
+    """a loop-sampled outcome whose 95% interval is cycles +- 0.4%, from 4,096 per-wave rates"""
+    half = round(cycles * 0.004)
+    return SamplingOutcome("loop", "main loop of 512 iterations", 0.091, cycles // 10, cycles - half,
+                           cycles + half, 4096)
+
+
+@pytest.fixture
+def simulated(monkeypatch):
+    """simulated replaces gpusim.api.simulate with the real one plus a chosen ``sampling``: set
+    ``calls.outcome`` (a function of the cycles, or None); ``calls.kwargs`` holds each call's keywords."""
+    real = api.simulate
+
+    class Calls:
+        outcome = None
+        kwargs: list = []
+
+    calls = Calls()
+    calls.kwargs = []
+
+    def fake(kernel, arch="cdna3", **kwargs):
+        calls.kwargs.append(kwargs)
+        result = real(kernel, arch, **kwargs)
+        if result.cycles is not None and calls.outcome is not None:
+            result = dataclasses.replace(result, sampling=calls.outcome(result.cycles))
+        return result
+
+    monkeypatch.setattr(api, "simulate", fake)
+    return calls
+
+
+def _run(capsys, *args) -> tuple:
+    code = main(["run", VADD, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- help and validation
+def test_run_help_teaches_sampling_and_names_the_threshold(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = " ".join(capsys.readouterr().out.split())   # argparse wraps the help: compare unwrapped
+    assert "--sample {auto,on,off}" in out
+    assert f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,}" in out and "(4 M) wave-instructions" in out
+    assert "about 2 s of full simulation" in out
+    for phrase in ("off simulates every workgroup in detail", "--check stay exact", "regression goldens",
+                   "per-wave traces", "95% confidence interval", "--trace and --timeline record every wave",
+                   "Ignored with --no-timing", "gpusim run k.s --sample off"):
+        assert phrase in out, phrase
+
+
+@pytest.mark.parametrize("command", [["run", VADD], ["tune", "gemm"]])
+def test_a_bad_sample_mode_is_one_line_and_exit_2(capsys, command):
+    code = main([*command, "--sample", "sometimes"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "argument --sample: invalid choice: 'sometimes' (choose from 'auto', 'on', 'off')" in err
+
+
+def test_a_program_file_refuses_sample(capsys):
+    code = main(["run", PROGRAM, "--sample", "off"])
+    assert code == 2
+    assert "--sample applies to a kernel file" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the mode that reaches simulate
+def test_the_mode_is_auto_by_default_and_the_flag_otherwise(simulated, capsys):
+    for args, mode in (((), "auto"), (("--sample", "off"), "off"), (("--sample", "on"), "on"),
+                       (("--no-timing",), None)):   # a functional run has nothing to sample
+        code, _, err = _run(capsys, *args)
+        assert code == 0, err
+        assert simulated.kwargs[-1]["sample"] == mode, args
+
+
+def test_a_trace_forces_the_full_simulation_with_a_note(simulated, capsys, tmp_path):
+    trace = str(tmp_path / "t.json")
+    code, _, err = _run(capsys, "--trace", trace)
+    assert code == 0 and simulated.kwargs[-1]["sample"] == "off"
+    assert "note:" not in err   # the default auto gives way silently
+    code, _, err = _run(capsys, "--trace", trace, "--sample", "on")
+    assert code == 0 and simulated.kwargs[-1]["sample"] == "off"
+    assert "note: --sample on ignored: --trace records every wave, so the run is simulated in full" in err
+    code, _, err = _run(capsys, "--timeline", "--sample", "auto")
+    assert code == 0 and simulated.kwargs[-1]["sample"] == "off"
+    assert "note: --sample auto ignored: --timeline records every wave" in err
+
+
+# ---------------------------------------------------------------- report and JSON
+def test_a_sampled_run_says_so_under_the_time_line(simulated, capsys):
+    simulated.outcome = _loop_outcome
+    code, out, _ = _run(capsys)
+    assert code == 0
+    lines = out.splitlines()
+    time_at = next(i for i, line in enumerate(lines) if line.startswith("time "))
+    cycles = int(re.match(r"time\s+([\d,]+) cycles", lines[time_at]).group(1).replace(",", ""))
+    assert lines[time_at + 1] == (f"sampled  loop: 9.1% of wave-instructions simulated in detail; cycles {cycles:,} "
+                                  "± 0.4% (95% CI from 4,096 per-wave rates); --sample off for the full simulation")
+
+
+def test_a_run_timed_in_full_says_why_only_when_that_is_news(simulated, capsys):
+    simulated.outcome = lambda cycles: full_outcome("workgroups differ in instruction count", cycles)
+    _, out, _ = _run(capsys, "--sample", "on")
+    assert "sampled  no, timed in full: workgroups differ in instruction count" in out
+    for args in ((), ("--sample", "off")):   # a small dispatch under auto is expected to run in full
+        _, out, _ = _run(capsys, *args)
+        assert "sampled" not in out, args
+
+
+def test_format_run_tells_a_large_auto_run_why_it_ran_in_full():
+    kernel = api.load_kernel(VADD)
+    result = api.simulate(kernel, "cdna3", timing=True, outputs=False)
+    counters = dict(result.counters, GPUSIM_INSTS_TOTAL=SAMPLE_ABOVE_WAVE_INSTRUCTIONS + 1)
+    big = dataclasses.replace(result, counters=counters, sampling=full_outcome("no long loop", result.cycles))
+    assert "sampled  no, timed in full: no long loop" in format_run(big, kernel, sample="auto")
+    assert "sampled" not in format_run(big, kernel, sample="off")
+    assert "sampled" not in format_run(big, kernel)   # mode unknown: nothing to say of a full run
+    few = dataclasses.replace(result, sampling=SamplingOutcome("grid", "", 0.2, 10, result.cycles,
+                                                               result.cycles, 1))
+    assert "(no confidence interval: 1 measured rate)" in format_run(few, kernel)
+
+
+def test_json_records_the_sampling_outcome(simulated, capsys, tmp_path):
+    simulated.outcome = _loop_outcome
+    path = tmp_path / "run.json"
+    assert _run(capsys, "--json", str(path))[0] == 0
+    doc = json.loads(path.read_text())
+    expected = _loop_outcome(doc["cycles"]).to_dict()
+    assert doc["sampling"] == expected and doc["sampling"]["sampled"] is True
+    assert doc["sampling"]["method"] == "loop" and doc["sampling"]["samples"] == 4096
+
+
+def test_json_sampling_is_null_without_an_outcome(capsys, tmp_path):
+    for args in ((), ("--no-timing",)):
+        path = tmp_path / "run.json"
+        assert _run(capsys, "--json", str(path), *args)[0] == 0
+        doc = json.loads(path.read_text())
+        assert "sampling" in doc
+        if "--no-timing" in args or doc["sampling"] is None:
+            assert doc["sampling"] is None
+        else:   # the engine reports an outcome: a dispatch this small runs in full
+            assert doc["sampling"]["method"] == "full" and doc["sampling"]["sampled"] is False
