@@ -213,14 +213,14 @@ def _workloads(scale: str) -> list:
     def clang(name, size, grid, args=None, subs=None, tol=OTHER_PCT):
         add(name, size, rescaled_text(WORKLOADS / f"{name}.s", grid, args, subs), tol)
 
-    n = _pick(scale, 1 << 20, 1 << 23)
-    k0 = _pick(scale, 512, 2)       # small: the last local stage only (9 barriers, not 45)
-    clang("bitonic_local", f"n={_words(n)}, k={k0}..512", (n // 512, 1, 1), {"n": n, "k0": k0})
+    n = _pick(scale, 1 << 18, 1 << 23)   # every 512-key block sorted: 45 barriered stages per workgroup
+    clang("bitonic_local", f"n={_words(n)}", (n // 512, 1, 1), {"n": n})
     n = _pick(scale, 1 << 23, 1 << 27)
     clang("bitonic_step", f"n={_words(n)}", (n // 512, 1, 1), {"n": n})
     m, k = _pick(scale, (256, 512), (1024, 1024))
     clang("gemm_lds_tiled", f"{m}x{m}x{k} f32", (m // 16, m // 16, 1),
-          {"A": f"f32[{m},{k}]", "B": f"f32[{k},{m}]", "C": f"f32[{m},{m}]", "N": m, "K": k}, tol=REGULAR_PCT)
+          {"A": f"f32[{m},{k}]", "B": f"f32[{k},{m}]", "C": f"f32[{m},{m}]", "N": m, "K": k},
+          {"rtol=1e-5 atol=1e-5": "rtol=1e-4 atol=1e-4"}, tol=REGULAR_PCT)   # f32 sums of 512+ products
     m, k = _pick(scale, (1024, 256), (4096, 1024))
     clang("mfma_gemm_32x32x8f16", f"{m}x{m}x{k} f16", (m // 32, m // 32, 1),
           {"A": f"f16[{m},{k}]", "B": f"f16[{k},{m}]", "C": f"f32[{m},{m}]", "N": m, "K": k}, tol=REGULAR_PCT)
