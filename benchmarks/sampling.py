@@ -171,7 +171,8 @@ def run_case(case: Case, scale: str, arch, sample: str, reference: Optional[dict
                    cycles_low=None, cycles_high=None, samples=None)
     else:
         rec.update(method=outcome.method, reason=outcome.reason, simulated_fraction=outcome.simulated_fraction,
-                   ci_pct=outcome.error_pct(sampled.cycles), cycles_low=int(outcome.cycles_low),
+                   ci_pct=outcome.error_pct(sampled.cycles) if outcome.sampled else None,
+                   cycles_low=int(outcome.cycles_low),
                    cycles_high=int(outcome.cycles_high), samples=int(outcome.samples))
     if full_counters is not None:
         rec["counter_diff_pct"] = counter_differences(full_counters, dict(sampled.counters))
@@ -346,6 +347,12 @@ def main(argv=None) -> int:
           f"full {totals['full_s']:.1f}, sampled {totals['sampled_s']:.1f} (setup {totals['setup_s']:.1f} in each), "
           f"overall {totals['overall_speedup']:.1f}x" +
           (f", slowest case {totals['min_speedup']:.1f}x" if totals["min_speedup"] is not None else ""))
+    reasons = [r for r in records if r.get("reason")]
+    if reasons:
+        print("\nwhy each method (Result.sampling.reason)")
+        width = max(len(r["name"]) for r in reasons)
+        for r in reasons:
+            print(f"  {r['name']:{width}s}  {r['method'] or 'n/a':6s}  {r['reason']}")
     if totals["gemm_4096_sampled_s"] is not None and scale == "large":
         s = totals["gemm_4096_sampled_s"]
         print(f"4096^3 f16 GEMM sampled: {s:.2f} s (target < {GEMM_MAX_SECONDS:g} s: "
