@@ -14,8 +14,8 @@ and prints, per case: the grid (workgroups, and rounds: how many times the grid 
 slot of the GPU), full and sampled cycles, the error (sampled - full) / full, the sampled run's 95%
 confidence interval as +-% of its cycles (and whether the full cycles lie inside it), the method
 (loop, grid or full, from Result.sampling), the fraction of wave-instructions simulated in detail, the
-host seconds of each simulate() call, the setup seconds inside each (the dispatch's buffers built and
-initialised: what every run pays and sampling cannot remove) and the speed-up, full / sampled seconds.
+host seconds of each simulate() call, the setup seconds each of them contains (the dispatch's buffers
+built and initialised, timed on their own: what every run pays and sampling cannot remove) and the speed-up, full / sampled seconds.
 Host seconds are wall-clock after numba's compilation: a warm-up runs a corpus kernel in full and two
 small cases sampled first, so neither run of a case pays the compiler (its cache load is reported).
 
@@ -32,8 +32,9 @@ the table then shows method n/a, sampled cycles equal to full ones and a speed-u
 Usage:
 
     python benchmarks/sampling.py --list                  # the cases, their sizes, grids and rounds
-    python benchmarks/sampling.py                         # every case, large: ~3 G wave-instructions of full
-                                                          # simulation, about 25-40 min on 2 cores
+    python benchmarks/sampling.py                         # every case, large: ~3.1 G wave-instructions of full
+                                                          # simulation, about 25-40 min on 2 cores (twice that
+                                                          # while the engine ignores sample)
     python benchmarks/sampling.py --quick                 # the small sizes (a smoke run, about 4 min)
     python benchmarks/sampling.py --cases gemm_128x128,stream_triad,transpose_lds_padded
     python benchmarks/sampling.py --cases workloads       # a group: workloads, kernels, corpus; or a glob: 'gemm*'
