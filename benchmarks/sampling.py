@@ -15,7 +15,8 @@ slot of the GPU), full and sampled cycles, the error (sampled - full) / full, th
 confidence interval as +-% of its cycles (and whether the full cycles lie inside it), the method
 (loop, grid or full, from Result.sampling), the fraction of wave-instructions simulated in detail, the
 host seconds of each simulate() call, the setup seconds each of them contains (the dispatch's buffers
-built and initialised, timed on their own: what every run pays and sampling cannot remove) and the speed-up, full / sampled seconds.
+built and initialised, timed on their own: what every run pays and sampling cannot remove) and the
+speed-up, full / sampled seconds.
 Host seconds are wall-clock after numba's compilation: a warm-up runs a corpus kernel in full and two
 small cases sampled first, so neither run of a case pays the compiler (its cache load is reported).
 
