@@ -95,7 +95,8 @@ def template_text(workload: str, **size) -> Callable[[], str]:
 _ARG = re.compile(r"^(; gpusim-arg:\s+)(\S+)(\s+)(.*)$")
 
 
-def rescaled_text(path: Path, grid: tuple, args: Optional[dict] = None, subs: Optional[dict] = None) -> Callable[[], str]:
+def rescaled_text(path: Path, grid: tuple, args: Optional[dict] = None,
+                  subs: Optional[dict] = None) -> Callable[[], str]:
     """rescaled_text returns a builder of ``path``'s text with its launch header rewritten: the launch line's
     grid; for each ``args`` entry, a buffer's ``DTYPE[SHAPE]`` (give the new ``DTYPE[SHAPE]``) or a scalar's
     value; and each ``subs`` text (in check or init specs) replaced. Every rewrite must match exactly once,
