@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import gpusim
@@ -63,6 +64,28 @@ def test_every_hardware_accuracy_row_loads_at_its_size(tmp_path):
             assert workitems == int(row.size.split("_")[0]), row.label
         else:                                    # one work-item per element, 256-wide workgroups
             assert workitems == -(-int(row.size) // 256) * 256, row.label
+
+
+def test_every_sampling_case_loads_at_both_sizes():
+    cases = _module("sampling_cases")
+    assert cases.uncovered() == []   # every workloads/, benchmarks/kernels/ and corpus kernel has a case
+    small, large = cases.cases("small"), cases.cases("large")
+    assert [c.name for c in small] == [c.name for c in large]
+
+    def extent(kernel):   # workgroups, buffer elements, the integer scalars (sizes, trip counts) added up
+        args = kernel.module.args
+        return (int(np.prod(kernel.module.launch.grid)),
+                sum(int(np.prod(a.shape)) for a in args if a.kind == "buffer"),
+                sum(a.value for a in args if a.kind != "buffer" and isinstance(a.value, int)))
+
+    for s, l in zip(small, large):
+        ks, kl = s.load(), l.load()
+        es, el = extent(ks), extent(kl)
+        assert s.size != l.size and el != es and all(b >= a for a, b in zip(es, el)), s.name   # large is larger
+    by_name = {c.name: c for c in large}
+    assert by_name["gemm_128x128"].size == "4096^3 f16"          # issue 19's required sizes
+    assert by_name["transpose_lds_padded"].size == "16384^2 f32"
+    assert by_name["stream_triad"].size == "n=256M"
 
 
 @pytest.mark.skipif(shutil.which("clang-19") is None or shutil.which("llvm-mc-19") is None,
