@@ -18,6 +18,7 @@ from typing import Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
+from gpusim.engine.sampling_policy import DEFAULT_SAMPLE_MODE
 from gpusim.api import Kernel, Result, kernel_from_text, simulate as simulate_kernel
 from gpusim.arch import Arch, load_arch
 from gpusim.errors import UsageError
@@ -110,7 +111,7 @@ class TunedConfig:
 
 def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", configs: Optional[Sequence] = None,
              constexprs: Optional[Mapping[str, object]] = None, types: Optional[Mapping[str, str]] = None,
-             options: Optional[Mapping[str, object]] = None, sample: str = "auto") -> list:
+             options: Optional[Mapping[str, object]] = None, sample: str = DEFAULT_SAMPLE_MODE) -> list:
     """autotune times every config of a Triton autotuner on ``arch`` and returns them fastest first.
 
     ``kernel`` is a ``@triton.autotune``-decorated kernel (its ``configs`` are used) or a ``@triton.jit`` one
@@ -120,7 +121,7 @@ def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", 
     fixes the meta-parameters no config sets. This is how a Triton autotuner's configs are judged on a
     hypothetical architecture (``arch`` a YAML file) without the GPU. A config Triton refuses to compile
     is kept, last, with its error. ``sample`` is each config's sampling mode, as gpusim.simulate takes it
-    (default auto, as ``gpusim tune``: a big dispatch is timed from a sample; ``off`` for exact cycles).
+    (default off, as ``gpusim tune``; ``auto`` times a big dispatch from a sample, experimental).
     """
     fn = getattr(kernel, "fn", kernel)
     configs = list(configs if configs is not None else getattr(kernel, "configs", ()) or ())

@@ -29,103 +29,18 @@ measured rates.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Optional, Union
+from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
 from gpusim.asm import sems
 from gpusim.engine.kernels import bundles, skip
 from gpusim.engine.loop_skip import skippable_loops
-
-SAMPLE_MODES = ("auto", "on", "off")
-# a dispatch estimated at more wave-instructions than this is sampled under ``auto`` (about 2 s of full
-# simulation at the timing loop's 2-3 M wave-instructions per second, benchmarks/timed_rate.py)
-SAMPLE_ABOVE_WAVE_INSTRUCTIONS = 4_000_000
-
-
-@dataclass(frozen=True)
-class SamplingPolicy:
-    """SamplingPolicy says whether and how a timed dispatch may be sampled.
-
-    ``mode``: ``auto`` samples a dispatch estimated above ``above_wave_instructions`` wave-instructions
-    (its first workgroup's count times the grid), ``on`` samples whatever a method applies to (tests and
-    studies of small grids), ``off`` simulates every workgroup in full. ``loop_head_iterations``: the
-    iterations of a long loop each wave runs in detail before it fast-forwards (the second half of them
-    measures its cycles per iteration); a loop is long when the first workgroup runs it at least
-    ``4 * loop_head_iterations`` times. ``grid_head_rounds`` / ``grid_tail_rounds``: the rounds of
-    workgroups (every workgroup slot of the GPU once) simulated at the start and at the end of the grid;
-    the grid method needs at least ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
-    """
-
-    mode: str = "auto"
-    above_wave_instructions: int = SAMPLE_ABOVE_WAVE_INSTRUCTIONS
-    loop_head_iterations: int = 8
-    loop_measure_iterations: int = 4
-    grid_head_rounds: int = 3
-    grid_tail_rounds: int = 1
-
-    def __post_init__(self):
-        if self.mode not in SAMPLE_MODES:
-            raise ValueError(f"sample mode {self.mode!r} is not one of {', '.join(SAMPLE_MODES)}")
-        if not 1 <= self.loop_measure_iterations < self.loop_head_iterations:
-            raise ValueError("loop_measure_iterations must be at least 1 and below loop_head_iterations")
-        if self.grid_head_rounds < 2 or self.grid_tail_rounds < 1:
-            raise ValueError("grid sampling needs at least 2 head rounds and 1 tail round")
-
-
-def sampling_policy(sample: Union[str, SamplingPolicy, None]) -> SamplingPolicy:
-    """sampling_policy turns a mode name, a policy or None (``off``) into a SamplingPolicy."""
-    if sample is None:
-        return SamplingPolicy(mode="off")
-    if isinstance(sample, SamplingPolicy):
-        return sample
-    return SamplingPolicy(mode=str(sample))
-
-
-@dataclass(frozen=True)
-class SamplingOutcome:
-    """SamplingOutcome is what sampling did to one timed dispatch.
-
-    ``method``: ``loop``, ``grid`` or ``full`` (every workgroup in detail); ``reason`` says why, in words
-    a report prints (the threshold, the loop, or why a method did not apply). ``simulated_fraction``:
-    wave-instructions timed in detail over all the dispatch's wave-instructions (1.0 for ``full``).
-    ``detailed_cycles``: the cycles of the detailed part as it ran (the compressed dispatch);
-    ``cycles_low`` .. ``cycles_high``: a 95% confidence interval on the projected cycles from the spread
-    of the ``samples`` measured rates (per-wave cycles per iteration, or per-batch completion rates); it
-    covers sampling noise, not the method's own bias, which benchmarks/sampling.py measures.
-    """
-
-    method: str
-    reason: str
-    simulated_fraction: float = 1.0
-    detailed_cycles: int = 0
-    cycles_low: int = 0
-    cycles_high: int = 0
-    samples: int = 0
-
-    @property
-    def sampled(self) -> bool:
-        """sampled is True when part of the dispatch was projected rather than simulated."""
-        return self.method != "full"
-
-    def error_pct(self, cycles: int) -> float:
-        """error_pct is the confidence interval's half-width as a percentage of ``cycles``."""
-        if not self.sampled or cycles <= 0:
-            return 0.0
-        return 100.0 * (self.cycles_high - self.cycles_low) / 2 / cycles
-
-    def to_dict(self) -> dict:
-        """to_dict is the outcome as plain JSON values (``sampled`` included)."""
-        d = asdict(self)
-        d["sampled"] = self.sampled
-        return d
-
-
-def full_outcome(reason: str, cycles: int = 0) -> SamplingOutcome:
-    """full_outcome is the outcome of a dispatch simulated in full, for ``reason``."""
-    return SamplingOutcome("full", reason, 1.0, cycles, cycles, cycles, 0)
-
+from gpusim.engine.sampling_policy import (  # noqa: F401  (re-exported: the engine's sampling API in one place)
+    DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingOutcome, SamplingPolicy,
+    full_outcome, sampling_policy,
+)
 
 @dataclass(frozen=True)
 class SamplePlan:
@@ -137,8 +52,10 @@ class SamplePlan:
     method: str
     reason: str
     skip_head: Optional[np.ndarray] = None
+    trip: Optional[np.ndarray] = None
     head_iterations: int = 0
     measure_iterations: int = 0
+    tail_iterations: int = 0
     jump_at: int = 0
     resume_at: int = 0
     window_open: int = 0
@@ -177,7 +94,9 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
             return SamplePlan("loop", f"long loop ({rows}): {head} iterations per wave in detail, the rest "
                                       "fast-forwarded", skip_head=np.where(np.isin(np.arange(skip_head.size),
                                                                                    long_edges), skip_head, -1),
-                              head_iterations=head, measure_iterations=policy.loop_measure_iterations)
+                              trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, head_iterations=head,
+                              measure_iterations=policy.loop_measure_iterations,
+                              tail_iterations=policy.loop_tail_iterations)
     rounds = workgroups / max(slots, 1)
     need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
     if rounds >= need:
@@ -206,6 +125,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_METHOD] = {"loop": skip.METHOD_LOOP, "grid": skip.METHOD_GRID}.get(plan.method, skip.METHOD_OFF)
     params[skip.Z_HEAD_ITERS] = plan.head_iterations
     params[skip.Z_MEASURE_ITERS] = plan.measure_iterations
+    params[skip.Z_TAIL_ITERS] = plan.tail_iterations
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_WINDOW_OPEN] = plan.window_open
@@ -213,13 +133,16 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
     skip_head = plan.skip_head if plan.skip_head is not None else np.full(rows, -1, np.int64)
+    trip = plan.trip if plan.trip is not None else np.zeros(rows, np.int64)
+
+    def per_wave(*shape):
+        return np.zeros((wave_slots, *shape), np.int64)
+
     return bundles.SampleArrays(
-        params, out, skip_head.astype(np.int64), np.zeros(wave_slots, np.int64), np.full(wave_slots, -1, np.int64),
-        np.zeros((wave_slots, plan.measure_iterations + 1), np.int64), np.zeros(wave_slots, np.int64),
-        np.zeros(workgroup_slots, np.int64),
-        np.zeros(workgroup_slots, np.int64),
-        np.zeros(workgroup_slots, np.int64), np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((2, n_counters), np.int64),
-        np.zeros((2, rows), np.int64), np.zeros((2, sum(v.size for v in views)), np.int64), views)
+        params, out, skip_head.astype(np.int64), trip.astype(np.int64), per_wave(), np.full(wave_slots, -1, np.int64),
+        per_wave(), per_wave(plan.measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
+        np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((2, n_counters), np.int64), np.zeros((2, rows), np.int64),
+        np.zeros((2, sum(v.size for v in views)), np.int64), views)
 
 
 _Z95 = 1.959963984540054   # two-sided 95% point of the normal distribution
@@ -239,17 +162,18 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
     """
     out = Z.out
     issued = int(counters[inst_column])
-    if plan.method == "loop" and out[skip.O_FF_WAVES] > 0 and out[skip.O_SNAPS] == 2:
+    if plan.method == "loop" and out[skip.O_WARPS] > 0 and out[skip.O_SNAPS] == 2:
         skipped_insts = int(out[skip.O_FF_INSTS])
         window_insts = int(out[skip.O_I_B] - out[skip.O_I_A])
-        scale = skipped_insts / window_insts if window_insts > 0 else 0.0
-        projected = int(out[skip.O_PROJECTED_END]) + cycles - _waves_end(Z, cycles)
-        rates = Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)].astype(np.float64)
-        _add_scaled(Z, counters, None, scale)
+        _add_scaled(Z, counters, None, skipped_insts / window_insts if window_insts > 0 else 0.0)
+        projected = cycles + int(out[skip.O_SHIFT])
         total = issued + skipped_insts
-        half = _half_width(rates, projected - cycles)
-        reason = f"{plan.reason}; {int(out[skip.O_FF_ITERS]):,} loop iterations of {int(out[skip.O_FF_WAVES]):,} " \
-                 "waves fast-forwarded"
+        half = float(out[skip.O_SHIFT_HALF_WIDTH])
+        rates = Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)]
+        reason = f"{plan.reason}; {int(out[skip.O_FF_ITERS]):,} loop iterations fast-forwarded in " \
+                 f"{int(out[skip.O_WARPS])} warps of the whole GPU"
+        if out[skip.O_NONUNIFORM]:
+            reason += "; some loops ended before the first workgroup's trip count (less certain)"
     elif plan.method == "grid" and out[skip.O_JUMPED] == 1:
         skipped_wgs = plan.resume_at - plan.jump_at
         done = int(out[skip.O_DONE_B] - out[skip.O_DONE_A])
@@ -270,12 +194,6 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
     outcome = SamplingOutcome(plan.method, reason, issued / total if total else 1.0, cycles,
                               int(np.floor(projected - half)), int(np.ceil(projected + half)), int(rates.size))
     return projected, outcome
-
-
-def _waves_end(Z: bundles.SampleArrays, cycles: int) -> int:
-    """_waves_end is the compressed run's last wave end without its slot's skipped cycles (its projected
-    end minus the largest debt is not it: the debt differs by slot), kept by the loop in O_WAVES_END."""
-    return int(Z.out[skip.O_WAVES_END]) or cycles
 
 
 def _add_scaled(Z: bundles.SampleArrays, counters: np.ndarray, icount: Optional[np.ndarray], scale: float) -> None:
@@ -315,5 +233,5 @@ def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
         return (f"workgroups differ (the first ones ran {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
                 "wave-instructions each): every workgroup simulated")
     if plan.method == "loop":
-        return "no wave ran its loop past the head iterations: every iteration simulated"
+        return "no moment came when every wave was inside its loop past the head: every iteration simulated"
     return plan.reason

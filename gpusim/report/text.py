@@ -153,7 +153,7 @@ def sampling_line(result, sample: Optional[str] = None) -> str:
     on cycles as a half-width. Timed in full: the outcome's reason, only when ``sample`` asked for sampling
     and the full run is news (see format_run).
     """
-    from gpusim.engine.sampling import SAMPLE_ABOVE_WAVE_INSTRUCTIONS
+    from gpusim.engine.sampling_policy import SAMPLE_ABOVE_WAVE_INSTRUCTIONS
 
     outcome = getattr(result, "sampling", None)
     if outcome is None or result.cycles is None:

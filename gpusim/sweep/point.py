@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
+from gpusim.engine.sampling_policy import DEFAULT_SAMPLE_MODE
 from gpusim.located_yaml import one_line
 
 FINAL_STATUSES = ("ok", "invalid", "fault")   # a resumed study does not run these again
@@ -145,7 +146,7 @@ def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:
     from gpusim.report.metrics import derived_metrics
     from gpusim.sweep.metrics import metric_value
     result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"],
-                      warm_up=study.get("warm_up", False), sample=study.get("sample", "auto"))
+                      warm_up=study.get("warm_up", False), sample=study.get("sample", DEFAULT_SAMPLE_MODE))
     metrics = derived_metrics(result.counters, arch)
     for name in study["metrics"]:
         row[name] = metric_value(name, result.counters, metrics)

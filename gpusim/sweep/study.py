@@ -10,9 +10,9 @@ A study is a YAML file::
       gen.gemm.tile: [64x64x32, 128x128x32]        # gen.<template>.<parameter>
     workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
     metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
-    sample: auto                     # optional: auto (default), on or off, as gpusim run --sample
+    sample: off                      # optional: off (default), auto or on, as gpusim run --sample
 
-Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` when its dispatch is
+Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` (experimental) when its dispatch is
 estimated above gpusim.engine.sampling.SAMPLE_ABOVE_WAVE_INSTRUCTIONS wave-instructions; every row records
 whether it was (``sampled``, ``sample_method``, ``sample_error_pct``: the 95% confidence interval's
 half-width on cycles, in percent). ``sample: off`` times every point in full.
@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from gpusim.engine.sampling_policy import DEFAULT_SAMPLE_MODE
 from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import Located, quote, read_located
 from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS, DEFAULT_PROGRAM_METRICS
@@ -109,7 +110,7 @@ class Study:
     files: tuple = ()
     max_instructions: int = 2_000_000_000
     warm_up: bool = False   # time each point after one warm-up launch of its kernel (gpusim run --warm-up)
-    sample: str = "auto"    # sampled timing of each point (gpusim run --sample; gpusim.engine.sampling)
+    sample: str = DEFAULT_SAMPLE_MODE    # sampled timing of each point (gpusim run --sample; gpusim.engine.sampling)
     source: str = ""
     explicit_points: Optional[tuple] = None
     program: Optional[str] = None
@@ -192,7 +193,7 @@ def load_study(path, max_points: int = DEFAULT_MAX_POINTS) -> Study:
 
 
 def study_from_parts(name: str, arch: str, gen_family: str, gen: dict, points: Sequence[dict],
-                     metrics: Sequence[str] = DEFAULT_METRICS, sample: str = "auto") -> Study:
+                     metrics: Sequence[str] = DEFAULT_METRICS, sample: str = DEFAULT_SAMPLE_MODE) -> Study:
     """study_from_parts builds a study of explicit points on one template (what ``gpusim tune`` runs).
 
     Each point maps ``gen.<family>.<param>`` keys to values; they are not re-validated here. ``sample`` is
@@ -261,10 +262,10 @@ class _Builder:
 
     @staticmethod
     def _sample(node: Optional[Located]) -> str:
-        """_sample is the study's ``sample:`` mode (default auto), one of gpusim.engine.sampling.SAMPLE_MODES."""
-        from gpusim.engine.sampling import SAMPLE_MODES
+        """_sample is the study's ``sample:`` mode (default DEFAULT_SAMPLE_MODE), one of gpusim.engine.sampling.SAMPLE_MODES."""
+        from gpusim.engine.sampling_policy import SAMPLE_MODES
         if node is None:
-            return "auto"
+            return DEFAULT_SAMPLE_MODE
         value = node.value
         if isinstance(value, bool):   # YAML reads a bare on / off as a boolean
             value = "on" if value else "off"

@@ -35,7 +35,7 @@
 4. Simulate (:func:`tune`). The shortlist becomes a study of explicit points
    (``study_from_parts``) run by ``run_study`` on local processes or a Dask cluster; the ``ok``
    rows are ranked by ``time_us``. A big kernel's time is sampled (``sample``, as ``gpusim run
-   --sample``; default auto): its row records the sampling and its error estimate, and
+   --sample``; default off): a sampled row records the sampling and its error estimate, and
    :func:`format_tune` says when the best two are closer than their error. :func:`format_tune`
    prints the best ones and the ``gpusim gen`` command that reproduces the winner.
 """
@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from gpusim.engine.sampling_policy import DEFAULT_SAMPLE_MODE
 from gpusim.report.columns import aligned
 from gpusim.sweep.study import StudyError
 from gpusim.templates.registry import TemplateError, parse_dims, template
@@ -381,7 +382,7 @@ def _arch_ref(arch_ref, arch, folder: Path) -> str:
 
 def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = DEFAULT_MAX_POINTS,
          out=None, workers: Optional[int] = None, scheduler=None, progress: bool = True, resume: bool = False,
-         space: Optional[dict] = None, metrics: Sequence[str] = TUNE_METRICS, sample: str = "auto") -> TuneOutcome:
+         space: Optional[dict] = None, metrics: Sequence[str] = TUNE_METRICS, sample: str = DEFAULT_SAMPLE_MODE) -> TuneOutcome:
     """tune searches ``family``'s kernels for the problem ``fixed`` on ``arch_ref`` and simulates the best guesses.
 
     ``arch_ref`` is a shipped name, a YAML path or an Arch (saved as ``arch.yaml`` in the results
@@ -397,7 +398,7 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     from gpusim.sweep.runner import run_study
     from gpusim.sweep.study import study_from_parts
 
-    from gpusim.engine.sampling import SAMPLE_MODES
+    from gpusim.engine.sampling_policy import SAMPLE_MODES
     if sample not in SAMPLE_MODES:
         raise StudyError(f"sample mode {sample!r} is not one of {', '.join(SAMPLE_MODES)}")
     arch = load_arch(arch_ref)

@@ -41,7 +41,7 @@ def with_sample(value: str) -> str:
 
 # --- the study key ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("written, mode", [(None, "auto"), ("off", "off"), ("on", "on"), ("'on'", "on"),
+@pytest.mark.parametrize("written, mode", [(None, "off"), ("off", "off"), ("on", "on"), ("'on'", "on"),
                                            ("auto", "auto")])
 def test_sample_key_gives_each_point_its_mode(tmp_path, written, mode):
     study = load_study(write(tmp_path, STUDY if written is None else with_sample(written)))
@@ -51,7 +51,7 @@ def test_sample_key_gives_each_point_its_mode(tmp_path, written, mode):
 def test_the_sample_mode_is_part_of_the_study_hash(tmp_path):
     hashes = {load_study(write(tmp_path, with_sample(m), f"{m}.yaml")).hash() for m in ("auto", "on", "off")}
     assert len(hashes) == 3
-    assert load_study(write(tmp_path, STUDY)).hash() == load_study(write(tmp_path, with_sample("auto"))).hash()
+    assert load_study(write(tmp_path, STUDY)).hash() == load_study(write(tmp_path, with_sample("off"))).hash()
 
 
 @pytest.mark.parametrize("value, message", [
@@ -107,7 +107,7 @@ def sampled_grid(monkeypatch):
 
 
 def test_a_sampled_point_records_its_method_and_error(tmp_path, sampled_grid):
-    for written, mode in ((None, "auto"), ("on", "on")):
+    for written, mode in (("auto", "auto"), ("on", "on")):
         study = load_study(write(tmp_path, STUDY if written is None else with_sample(written)))
         row = run_point(study.to_dict(), POINT)
         assert row["status"] == "ok", row["error"]
@@ -140,7 +140,7 @@ def test_a_program_study_has_no_sampling_columns(tmp_path):
 # --- tune ---------------------------------------------------------------------------------------
 
 def test_tune_studies_take_the_sample_mode():
-    assert study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}]).to_dict()["sample"] == "auto"
+    assert study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}]).to_dict()["sample"] == "off"
     study = study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}], sample="off")
     assert study.to_dict()["sample"] == "off"
 
@@ -161,9 +161,9 @@ def test_cli_tune_passes_sample(monkeypatch, capsys):
 
     monkeypatch.setattr(tune_module, "tune", fake_tune)
     main(["tune", "gemm", "--quiet"])
-    main(["tune", "gemm", "--quiet", "--sample", "off"])
+    main(["tune", "gemm", "--quiet", "--sample", "auto"])
     capsys.readouterr()
-    assert seen == ["auto", "off"]
+    assert seen == ["off", "auto"]
 
 
 def _row(point: int, tile: str, time_us: float, sampled: bool, error: float) -> dict:

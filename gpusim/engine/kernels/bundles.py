@@ -74,13 +74,14 @@ MemoryCounterViews = namedtuple("MemoryCounterViews", ("tcp", "sqc", "tcc", "mal
 
 # Sampled simulation (gpusim.engine.kernels.skip, gpusim.engine.sampling).
 #   params: skip.Z_* columns; out: skip.O_* columns; skip_head[b]: the head row of the loop whose back edge
-#   is row b and which may be fast-forwarded, else -1; per wave slot: iters (back edges of its current
-#   loop taken), loop_row (that loop's back edge), mark[w, k] (the cycles of its last head iterations' back
-#   edges, Z_MEASURE_ITERS + 1 of them), in_head (1 from its launch until it passes its first loop head); per
-#   workgroup slot: credit (cycles the running workgroup skipped), debt (cycles the slot's earlier
-#   workgroups skipped), insts (wave-instructions of the running workgroup); samples: measured rates;
-#   snap_counters / snap_icount / snap_memory: two snapshots of the counters; memory: the live views.
+#   is row b and which may be fast-forwarded, else -1; trip[b]: that loop's iterations per wave in the first
+#   workgroup; per wave slot: iters (iterations of its current loop run), loop_row (that loop's back edge,
+#   -1: in none), fresh (back edges since it entered the loop or last fast-forwarded), mark[w, fresh % (Z_MEASURE_ITERS
+#   + 1)] (the cycles of its latest back edges), outside (1: live and not measuring a loop), todo
+#   (iterations to fast-forward at its next back edge); per workgroup slot: insts (wave-instructions of the
+#   running workgroup); samples: measured rates; snap_counters / snap_icount / snap_memory: two snapshots
+#   of the counters; memory: the live views.
 SampleArrays = namedtuple("SampleArrays", (
-    "params", "out", "skip_head", "iters", "loop_row", "mark", "in_head", "credit", "debt", "insts", "samples",
-    "snap_counters", "snap_icount", "snap_memory", "memory",
+    "params", "out", "skip_head", "trip", "iters", "loop_row", "fresh", "mark", "outside", "todo", "insts",
+    "samples", "snap_counters", "snap_icount", "snap_memory", "memory",
 ))

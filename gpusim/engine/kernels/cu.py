@@ -516,9 +516,10 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             hazard[w] |= REFILLING
                         if r == itp.JUMP and endless[pc[w]]:
                             state[w] = TRAPPED
-                        elif r == itp.JUMP and method == skip.METHOD_LOOP and Z.skip_head[i] == pc[w]:
-                            ff = skip.back_edge(w, ws, i, cycle, issued_total, code_base, params[P_WAVE_LIMIT], P, L,
-                                                V, W, K, Z, lds[ws], lds.shape[1])
+                        elif method == skip.METHOD_LOOP and Z.skip_head[i] >= 0:
+                            ff = skip.back_edge(w, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle, issued_total,
+                                                code_base, params[P_WAVE_LIMIT], P, L, V, W, K, Z, lds[ws],
+                                                lds.shape[1])
                             if ff == skip.FF_FAULT:
                                 fault[F_WORKGROUP] = wg_id[ws]
                                 fault[F_WAVE] = (w - base) % wpw
@@ -583,13 +584,12 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         live_waves -= 1
                         cu_live[cu] -= 1
                         # the dispatch is complete only when the wave's MFMA/VALU work and memory writes are
-                        wend = max(cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
+                        last_end = max(last_end, cycle + 1, unit_mfma[cu, simd], unit_valu[cu, simd])
                         for j in range(vmn[w]):
-                            wend = max(wend, vmq[w, j])
-                        last_end = max(last_end, wend)
+                            last_end = max(last_end, vmq[w, j])
                         wg_live[ws] -= 1
                         if method != skip.METHOD_OFF:
-                            skip.wave_ended(Z, w, ws, wend, wcount[w])
+                            skip.wave_ended(Z, w, ws, wcount[w])
                             if wg_live[ws] == 0:
                                 skip.workgroup_completed(Z, ws, cycle, issued_total, counters, icount)
                                 if next_wg < n_wg:

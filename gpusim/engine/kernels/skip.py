@@ -11,19 +11,23 @@ from numba import njit
 from gpusim.asm import sems as S
 from gpusim.exec.kernels import interpreter as itp
 
-# params columns: the method, the head iterations of a long loop and how many of its last ones measure
-# the wave's cycles per iteration, the workgroup index at which the
-# dispatcher jumps and the one it jumps to, the completions that open the grid method's window
-Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN, Z_N = range(7)
+# params columns: the method; the loop method's head iterations (every wave runs them in detail), how
+# many iterations measure a wave's cycles per iteration, and how many every wave keeps in detail before
+# its loop ends; the grid method's workgroup index at which the dispatcher jumps, the one it jumps to, and
+# the completions that open its window
+(Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN,
+ Z_N) = range(8)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
-# out columns: the projected end (loop method: every wave's end plus the skipped cycles of its slot);
-# fast-forwarded wave-instructions and iterations, fast-forwards made; the two snapshots' cycles, issued
-# wave-instructions and completed workgroups; whether the dispatcher jumped; the head's smallest and
-# largest workgroup instruction counts; workgroups completed; rate samples recorded; set when the head's
-# workgroups differed and the grid method gave up; snapshots taken; the last wave end as the run went;
-# waves inside a loop's head iterations
-(O_PROJECTED_END, O_FF_INSTS, O_FF_ITERS, O_FF_WAVES, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
- O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_WAVES_END, O_IN_HEAD, O_N) = range(20)
+# out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
+# wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and
+# completed workgroups; whether the dispatcher jumped; the head's smallest and largest workgroup
+# instruction counts; workgroups completed; rate samples recorded; set when the head's workgroups
+# differed (grid) or a loop ended before the first workgroup's trip count (loop); snapshots taken; live
+# waves not yet measuring a loop (loop method); the 95% half-width of the warps' shifts, in cycles; warps
+# refused (a wave was too near its loop's end)
+(O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
+ O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
+ O_WARPS_REFUSED, O_N) = range(21)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -60,14 +64,15 @@ def record_sample(Z, value):
 
 
 @njit(_nrt=False)
-def fast_forward(w, h, b, cycle, code_base, wave_limit, P, L, V, W, K, lds_ws, lds_size):
-    """fast_forward runs wave ``w`` from loop head ``h`` until it leaves rows ``h``..``b``, functionally.
+def fast_forward(w, h, b, iterations_wanted, cycle, code_base, wave_limit, P, L, V, W, K, lds_ws, lds_size):
+    """fast_forward runs wave ``w`` through ``iterations_wanted`` iterations of the loop ``h``..``b`` from its
+    head ``h``, functionally, stopping early if the wave leaves the loop.
 
     It executes what the sliced timed run executes (P.full rows in full, the others for their addresses,
     which fault where the timed run would; ``code_base`` and ``wave_limit`` as the loop's params hold them),
     counts every instruction (K.icount, W.wcount), and marks the
-    registers it writes ready at ``cycle``. Returns (outcome FF_*, wave-instructions, iterations skipped:
-    the one begun at ``h`` plus every taken back edge at ``b``). Barriers, waitcnts and s_nop only
+    registers it writes ready at ``cycle``. Returns (outcome FF_*, wave-instructions, iterations run: its
+    taken back edges, after which it is at ``h`` again, or fewer and outside the loop). Barriers, waitcnts and s_nop only
     advance: every wave of a workgroup skips the same iterations, so their barriers stay paired.
     """
     sem, xops, mods, pc_bytes, full, endless = P.sem, P.xops, P.mods, P.pc_bytes, P.full, P.endless
@@ -76,10 +81,10 @@ def fast_forward(w, h, b, cycle, code_base, wave_limit, P, L, V, W, K, lds_ws, l
     pc, wcount, reg_ready = W.pc, W.wcount, W.reg_ready
     icount, fault = K.icount, K.fault
     n = np.int64(0)
-    iterations = np.int64(1)
+    iterations = np.int64(0)
     while True:
         i = pc[w]
-        if i < h or i > b:
+        if i < h or i > b or iterations == iterations_wanted:
             return FF_DONE, n, iterations
         icount[i] += 1
         wcount[w] += 1
@@ -109,78 +114,136 @@ def fast_forward(w, h, b, cycle, code_base, wave_limit, P, L, V, W, K, lds_ws, l
 
 
 @njit(_nrt=False)
-def back_edge(w, ws, b, cycle, issued, code_base, wave_limit, P, L, V, W, K, Z, lds_ws, lds_size):
-    """back_edge is called when wave ``w`` (of workgroup slot ``ws``) takes the back edge at row ``b`` of a
-    loop the loop method may fast-forward (Z.skip_head[b] >= 0), at ``cycle``, ``issued`` wave-instructions
-    into the dispatch.
+def back_edge(w, b, taken, cycle, issued, code_base, wave_limit, P, L, V, W, K, Z, lds_ws, lds_size):
+    """back_edge is called when wave ``w`` issues the back edge at row ``b`` of a loop the loop method may
+    fast-forward (Z.skip_head[b] >= 0), ``taken`` or falling through (the wave leaves its loop), at
+    ``cycle``, ``issued`` wave-instructions into the dispatch.
 
-    Every wave runs at least Z_HEAD_ITERS iterations in detail, keeping the cycles of its last
-    Z_MEASURE_ITERS + 1 back edges. Waves fast-forward together: a wave past its head waits (in detail)
-    until no wave is still in its head (O_IN_HEAD: waves launched that have not passed a head yet), so no wave's measured iterations run beside other
-    waves' epilogues, which a fast-forward brings forward. It then fast-forwards the rest of the loop
-    (fast_forward), crediting its workgroup the skipped iterations at its own mean cycles per iteration
-    over the measured ones. The first wave to reach the measured iterations opens the counters' window,
-    the first fast-forward closes it. Returns fast_forward's outcome (FF_DONE when nothing was skipped).
+    A wave in its loop keeps the cycles of its last Z_MEASURE_ITERS + 1 back edges (Z.mark, indexed by
+    Z.fresh: back edges since it entered the loop or last fast-forwarded). It stops counting as outside
+    (O_OUTSIDE) once it has run Z_HEAD_ITERS iterations and measured Z_MEASURE_ITERS since its last
+    fast-forward; when no live wave is outside, warp() gives every wave its iterations to skip, which it
+    fast-forwards here, at its next back edge. Returns fast_forward's outcome (FF_DONE when nothing was
+    skipped).
     """
     out = Z.out
+    if not taken:
+        Z.loop_row[w] = -1
+        _set_outside(Z, w, 1)
+        return FF_DONE
+    ring = Z.params[Z_MEASURE_ITERS] + 1
     if Z.loop_row[w] != b:
         Z.loop_row[w] = b
         Z.iters[w] = 0
+        Z.fresh[w] = 0
+        Z.todo[w] = 0
     Z.iters[w] += 1
-    n = Z.iters[w]
-    head = Z.params[Z_HEAD_ITERS]
-    measure = Z.params[Z_MEASURE_ITERS]
-    ring = measure + 1
-    Z.mark[w, n % ring] = cycle
-    if n == head - measure and out[O_SNAPS] == 0:
+    Z.fresh[w] += 1
+    Z.mark[w, Z.fresh[w] % ring] = cycle
+    if Z.iters[w] == Z.params[Z_HEAD_ITERS] - Z.params[Z_MEASURE_ITERS] and out[O_SNAPS] == 0:
         snapshot(Z, 0, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
-    if n == head and Z.in_head[w]:
-        Z.in_head[w] = 0
-        out[O_IN_HEAD] -= 1
-    if n < head or out[O_IN_HEAD] > 0:
-        return FF_DONE
-    if out[O_SNAPS] == 1:
-        snapshot(Z, 1, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
-    measured = Z.mark[w, n % ring] - Z.mark[w, (n + 1) % ring]   # the last ``measure`` iterations
-    code, count, iterations = fast_forward(w, Z.skip_head[b], b, cycle, code_base, wave_limit, P, L, V, W, K,
-                                           lds_ws, lds_size)
-    Z.loop_row[w] = -1
-    Z.iters[w] = 0
-    out[O_FF_INSTS] += count
-    out[O_FF_ITERS] += iterations
-    out[O_FF_WAVES] += 1
-    record_sample(Z, measured)
-    Z.credit[ws] = max(Z.credit[ws], iterations * measured // measure)
+    code = FF_DONE
+    if Z.todo[w] > 0:
+        if out[O_SNAPS] == 1:
+            snapshot(Z, 1, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
+        wanted = Z.todo[w]
+        Z.todo[w] = 0
+        code, n, done = fast_forward(w, Z.skip_head[b], b, wanted, cycle, code_base, wave_limit, P, L, V, W, K,
+                                     lds_ws, lds_size)
+        out[O_FF_INSTS] += n
+        out[O_FF_ITERS] += done
+        Z.iters[w] += done
+        Z.fresh[w] = 1
+        Z.mark[w, 1] = cycle
+        if done < wanted:   # its loop ended before the first workgroup's did
+            out[O_NONUNIFORM] = 1
+            Z.loop_row[w] = -1
+        _set_outside(Z, w, 1)
+        return code
+    if Z.outside[w] and Z.iters[w] >= Z.params[Z_HEAD_ITERS] and Z.fresh[w] > Z.params[Z_MEASURE_ITERS]:
+        _set_outside(Z, w, 0)
+        if out[O_OUTSIDE] == 0:
+            warp(Z)
     return code
 
 
 @njit(_nrt=False)
-def workgroup_launched(Z, first_wave, waves):
-    """workgroup_launched counts the new waves in slots ``first_wave`` .. ``first_wave + waves - 1`` among
-    the waves in their head (loop method)."""
-    if Z.params[Z_METHOD] != METHOD_LOOP:
-        return
-    for w in range(first_wave, first_wave + waves):
-        Z.in_head[w] = 1
-        Z.out[O_IN_HEAD] += 1
+def _set_outside(Z, w, flag):
+    """_set_outside marks wave slot ``w`` outside (1: not measuring a loop) or not, keeping O_OUTSIDE."""
+    if Z.outside[w] != flag:
+        Z.outside[w] = flag
+        Z.out[O_OUTSIDE] += 1 if flag else -1
 
 
 @njit(_nrt=False)
-def wave_ended(Z, w, ws, end, instructions):
-    """wave_ended accounts wave ``w`` of workgroup slot ``ws`` that ended at ``end`` after ``instructions``
-    wave-instructions: its workgroup's count, the end it projects (its slot's skipped cycles added), and
-    a fresh loop count for the next wave in its slot."""
-    if Z.in_head[w]:   # it ended without passing a loop head
-        Z.in_head[w] = 0
-        Z.out[O_IN_HEAD] -= 1
-    Z.loop_row[w] = -1
-    Z.iters[w] = 0
+def warp(Z):
+    """warp moves the whole machine forward in time when every live wave is measuring a loop: by the
+    largest shift D that leaves each wave Z_TAIL_ITERS iterations of its loop (the first workgroup's trip
+    count, Z.trip, less the iterations it ran), each wave then skipping D over its own cycles per
+    iteration (Z.todo). Every wave moves by the same D, so their phases in time stay what they would be
+    after D more cycles at their measured rates, and D is added to the projected end (O_SHIFT). A shift
+    shorter than two of the slowest wave's iterations is not made. The shift's 95% half-width
+    (O_SHIFT_HALF_WIDTH) is the standard error of the waves' mean rate, relative, times D."""
+    out = Z.out
+    measure = Z.params[Z_MEASURE_ITERS]
+    ring = measure + 1
+    shift = np.int64(-1)
+    slowest = np.int64(0)
+    n = 0
+    total = 0.0
+    squares = 0.0
+    for w in range(Z.iters.shape[0]):
+        b = Z.loop_row[w]
+        if b < 0 or Z.outside[w] or Z.todo[w] > 0:
+            continue
+        span = Z.mark[w, Z.fresh[w] % ring] - Z.mark[w, (Z.fresh[w] + 1) % ring]
+        d = (Z.trip[b] - Z.iters[w] - Z.params[Z_TAIL_ITERS]) * span // measure
+        if shift < 0 or d < shift:
+            shift = d
+        slowest = max(slowest, span // measure)
+        n += 1
+        total += span
+        squares += float(span) * span
+    if n == 0 or shift < 2 * slowest:
+        out[O_WARPS_REFUSED] += 1
+        return
+    for w in range(Z.iters.shape[0]):
+        b = Z.loop_row[w]
+        if b < 0 or Z.outside[w] or Z.todo[w] > 0:
+            continue
+        span = Z.mark[w, Z.fresh[w] % ring] - Z.mark[w, (Z.fresh[w] + 1) % ring]
+        Z.todo[w] = (shift * measure + span // 2) // max(span, 1)
+        record_sample(Z, span)
+    out[O_SHIFT] += shift
+    out[O_WARPS] += 1
+    if n > 1 and total > 0:
+        mean = total / n
+        sd = np.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1))
+        out[O_SHIFT_HALF_WIDTH] += np.int64(np.ceil(1.959963984540054 * sd / mean / np.sqrt(n) * shift))
+
+
+@njit(_nrt=False)
+def workgroup_launched(Z, first_wave, waves):
+    """workgroup_launched counts the new waves in slots ``first_wave`` .. ``first_wave + waves - 1`` outside
+    (not yet measuring a loop; loop method)."""
+    if Z.params[Z_METHOD] != METHOD_LOOP:
+        return
+    for w in range(first_wave, first_wave + waves):
+        Z.loop_row[w] = -1
+        Z.todo[w] = 0
+        _set_outside(Z, w, 1)
+
+
+@njit(_nrt=False)
+def wave_ended(Z, w, ws, instructions):
+    """wave_ended accounts wave ``w`` of workgroup slot ``ws`` ending after ``instructions`` wave-instructions:
+    its workgroup's count, and (loop method) one wave fewer outside or in a loop, which may let the rest warp."""
     Z.insts[ws] += instructions
-    if end > Z.out[O_WAVES_END]:
-        Z.out[O_WAVES_END] = end
-    p = end + Z.debt[ws] + Z.credit[ws]
-    if p > Z.out[O_PROJECTED_END]:
-        Z.out[O_PROJECTED_END] = p
+    blocking = Z.outside[w] or Z.loop_row[w] >= 0   # a wave that left its loop other than at its back edge
+    Z.loop_row[w] = -1                              # looks inside it, too near its end to warp, till it ends
+    _set_outside(Z, w, 0)
+    if blocking and Z.out[O_OUTSIDE] == 0 and Z.params[Z_METHOD] == METHOD_LOOP:
+        warp(Z)
 
 
 @njit(_nrt=False)
@@ -194,8 +257,6 @@ def workgroup_completed(Z, ws, cycle, issued, counters, icount):
         out[O_SIG_MIN] = min(out[O_SIG_MIN], Z.insts[ws])
         out[O_SIG_MAX] = max(out[O_SIG_MAX], Z.insts[ws])
     Z.insts[ws] = 0
-    Z.debt[ws] += Z.credit[ws]
-    Z.credit[ws] = 0
     if Z.params[Z_METHOD] == METHOD_GRID and out[O_JUMPED] == 0:
         if out[O_SNAPS] == 0 and out[O_COMPLETED] == Z.params[Z_WINDOW_OPEN]:
             snapshot(Z, 0, cycle, issued, out[O_COMPLETED], counters, icount)

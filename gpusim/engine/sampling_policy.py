@@ -1,0 +1,101 @@
+"""What sampled timing may do and what it did: its modes, SamplingPolicy and SamplingOutcome.
+
+Light on purpose (no numpy, no numba): the CLI imports it to build its --help. gpusim.engine.sampling
+plans and projects a sampled dispatch.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Union
+
+SAMPLE_MODES = ("auto", "on", "off")
+# the mode a timed run uses when none is given: off until the methods meet issue 19's accuracy targets
+# (benchmarks/sampling.py measures them against the full simulation; see README "Sampled timing")
+DEFAULT_SAMPLE_MODE = "off"
+# a dispatch estimated at more wave-instructions than this is sampled under ``auto`` (about 2 s of full
+# simulation at the timing loop's 2-3 M wave-instructions per second, benchmarks/timed_rate.py)
+SAMPLE_ABOVE_WAVE_INSTRUCTIONS = 4_000_000
+
+
+@dataclass(frozen=True)
+class SamplingPolicy:
+    """SamplingPolicy says whether and how a timed dispatch may be sampled.
+
+    ``mode``: ``auto`` samples a dispatch estimated above ``above_wave_instructions`` wave-instructions
+    (its first workgroup's count times the grid), ``on`` samples whatever a method applies to (tests and
+    studies of small grids), ``off`` simulates every workgroup in full. ``loop_head_iterations``: the
+    iterations of a long loop each wave runs in detail before it fast-forwards (the second half of them
+    measures its cycles per iteration); a loop is long when the first workgroup runs it at least
+    ``4 * loop_head_iterations`` times. ``grid_head_rounds`` / ``grid_tail_rounds``: the rounds of
+    workgroups (every workgroup slot of the GPU once) simulated at the start and at the end of the grid;
+    the grid method needs at least ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
+    """
+
+    mode: str = "auto"
+    above_wave_instructions: int = SAMPLE_ABOVE_WAVE_INSTRUCTIONS
+    loop_head_iterations: int = 8
+    loop_measure_iterations: int = 4
+    loop_tail_iterations: int = 2
+    grid_head_rounds: int = 3
+    grid_tail_rounds: int = 1
+
+    def __post_init__(self):
+        if self.mode not in SAMPLE_MODES:
+            raise ValueError(f"sample mode {self.mode!r} is not one of {', '.join(SAMPLE_MODES)}")
+        if not 1 <= self.loop_measure_iterations < self.loop_head_iterations:
+            raise ValueError("loop_measure_iterations must be at least 1 and below loop_head_iterations")
+        if self.grid_head_rounds < 2 or self.grid_tail_rounds < 1:
+            raise ValueError("grid sampling needs at least 2 head rounds and 1 tail round")
+
+
+def sampling_policy(sample: Union[str, SamplingPolicy, None]) -> SamplingPolicy:
+    """sampling_policy turns a mode name, a policy or None (``off``) into a SamplingPolicy."""
+    if sample is None:
+        return SamplingPolicy(mode="off")
+    if isinstance(sample, SamplingPolicy):
+        return sample
+    return SamplingPolicy(mode=str(sample))
+
+
+@dataclass(frozen=True)
+class SamplingOutcome:
+    """SamplingOutcome is what sampling did to one timed dispatch.
+
+    ``method``: ``loop``, ``grid`` or ``full`` (every workgroup in detail); ``reason`` says why, in words
+    a report prints (the threshold, the loop, or why a method did not apply). ``simulated_fraction``:
+    wave-instructions timed in detail over all the dispatch's wave-instructions (1.0 for ``full``).
+    ``detailed_cycles``: the cycles of the detailed part as it ran (the compressed dispatch);
+    ``cycles_low`` .. ``cycles_high``: a 95% confidence interval on the projected cycles from the spread
+    of the ``samples`` measured rates (per-wave cycles per iteration, or per-batch completion rates); it
+    covers sampling noise, not the method's own bias, which benchmarks/sampling.py measures.
+    """
+
+    method: str
+    reason: str
+    simulated_fraction: float = 1.0
+    detailed_cycles: int = 0
+    cycles_low: int = 0
+    cycles_high: int = 0
+    samples: int = 0
+
+    @property
+    def sampled(self) -> bool:
+        """sampled is True when part of the dispatch was projected rather than simulated."""
+        return self.method != "full"
+
+    def error_pct(self, cycles: int) -> float:
+        """error_pct is the confidence interval's half-width as a percentage of ``cycles``."""
+        if not self.sampled or cycles <= 0:
+            return 0.0
+        return 100.0 * (self.cycles_high - self.cycles_low) / 2 / cycles
+
+    def to_dict(self) -> dict:
+        """to_dict is the outcome as plain JSON values (``sampled`` included)."""
+        d = asdict(self)
+        d["sampled"] = self.sampled
+        return d
+
+
+def full_outcome(reason: str, cycles: int = 0) -> SamplingOutcome:
+    """full_outcome is the outcome of a dispatch simulated in full, for ``reason``."""
+    return SamplingOutcome("full", reason, 1.0, cycles, cycles, cycles, 0)
