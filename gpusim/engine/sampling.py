@@ -183,7 +183,7 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         completions = np.sort(Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)])
         per_batch = _batch_cycles_per_workgroup(int(out[skip.O_T_A]), completions)
         _add_scaled(Z, counters, icount, scale)
-        total = issued + int(round((out[skip.O_I_B] - out[skip.O_I_A]) * scale))
+        total = issued + skipped_wgs * int(out[skip.O_SIG_MIN])   # every head workgroup ran this many
         half = _half_width(per_batch, projected - cycles)
         rates = per_batch
         reason = f"{plan.reason}; {skipped_wgs:,} workgroups of the middle projected at the measured rate"

@@ -1,0 +1,117 @@
+"""Sampled timing (gpusim.engine.sampling) against the full simulation, on small grids of the benchmark's cases.
+
+Issue 19's targets are 1% (GEMM, stream) and 3% (the rest) at large sizes; the methods do not meet them yet
+(README, "Sampled timing"). The error bounds here are today's measured errors with a little room: they
+catch a change that makes sampling drift further, and are to be tightened as the methods improve.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gpusim
+from gpusim.engine.loop_skip import skippable_loops
+from gpusim.asm.value_slice import value_slice
+
+_CASES = Path(__file__).resolve().parents[2] / "benchmarks" / "sampling_cases.py"
+
+
+def _cases():
+    spec = importlib.util.spec_from_file_location("bench_sampling_cases", _CASES)
+    module = sys.modules.setdefault(spec.name, importlib.util.module_from_spec(spec))   # for its dataclasses
+    spec.loader.exec_module(module)
+    return {c.name: c for c in module.cases("small")}
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="module")
+def arch():
+    return gpusim.load_arch("cdna3")
+
+
+def _timed(name, arch, sample, **kw):
+    return gpusim.simulate(CASES[name].load(), arch, timing=True, outputs=False, sample=sample, **kw)
+
+
+def _error(sampled, full):
+    return (sampled.cycles - full.cycles) / full.cycles
+
+
+def test_grid_sampling_is_deterministic_and_stays_near_the_full_simulation(arch):
+    full = _timed("stream_triad", arch, "off")
+    first = _timed("stream_triad", arch, "on")
+    again = _timed("stream_triad", arch, "on")
+    s = first.sampling
+    assert s.method == "grid" and s.sampled
+    assert (first.cycles, first.counters) == (again.cycles, again.counters)   # bit for bit
+    assert 0.3 < s.simulated_fraction < 0.7          # 4 of 6.7 rounds in detail
+    assert s.cycles_low <= first.cycles <= s.cycles_high
+    assert abs(_error(first, full)) < 0.06           # measured today: -3.8%
+    # every head workgroup ran the same instructions, so the projected total is exact
+    assert first.counters["GPUSIM_INSTS_TOTAL"] == full.counters["GPUSIM_INSTS_TOTAL"]
+
+
+def test_loop_sampling_counts_every_instruction_exactly(arch):
+    full = _timed("stream_triad_grid_stride", arch, "off")
+    sampled = _timed("stream_triad_grid_stride", arch, "on")
+    assert sampled.sampling.method == "loop"
+    assert sampled.sampling.simulated_fraction < 0.5
+    # fast-forwarded iterations are executed functionally and counted one by one
+    for name, value in full.counters.items():
+        if name.startswith("SQ_INSTS") or name == "GPUSIM_INSTS_TOTAL":
+            assert sampled.counters[name] == value, name
+    assert abs(_error(sampled, full)) < 0.09         # measured today: -6.9%
+
+
+def test_sampled_counters_still_add_up(arch):
+    r = _timed("stream_triad", arch, "on")
+    c = r.counters
+    assert c["GRBM_GUI_ACTIVE"] == r.cycles
+    stalls = [v for k, v in c.items() if k.startswith("GPUSIM_STALL_") or k == "GPUSIM_WAVE_ISSUE_CYCLES"]
+    assert sum(stalls) == c["GPUSIM_WAVE_CYCLES"]
+    assert c["TCC_HIT_sum"] == sum(r.instances["TCC_HIT"])
+
+
+def test_check_still_runs_every_workgroup_functionally(arch):
+    kernel = CASES["stream_triad"].load()
+    sampled = gpusim.simulate(kernel, arch, timing=True, check=True, sample="on")
+    functional = gpusim.simulate(kernel, arch, check=True)
+    assert sampled.sampling.sampled
+    assert sampled.checks and all(c.passed for c in sampled.checks)
+    for name, data in functional.outputs.items():
+        np.testing.assert_array_equal(sampled.outputs[name], data)
+    assert sampled.counters["SQ_INSTS_VMEM_WR"] == functional.counters["SQ_INSTS_VMEM_WR"]
+
+
+def test_a_kernel_with_atomics_is_simulated_in_full(arch):
+    full = _timed("hist_global_atomic", arch, "off")
+    r = _timed("hist_global_atomic", arch, "on")
+    assert r.sampling.method == "full" and "atomics" in r.sampling.reason
+    assert r.cycles == full.cycles
+
+
+def test_auto_leaves_a_small_dispatch_exact(arch):
+    full = _timed("saxpy", arch, "off")
+    r = _timed("saxpy", arch, "auto")
+    assert r.sampling.method == "full" and r.sampling.reason.startswith("below the sampling threshold")
+    assert r.cycles == full.cycles and r.counters == full.counters
+
+
+def test_off_is_the_default(arch):
+    r = gpusim.simulate(CASES["saxpy"].load(), arch, timing=True, outputs=False)
+    assert r.sampling is None
+
+
+def test_only_outermost_loops_without_atomics_are_fast_forwarded():
+    gemm = CASES["gemm_128x128"].load().program
+    heads, refused = skippable_loops(gemm, value_slice(gemm))
+    edges = np.flatnonzero(heads >= 0)
+    assert len(edges) == 1 and heads[edges[0]] < edges[0] and not refused
+    hist = CASES["hist_lds_atomic"].load().program
+    heads, refused = skippable_loops(hist, value_slice(hist))
+    assert not np.any(heads >= 0)
+    assert refused and all("atomics" in r for r in refused)
