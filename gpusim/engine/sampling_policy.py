@@ -23,12 +23,13 @@ class SamplingPolicy:
 
     ``mode``: ``auto`` samples a dispatch estimated above ``above_wave_instructions`` wave-instructions
     (its first workgroup's count times the grid), ``on`` samples whatever a method applies to (tests and
-    studies of small grids), ``off`` simulates every workgroup in full. ``loop_head_iterations``: the
-    iterations of a long loop each wave runs in detail before it fast-forwards (the second half of them
-    measures its cycles per iteration); a loop is long when the first workgroup runs it at least
-    ``4 * loop_head_iterations`` times. ``grid_head_rounds`` / ``grid_tail_rounds``: the rounds of
-    workgroups (every workgroup slot of the GPU once) simulated at the start and at the end of the grid;
-    the grid method needs at least ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
+    studies of small grids), ``off`` simulates every workgroup in full. The loop method: every wave runs
+    ``loop_head_iterations`` iterations of a long loop in detail, the last ``loop_measure_iterations``
+    before each warp measure its cycles per iteration, and a warp leaves every wave at least
+    ``loop_tail_iterations`` iterations to run in detail; a loop is long when the first workgroup runs
+    it at least ``4 * loop_head_iterations`` times. The grid method: ``grid_head_rounds`` /
+    ``grid_tail_rounds`` rounds of workgroups (every workgroup slot of the GPU once) simulated at the
+    start and at the end of the grid; it needs ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
     """
 
     mode: str = "auto"
@@ -44,6 +45,8 @@ class SamplingPolicy:
             raise ValueError(f"sample mode {self.mode!r} is not one of {', '.join(SAMPLE_MODES)}")
         if not 1 <= self.loop_measure_iterations < self.loop_head_iterations:
             raise ValueError("loop_measure_iterations must be at least 1 and below loop_head_iterations")
+        if self.loop_tail_iterations < 1:
+            raise ValueError("loop_tail_iterations must be at least 1")
         if self.grid_head_rounds < 2 or self.grid_tail_rounds < 1:
             raise ValueError("grid sampling needs at least 2 head rounds and 1 tail round")
 

@@ -319,7 +319,7 @@ def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace
     return plan_sampling(kernel.program, policy, workgroups=int(np.prod(kernel.module.launch.grid)),
                          slots=arch.cus * occ.workgroups_per_cu, waves_per_workgroup=occ.waves_per_workgroup,
                          probe_counts=None if probe is None else probe.instruction_counts,
-                         needed=value_slice(kernel.program))
+                         needed=value_slice(kernel.program), few_workgroups=PROBE_ABOVE_WORKGROUPS)
 
 
 def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instructions: int, max_wave_instructions: int,
