@@ -130,8 +130,8 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
 SAMPLE_CAPACITY = 1 << 16   # measured rates kept per dispatch (per-wave rates, or completion cycles)
 
 
-def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slots: int, n_counters: int,
-                  memory) -> bundles.SampleArrays:
+def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slots: int, slots_per_cu: int,
+                  n_counters: int, memory) -> bundles.SampleArrays:
     """sample_arrays builds the timing loop's SampleArrays for ``plan`` (METHOD_OFF for ``full``), with
     views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots."""
     params = np.zeros(skip.Z_N, np.int64)
@@ -142,6 +142,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_WINDOW_OPEN] = plan.window_open
+    params[skip.Z_SLOTS_PER_CU] = slots_per_cu
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
@@ -163,23 +164,27 @@ _BATCHES = 8               # batches the grid method's window is cut into for it
 
 
 def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np.ndarray, icount: np.ndarray,
-            inst_column: int, cycles_column: int) -> tuple[int, SamplingOutcome]:
+            columns: dict, cus: int) -> tuple[int, SamplingOutcome]:
     """project turns a sampled run into the whole dispatch's cycles and SamplingOutcome.
 
     ``cycles`` is what the compressed run took (its last wave to the end-of-kernel release). The skipped
     work's counters are the window's (snapshot 1 minus snapshot 0) times the skipped share, added in
-    place to ``counters`` (the loop's C_* array, whose ``inst_column`` becomes every wave-instruction and
-    whose ``cycles_column`` the projected cycles), to the memory counters behind ``Z.memory`` and, for
-    the grid method, to ``icount`` (the loop method's fast-forward counted its instructions exactly).
+    place to ``counters`` (the loop's C_* array; ``columns`` names its ``insts`` column, which becomes every
+    wave-instruction, its ``cycles`` column, the projected cycles, and its ``cu_busy`` column, which a
+    CU adds to only when it runs out of work, so the skipped time is added to it for each CU it kept
+    busy: under a warp the CUs holding waves, in the grid's middle all ``cus``), to the memory counters
+    behind ``Z.memory`` and, for the grid method, to ``icount`` (the loop method's fast-forward counted
+    its instructions exactly).
     A plan that ended up skipping nothing returns the run's own cycles and a ``full`` outcome saying why.
     """
     out = Z.out
-    issued = int(counters[inst_column])
+    issued = int(counters[columns["insts"]])
     if plan.method == "loop" and out[skip.O_WARPS] > 0 and out[skip.O_SNAPS] == 2:
         skipped_insts = int(out[skip.O_FF_INSTS])
         window_insts = int(out[skip.O_I_B] - out[skip.O_I_A])
         _add_scaled(Z, counters, None, skipped_insts / window_insts if window_insts > 0 else 0.0)
         projected = cycles + int(out[skip.O_SHIFT])
+        counters[columns["cu_busy"]] += int(out[skip.O_CU_BUSY_SHIFT])
         total = issued + skipped_insts
         half = float(out[skip.O_SHIFT_HALF_WIDTH])
         rates = Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)]
@@ -196,14 +201,15 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         completions = np.sort(Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)])
         per_batch = _batch_cycles_per_workgroup(int(out[skip.O_T_A]), completions)
         _add_scaled(Z, counters, icount, scale)
+        counters[columns["cu_busy"]] += cus * (projected - cycles)
         total = issued + skipped_wgs * int(out[skip.O_SIG_MIN])   # every head workgroup ran this many
         half = _half_width(per_batch, projected - cycles)
         rates = per_batch
         reason = f"{plan.reason}; {skipped_wgs:,} workgroups of the middle projected at the measured rate"
     else:
         return cycles, full_outcome(_why_nothing_skipped(plan, out), cycles)
-    counters[inst_column] = total
-    counters[cycles_column] = projected
+    counters[columns["insts"]] = total
+    counters[columns["cycles"]] = projected
     outcome = SamplingOutcome(plan.method, reason, issued / total if total else 1.0, cycles,
                               int(np.floor(projected - half)), int(np.ceil(projected + half)), int(rates.size))
     return projected, outcome

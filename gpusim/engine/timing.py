@@ -407,7 +407,7 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
                            last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu(), cu_start=per_cu())
     counted = bundles.CounterArrays(counters, icount, uninit, fault)
     sampling = sample_arrays(plan or SamplePlan("full", ""), rows=p.rows, wave_slots=slots, workgroup_slots=n_wgs,
-                             n_counters=cuk.C_N, memory=memory)
+                             slots_per_cu=spc, n_counters=cuk.C_N, memory=memory)
     scratch = bundles.ScratchArrays(scratch_for(arch.cu.lds.banks), memo_for(p.rows), np.zeros(3, np.int64),
                                     np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
                                     np.zeros(5, np.int64))
@@ -420,7 +420,8 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
         raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
     outcome = None
     if plan is not None:
-        cycles, outcome = project(plan, sampling, int(cycles), counters, icount, cuk.C_INSTS, cuk.C_CYCLES)
+        cycles, outcome = project(plan, sampling, int(cycles), counters, icount,
+                                  {"insts": cuk.C_INSTS, "cycles": cuk.C_CYCLES, "cu_busy": cuk.C_CU_BUSY}, n_cu)
     c = {
         "GRBM_GUI_ACTIVE": int(cycles),
         "GPUSIM_INSTS_TOTAL": int(counters[cuk.C_INSTS]),

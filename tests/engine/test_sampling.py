@@ -67,13 +67,18 @@ def test_loop_sampling_counts_every_instruction_exactly(arch):
     assert abs(_error(sampled, full)) < 0.09         # measured today: -6.9%
 
 
-def test_sampled_counters_still_add_up(arch):
-    r = _timed("stream_triad", arch, "on")
+@pytest.mark.parametrize("name", ["stream_triad", "stream_triad_grid_stride"])   # grid, loop
+def test_sampled_counters_still_add_up(arch, name):
+    r = _timed(name, arch, "on")
+    assert r.sampling.sampled
     c = r.counters
     assert c["GRBM_GUI_ACTIVE"] == r.cycles
     stalls = [v for k, v in c.items() if k.startswith("GPUSIM_STALL_") or k == "GPUSIM_WAVE_ISSUE_CYCLES"]
     assert sum(stalls) == c["GPUSIM_WAVE_CYCLES"]
     assert c["TCC_HIT_sum"] == sum(r.instances["TCC_HIT"])
+    # the skipped time keeps the CUs busy: occupancy stays within what the kernel's resources allow
+    assert 0 < c["GPUSIM_CU_BUSY_CYCLES"] <= r.cycles * arch.cus
+    assert c["GPUSIM_WAVE_CYCLES"] <= c["GPUSIM_CU_BUSY_CYCLES"] * 4 * r.occupancy.waves_per_simd
 
 
 def test_check_still_runs_every_workgroup_functionally(arch):
