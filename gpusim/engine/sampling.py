@@ -66,6 +66,7 @@ class SamplePlan:
     head_iterations: int = 0
     measure_iterations: int = 0
     tail_iterations: int = 0
+    max_warps: int = 0
     jump_at: int = 0
     resume_at: int = 0
     window_open: int = 0
@@ -109,7 +110,7 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
                                                                                    long_edges), skip_head, -1),
                               trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, head_iterations=head,
                               measure_iterations=policy.loop_measure_iterations,
-                              tail_iterations=policy.loop_tail_iterations)
+                              tail_iterations=policy.loop_tail_iterations, max_warps=policy.loop_max_warps)
     rounds = workgroups / max(slots, 1)
     need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
     if rounds >= need:
@@ -139,6 +140,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_HEAD_ITERS] = plan.head_iterations
     params[skip.Z_MEASURE_ITERS] = plan.measure_iterations
     params[skip.Z_TAIL_ITERS] = plan.tail_iterations
+    params[skip.Z_MAX_WARPS] = plan.max_warps
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_WINDOW_OPEN] = plan.window_open

@@ -13,10 +13,10 @@ from gpusim.exec.kernels import interpreter as itp
 
 # params columns: the method; the loop method's head iterations (every wave runs them in detail), how
 # many iterations measure a wave's cycles per iteration, and how many every wave keeps in detail before
-# its loop ends; the grid method's workgroup index at which the dispatcher jumps, the one it jumps to, and
+# its loop ends, and how many warps a dispatch may make (0: no limit); the grid method's workgroup index at which the dispatcher jumps, the one it jumps to, and
 # the completions that open its window; wave slots per CU
-(Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN,
- Z_SLOTS_PER_CU, Z_N) = range(9)
+(Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN,
+ Z_SLOTS_PER_CU, Z_N) = range(10)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
 # wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and
@@ -185,6 +185,8 @@ def warp(Z):
     shorter than two of the slowest wave's iterations is not made. The shift's 95% half-width
     (O_SHIFT_HALF_WIDTH) is the standard error of the waves' mean rate, relative, times D."""
     out = Z.out
+    if Z.params[Z_MAX_WARPS] > 0 and out[O_WARPS] >= Z.params[Z_MAX_WARPS]:
+        return
     measure = Z.params[Z_MEASURE_ITERS]
     ring = measure + 1
     shift = np.int64(-1)
