@@ -34,8 +34,8 @@ Accuracy (benchmarks/sampling.py against the full simulation): neither method me
 yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). What is missing is
 functional warming: the grid method measures its rate while the L2 and MALL still absorb the stores
 (a streaming kernel's rate changes for 100 rounds, until the 256 MB MALL is full of dirty lines), and
-the loop method extrapolates rates from the first iterations, while groups of a GEMM's waves run slower
-for the first tens of iterations than on average.
+the loop method extrapolates rates from the first iterations, while a quarter of the 4096^3 GEMM's waves
+run about 25% slower than the rest over its loop, and slower still in its first tens of iterations.
 """
 from __future__ import annotations
 
