@@ -105,8 +105,8 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
                       if probe_counts[b] >= 4 * head * waves_per_workgroup]
         if long_edges:
             rows = ", ".join(f"rows {int(skip_head[b])}-{int(b)}" for b in long_edges)
-            return SamplePlan("loop", f"long loop ({rows}): {head} iterations per wave in detail, the rest "
-                                      "fast-forwarded", skip_head=np.where(np.isin(np.arange(skip_head.size),
+            return SamplePlan("loop", f"long loop ({rows}): every wave runs {head} iterations in detail before "
+                                      "the GPU warps", skip_head=np.where(np.isin(np.arange(skip_head.size),
                                                                                    long_edges), skip_head, -1),
                               trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, head_iterations=head,
                               measure_iterations=policy.loop_measure_iterations,
@@ -190,8 +190,9 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         total = issued + skipped_insts
         half = float(out[skip.O_SHIFT_HALF_WIDTH])
         rates = Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)]
-        reason = f"{plan.reason}; {int(out[skip.O_FF_ITERS]):,} loop iterations fast-forwarded in " \
-                 f"{int(out[skip.O_WARPS])} warps of the whole GPU"
+        warps = int(out[skip.O_WARPS])
+        reason = f"{plan.reason}; {int(out[skip.O_FF_ITERS]):,} loop iterations fast-forwarded in {warps} " \
+                 f"warp{'s' if warps > 1 else ''} of {int(out[skip.O_SHIFT]):,} cycles in all"
         if out[skip.O_NONUNIFORM]:
             reason += "; some loops ended before the first workgroup's trip count (less certain)"
     elif plan.method == "grid" and out[skip.O_JUMPED] == 1:
