@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import gpusim
+from gpusim.errors import KernelFault
 from gpusim.engine.loop_skip import skippable_loops
 from gpusim.asm.value_slice import value_slice
 
@@ -120,3 +121,16 @@ def test_only_outermost_loops_without_atomics_are_fast_forwarded():
     heads, refused = skippable_loops(hist, value_slice(hist))
     assert not np.any(heads >= 0)
     assert refused and all("atomics" in r for r in refused)
+
+
+def test_a_fault_in_fast_forwarded_iterations_is_reported_as_the_full_run_reports_it(arch):
+    # 'a' a quarter of what the grid-stride loop writes: the store faults in an iteration past the head
+    text = CASES["stream_triad_grid_stride"].text().replace("a buffer f32[33554432] out", "a buffer f32[8388608] out")
+    kernel = gpusim.kernel_from_text(text, "faulty.s")
+    reports = []
+    for mode in ("off", "on"):
+        with pytest.raises(KernelFault) as fault:
+            gpusim.simulate(kernel, arch, timing=True, outputs=False, sample=mode)
+        reports.append(str(fault.value))
+    assert "past the end of buffer 'a'" in reports[0] and "workgroup (144, 0, 0), wave 1, lane 0" in reports[0]
+    assert reports[1] == reports[0]
