@@ -14,7 +14,7 @@ import pytest
 
 from gpusim import api
 from gpusim.cli import main
-from gpusim.engine.sampling import SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SamplingOutcome, full_outcome
+from gpusim.engine.sampling_policy import SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SamplingOutcome, full_outcome
 from gpusim.report.text import format_run
 
 REPO = Path(__file__).resolve().parent.parent

@@ -47,10 +47,7 @@ import numpy as np
 from gpusim.asm import sems
 from gpusim.engine.kernels import bundles, skip
 from gpusim.engine.loop_skip import skippable_loops
-from gpusim.engine.sampling_policy import (  # noqa: F401  (re-exported: the engine's sampling API in one place)
-    DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingOutcome, SamplingPolicy,
-    full_outcome, sampling_policy,
-)
+from gpusim.engine.sampling_policy import SamplingOutcome, SamplingPolicy, full_outcome
 
 @dataclass(frozen=True)
 class SamplePlan:

@@ -30,9 +30,8 @@ from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, BoundMemory, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
-from gpusim.engine.sampling import (
-    SamplePlan, SamplingOutcome, full_outcome, plan_sampling, project, sample_arrays, sampling_policy,
-)
+from gpusim.engine.sampling import SamplePlan, plan_sampling, project, sample_arrays
+from gpusim.engine.sampling_policy import SamplingOutcome, sampling_policy
 from gpusim.exec.runaway import has_loops, may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 

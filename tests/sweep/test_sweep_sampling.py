@@ -10,7 +10,7 @@ import pytest
 
 from gpusim import api
 from gpusim.cli import main
-from gpusim.engine.sampling import SamplingOutcome
+from gpusim.engine.sampling_policy import SamplingOutcome
 from gpusim.sweep import StudyError, load_study, read_results
 from gpusim.sweep.point import SAMPLE_COLUMNS, run_point
 from gpusim.sweep.results import ResultsFolder

@@ -12,9 +12,10 @@ from gpusim.asm import sems as S
 from gpusim.exec.kernels import interpreter as itp
 
 # params columns: the method; the loop method's head iterations (every wave runs them in detail), how
-# many iterations measure a wave's cycles per iteration, and how many every wave keeps in detail before
-# its loop ends, and how many warps a dispatch may make (0: no limit); the grid method's workgroup index at which the dispatcher jumps, the one it jumps to, and
-# the completions that open its window; wave slots per CU
+# many iterations measure a wave's cycles per iteration, how many every wave keeps in detail before its
+# loop ends, and how many warps a dispatch may make (0: no limit); the grid method's workgroup index at
+# which the dispatcher jumps, the one it jumps to, and the completions that open its window; wave slots
+# per CU
 (Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN,
  Z_SLOTS_PER_CU, Z_N) = range(10)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
@@ -23,11 +24,11 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # completed workgroups; whether the dispatcher jumped; the head's smallest and largest workgroup
 # instruction counts; workgroups completed; rate samples recorded; set when the head's workgroups
 # differed (grid) or a loop ended before the first workgroup's trip count (loop); snapshots taken; live
-# waves not yet measuring a loop (loop method); the 95% half-width of the warps' shifts, in cycles; warps
-# refused (a wave was too near its loop's end); CU-cycles the warps added (shift x CUs holding waves)
+# waves not yet measuring a loop (loop method); the 95% half-width of the warps' shifts, in cycles;
+# CU-cycles the warps added (shift x CUs holding waves)
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
- O_WARPS_REFUSED, O_CU_BUSY_SHIFT, O_N) = range(22)
+ O_CU_BUSY_SHIFT, O_N) = range(21)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -207,7 +208,6 @@ def warp(Z):
         total += span
         squares += float(span) * span
     if n == 0 or shift < 2 * slowest:
-        out[O_WARPS_REFUSED] += 1
         return
     last_cu = -1
     for w in range(Z.iters.shape[0]):
