@@ -18,11 +18,12 @@ last partial round) and replaces the repetition with a measured rate. Two method
     (gpusim.engine.kernels.skip).
 
 ``grid``
-    The first ``grid_head_rounds`` rounds of workgroups and the last ``grid_tail_rounds`` run in full
-    detail, as one continuous dispatch (the dispatcher jumps from the head to the tail), so the tail runs
-    on the caches, queues and contention the head left. The skipped middle costs the steady completion
-    rate measured between the end of the first round and the jump. It applies only while every
-    simulated workgroup of the head executed the same number of instructions.
+    The first rounds of workgroups (``grid_head_fraction`` of the grid's rounds, at least
+    ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous
+    dispatch (the dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and
+    contention the head left. The skipped middle costs the completion rate measured over the later half
+    of the head, when the caches have filled most. It applies only while every simulated workgroup of
+    the head executed the same number of instructions.
 
 Counters of the skipped work are the counters accumulated over the measuring window, scaled by how much
 more work was skipped than the window did (instruction counts of fast-forwarded iterations are exact),
@@ -111,10 +112,12 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
     rounds = workgroups / max(slots, 1)
     need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
     if rounds >= need:
-        return SamplePlan("grid", f"{rounds:.1f} rounds of workgroups: the first {policy.grid_head_rounds} and "
-                                  f"the last {policy.grid_tail_rounds} in detail",
-                          jump_at=policy.grid_head_rounds * slots,
-                          resume_at=workgroups - policy.grid_tail_rounds * slots, window_open=slots)
+        head_rounds = max(policy.grid_head_rounds, int(np.ceil(policy.grid_head_fraction * rounds)))
+        return SamplePlan("grid", f"{rounds:.1f} rounds of workgroups: the first {head_rounds} and the last "
+                                  f"{policy.grid_tail_rounds} in detail, the rate measured over rounds "
+                                  f"{head_rounds // 2 + 1}-{head_rounds - 1}",
+                          jump_at=head_rounds * slots, resume_at=workgroups - policy.grid_tail_rounds * slots,
+                          window_open=max(head_rounds // 2, 1) * slots)
     why = f"{rounds:.1f} rounds of workgroups (the grid method needs {need})"
     if refusals:
         why += "; loops not fast-forwarded: " + "; ".join(refusals)
