@@ -53,18 +53,15 @@ from gpusim.engine.sampling_policy import SamplingOutcome, SamplingPolicy, full_
 @dataclass(frozen=True)
 class SamplePlan:
     """SamplePlan is how one dispatch is sampled: ``method`` (``loop``, ``grid`` or ``full``) with its
-    ``reason``; for ``loop`` the per-row ``skip_head`` (gpusim.engine.loop_skip) and head iterations; for
-    ``grid`` the workgroup the dispatcher jumps at, the one it resumes from and the completions that open
-    the measuring window."""
+    ``reason``; for ``loop`` the per-row ``skip_head`` (gpusim.engine.loop_skip), each loop's ``trip``
+    count per wave and the ``policy`` whose loop_* settings it runs with; for ``grid`` the workgroup the
+    dispatcher jumps at, the one it resumes from and the completions that open the measuring window."""
 
     method: str
     reason: str
+    policy: SamplingPolicy = SamplingPolicy(mode="off")
     skip_head: Optional[np.ndarray] = None
     trip: Optional[np.ndarray] = None
-    head_iterations: int = 0
-    measure_iterations: int = 0
-    tail_iterations: int = 0
-    max_warps: int = 0
     jump_at: int = 0
     resume_at: int = 0
     window_open: int = 0
@@ -106,9 +103,7 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
             return SamplePlan("loop", f"long loop ({rows}): every wave runs {head} iterations in detail before "
                                       "the GPU warps", skip_head=np.where(np.isin(np.arange(skip_head.size),
                                                                                    long_edges), skip_head, -1),
-                              trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, head_iterations=head,
-                              measure_iterations=policy.loop_measure_iterations,
-                              tail_iterations=policy.loop_tail_iterations, max_warps=policy.loop_max_warps)
+                              trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, policy=policy)
     rounds = workgroups / max(slots, 1)
     need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
     if rounds >= need:
@@ -137,10 +132,11 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots."""
     params = np.zeros(skip.Z_N, np.int64)
     params[skip.Z_METHOD] = {"loop": skip.METHOD_LOOP, "grid": skip.METHOD_GRID}.get(plan.method, skip.METHOD_OFF)
-    params[skip.Z_HEAD_ITERS] = plan.head_iterations
-    params[skip.Z_MEASURE_ITERS] = plan.measure_iterations
-    params[skip.Z_TAIL_ITERS] = plan.tail_iterations
-    params[skip.Z_MAX_WARPS] = plan.max_warps
+    loop = plan.policy
+    params[skip.Z_HEAD_ITERS] = loop.loop_head_iterations
+    params[skip.Z_MEASURE_ITERS] = loop.loop_measure_iterations
+    params[skip.Z_TAIL_ITERS] = loop.loop_tail_iterations
+    params[skip.Z_MAX_WARPS] = loop.loop_max_warps
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_WINDOW_OPEN] = plan.window_open
@@ -156,7 +152,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
 
     return bundles.SampleArrays(
         params, out, skip_head.astype(np.int64), trip.astype(np.int64), per_wave(), np.full(wave_slots, -1, np.int64),
-        per_wave(), per_wave(plan.measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
+        per_wave(), per_wave(loop.loop_measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
         np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((2, n_counters), np.int64), np.zeros((2, rows), np.int64),
         np.zeros((2, sum(v.size for v in views)), np.int64), views)
 
