@@ -209,8 +209,8 @@ def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int,
     """
     try:
         return time_kernel(kernel, arch, max_instructions=max(max_wave_instructions, 1) * (1 << 12),
-                    max_wave_instructions=max_wave_instructions, quantum=quantum, values=False, timeout=timeout,
-                    first_workgroups=1, bound=_untouched(kernel.program, bound))
+                           max_wave_instructions=max_wave_instructions, quantum=quantum, values=False,
+                           timeout=timeout, first_workgroups=1, bound=_untouched(kernel.program, bound))
     except KernelFault as fault:
         if fault.code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS) and \
                 not may_wait_on_others(kernel.program, fault.row):
@@ -294,8 +294,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
         memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
     sampled = plan is not None and plan.method != "full"
     run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace, bound=bound, **limits)
-    if run.sampling is not None and run.sampling.sampled and values:
-        # only the timing is sampled: every workgroup runs functionally for the outputs and exact counts
+    if sampled and values:
+        # only the timing is sampled: every workgroup runs functionally for the outputs and exact counts (the
+        # sampled run computed no values, even where it ended up running every workgroup)
         run.functional = Dispatch(kernel.module, kernel.source, kernel.program, kernel.module.launch,
                                   kernel.module.args).run(limit=max_instructions, wave_limit=max_wave_instructions,
                                                           timeout=timeout)

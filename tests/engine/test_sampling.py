@@ -134,3 +134,9 @@ def test_a_fault_in_fast_forwarded_iterations_is_reported_as_the_full_run_report
         reports.append(str(fault.value))
     assert "past the end of buffer 'a'" in reports[0] and "workgroup (144, 0, 0), wave 1, lane 0" in reports[0]
     assert reports[1] == reports[0]
+
+
+def test_check_still_runs_when_a_sampled_plan_falls_back_to_the_full_run(arch):
+    r = gpusim.simulate(CASES["bitonic_local"].load(), arch, timing=True, check=True, sample="on")
+    assert r.sampling.method == "full" and "no moment came" in r.sampling.reason   # planned loop, never warped
+    assert r.outputs is not None and r.checks and all(c.passed for c in r.checks)
