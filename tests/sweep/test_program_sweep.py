@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gpusim.sweep import StudyError, load_study, read_results, run_study
+from gpusim.sweep import load_study, read_results, run_study
 from gpusim.sweep.point import run_point
+from study_files import refused, write
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -49,19 +50,6 @@ def folder(tmp_path):
     shutil.copy(REPO / "workloads" / "saxpy.s", tmp_path / "saxpy.s")
     (tmp_path / "app.yaml").write_text(PROGRAM)
     return tmp_path
-
-
-def write(folder, text, name="study.yaml") -> Path:
-    path = folder / name
-    path.write_text(text)
-    return path
-
-
-def refused(folder, text) -> str:
-    with pytest.raises(StudyError) as err:
-        load_study(write(folder, text))
-    assert "\n" not in str(err.value)
-    return str(err.value)
 
 
 # --- a program study is checked before anything runs -------------------------------------------

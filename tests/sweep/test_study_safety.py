@@ -10,14 +10,9 @@ import pytest
 from gpusim.sweep import StudyError, load_study
 from gpusim.sweep.results import default_folder
 from gpusim.sweep.study import DEFAULT_MAX_POINTS, folder_name_problem
+from study_files import write
 
 BODY = "workload: {gen: stream, n: 16384}\n"
-
-
-def write(tmp_path, text, name="study.yaml"):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 @pytest.mark.parametrize("name, phrase", [

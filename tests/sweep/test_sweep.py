@@ -10,6 +10,7 @@ import pytest
 
 from gpusim.sweep import StudyError, load_study, read_results, run_study
 from gpusim.sweep.point import run_point
+from study_files import write
 
 REPO = Path(__file__).resolve().parents[2]
 SAXPY = REPO / "tests" / "data" / "corpus" / "gfx942" / "saxpy.s"
@@ -24,12 +25,6 @@ workload: {gen: stream, op: copy, n: 65536}
 metrics: [time_us, hbm_gbs, l2_tbs, L2_hit_rate, TCC_EA_RDREQ_sum]
 """
 VARYING = ("host_s",)   # the only column that may differ between two runs of a study
-
-
-def write(tmp_path, text, name="study.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 def stable(rows):

@@ -16,6 +16,7 @@ from gpusim.sweep.point import SAMPLE_COLUMNS, run_point
 from gpusim.sweep.results import ResultsFolder
 from gpusim.sweep.study import Study, study_from_parts
 from gpusim.sweep.tune import TuneOutcome, format_tune
+from study_files import write
 
 REPO = Path(__file__).resolve().parents[2]
 STUDY = """\
@@ -27,12 +28,6 @@ workload: {gen: stream, op: copy, n: 16384}
 metrics: [time_us, cycles]
 """
 POINT = {"gen.stream.vec": 4}
-
-
-def write(tmp_path, text, name="study.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 def with_sample(value: str) -> str:

@@ -8,8 +8,9 @@ import pytest
 
 pytest.importorskip("triton", reason="Triton 3.x is not installed (pip install -e '.[triton]')")
 
-from gpusim.sweep import StudyError, load_study  # noqa: E402
+from gpusim.sweep import load_study  # noqa: E402
 from gpusim.sweep.point import run_point  # noqa: E402
+from study_files import refused, write  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 N = 8192
@@ -33,19 +34,6 @@ metrics: [time_us, cycles, hbm_tbs]
 def folder(tmp_path):
     shutil.copy(REPO / "tests" / "frontends" / "triton_kernels.py", tmp_path / "triton_kernels.py")
     return tmp_path
-
-
-def write(folder, text, name="study.yaml") -> Path:
-    path = folder / name
-    path.write_text(text)
-    return path
-
-
-def refused(folder, text) -> str:
-    with pytest.raises(StudyError) as err:
-        load_study(write(folder, text))
-    assert "\n" not in str(err.value)
-    return str(err.value)
 
 
 def test_a_triton_study_varies_constexprs_and_num_warps(folder):
