@@ -20,7 +20,8 @@ from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
 from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
-from gpusim.engine.kernels import bundles, cu as cuk
+from gpusim.engine.kernels import bundles, kinds, cu as cuk
+from gpusim.engine.kernels import params as lp
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
 from gpusim.errors import KernelFault
 from gpusim.exec.kernels import memory as memk
@@ -35,9 +36,9 @@ from gpusim.engine.sampling_policy import SamplingOutcome, sampling_policy
 from gpusim.exec.runaway import has_loops, may_wait_on_others
 from gpusim.memory.hierarchy import MemoryLevels
 
-_CATEGORY = {"valu": cuk.CAT_VALU, "trans": cuk.CAT_VALU, "mfma": cuk.CAT_VALU, "salu": cuk.CAT_SCALAR,
-             "smem": cuk.CAT_SCALAR, "vmem": cuk.CAT_VMEM, "lds": cuk.CAT_LDS, "branch": cuk.CAT_BRANCH,
-             "msg": cuk.CAT_BRANCH}
+_CATEGORY = {"valu": kinds.CAT_VALU, "trans": kinds.CAT_VALU, "mfma": kinds.CAT_VALU, "salu": kinds.CAT_SCALAR,
+             "smem": kinds.CAT_SCALAR, "vmem": kinds.CAT_VMEM, "lds": kinds.CAT_LDS, "branch": kinds.CAT_BRANCH,
+             "msg": kinds.CAT_BRANCH}
 
 
 STALL_COUNTERS = {
@@ -144,33 +145,33 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
         cat[i] = _CATEGORY[unit]
         s = int(program.sem[i])
         if unit == "mfma":
-            kind[i] = cuk.TK_MFMA
+            kind[i] = kinds.TK_MFMA
             busy[i] = d.passes * issue.mfma_pass_cycles
         elif unit in ("valu", "trans"):
-            kind[i] = cuk.TK_VALU
+            kind[i] = kinds.TK_VALU
             mult = issue.trans_cycles_multiplier if unit == "trans" else 1
             if "f64" in (d.dst, *d.src):
                 mult *= issue.f64_cycles_multiplier
             busy[i] = issue.valu_cycles * mult
         elif unit == "salu":
-            kind[i] = cuk.TK_SALU
+            kind[i] = kinds.TK_SALU
         elif unit == "smem":
-            kind[i] = cuk.TK_SMEM
+            kind[i] = kinds.TK_SMEM
         elif unit == "vmem":
-            kind[i] = cuk.TK_VMEM
+            kind[i] = kinds.TK_VMEM
         elif unit == "lds":
-            kind[i] = cuk.TK_LDS
+            kind[i] = kinds.TK_LDS
         elif s == sems.S_WAITCNT:
-            kind[i] = cuk.TK_WAITCNT
+            kind[i] = kinds.TK_WAITCNT
         elif s == sems.S_NOP:
-            kind[i] = cuk.TK_NOP
+            kind[i] = kinds.TK_NOP
             busy[i] = int(program.mods[i, M_SIMM])
         elif s == sems.S_BARRIER:
-            kind[i] = cuk.TK_BARRIER
+            kind[i] = kinds.TK_BARRIER
         elif s == sems.S_ENDPGM:
-            kind[i] = cuk.TK_END
+            kind[i] = kinds.TK_END
         else:
-            kind[i] = cuk.TK_BRANCH
+            kind[i] = kinds.TK_BRANCH
     return kind, cat, busy
 
 
@@ -342,25 +343,25 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     n_cu = arch.cus
     slots = n_cu * spc
     n_wgs = n_cu * wpc
-    params = np.zeros(cuk.P_N, np.int64)
-    params[cuk.P_CUS] = n_cu
-    params[cuk.P_SLOTS_PER_CU] = spc
-    params[cuk.P_WGS_PER_CU] = wpc
-    params[cuk.P_WAVES_PER_WG] = wpw
-    params[cuk.P_LINE_BYTES] = arch.cu.l1.line_bytes
-    params[cuk.P_LDS_LAT] = arch.cu.lds.latency_cycles
-    params[cuk.P_COISSUE] = arch.cu.issue.mfma_coissue_delay_cycles
-    params[cuk.P_BANKS] = arch.cu.lds.banks
-    params[cuk.P_BANK_WIDTH] = arch.cu.lds.bank_width_bytes
-    params[cuk.P_CODE_BASE] = CODE_BASE
-    params[cuk.P_LIMIT] = max_instructions
-    params[cuk.P_ARBITRATION] = _ARBITRATION[arch.policies.wave_arbitration]
-    params[cuk.P_REFILL] = arch.cu.issue.taken_branch_cycles
-    params[cuk.P_QUANTUM] = max(int(quantum), 1)
-    params[cuk.P_WAVE_LIMIT] = max_wave_instructions
-    params[cuk.P_FIRST_WGS] = first_workgroups
-    params[cuk.P_CUS_PER_XCD] = arch.gpu.cus_per_xcd
-    params[cuk.P_DISPATCH_CYCLES] = arch.launch.workgroup_dispatch_cycles
+    params = np.zeros(lp.P_N, np.int64)
+    params[lp.P_CUS] = n_cu
+    params[lp.P_SLOTS_PER_CU] = spc
+    params[lp.P_WGS_PER_CU] = wpc
+    params[lp.P_WAVES_PER_WG] = wpw
+    params[lp.P_LINE_BYTES] = arch.cu.l1.line_bytes
+    params[lp.P_LDS_LAT] = arch.cu.lds.latency_cycles
+    params[lp.P_COISSUE] = arch.cu.issue.mfma_coissue_delay_cycles
+    params[lp.P_BANKS] = arch.cu.lds.banks
+    params[lp.P_BANK_WIDTH] = arch.cu.lds.bank_width_bytes
+    params[lp.P_CODE_BASE] = CODE_BASE
+    params[lp.P_LIMIT] = max_instructions
+    params[lp.P_ARBITRATION] = _ARBITRATION[arch.policies.wave_arbitration]
+    params[lp.P_REFILL] = arch.cu.issue.taken_branch_cycles
+    params[lp.P_QUANTUM] = max(int(quantum), 1)
+    params[lp.P_WAVE_LIMIT] = max_wave_instructions
+    params[lp.P_FIRST_WGS] = first_workgroups
+    params[lp.P_CUS_PER_XCD] = arch.gpu.cus_per_xcd
+    params[lp.P_DISPATCH_CYCLES] = arch.launch.workgroup_dispatch_cycles
     kind, cat, busy = timing_tables(p, arch)
     regs, written0, uninit = dispatch.register_tracking()
     if values:
