@@ -7,14 +7,18 @@ last partial round) and replaces the repetition with a measured rate. Two method
 (:func:`plan_sampling`):
 
 ``loop``
-    Every wave runs the first ``loop_head_iterations`` iterations of a long loop in full detail, all CUs
-    loaded. When every live wave is inside its loop past the head, the whole GPU *warps*: time moves
-    forward by one shift D, each wave fast-forwarding D over its own measured cycles per iteration
-    through its loop functionally (the address and control slice the timed run executes, so branches,
-    trip counts, instruction counts and faults stay exact), with D as large as leaves every wave a few
-    iterations before its loop ends. Every wave moves by the same D, so the waves' phases in time stay
-    what they would have become, and D is added to the cycles. Loops, exits and epilogues then go on in
-    detail, and a later moment when every wave is again inside its loop warps again
+    Every wave runs at least the first ``loop_head_iterations`` iterations of a long loop in full detail,
+    all CUs loaded. When every live wave is inside its loop past the head, the waves are sorted into rate
+    classes (the loop, and the wave's age rank on its CU, which oldest-first arbitration orders by) and
+    each class's cycles per iteration are pooled over its waves, for two consecutive measuring windows of
+    ``loop_measure_iterations``. Once no class moved by more than ``loop_steady_pct`` between them, the
+    whole GPU *warps*: time moves forward by one shift D, each wave fast-forwarding D over its class's
+    cycles per iteration through its loop functionally (the address and control slice the timed run
+    executes, so branches, trip counts, instruction counts and faults stay exact; every line its loads
+    and stores touch warms the caches, gpusim.memory.kernels.warming, so detail after the warp finds
+    the L2 and MALL the skipped iterations left), with D as large as leaves every wave a few iterations
+    before its loop ends. Every wave moves by the same D, so the waves' phases in time stay what they
+    would have become, and D is added to the cycles. Loops, exits and epilogues then go on in detail
     (gpusim.engine.kernels.skip).
 
 ``grid``
@@ -32,11 +36,11 @@ done, the fraction simulated in detail and a 95% confidence interval on cycles f
 measured rates.
 
 Accuracy (benchmarks/sampling.py against the full simulation): neither method meets issue 19's targets
-yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). What is missing is
-functional warming: the grid method measures its rate while the L2 and MALL still absorb the stores
-(a streaming kernel's rate changes for 100 rounds, until the 256 MB MALL is full of dirty lines), and
-the loop method extrapolates rates from the first iterations, while a quarter of the 4096^3 GEMM's waves
-run about 25% slower than the rest over its loop, and slower still in its first tens of iterations.
+on every case yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid
+method measures its rate while the L2 and MALL still absorb the stores (a streaming kernel's rate changes
+for 100 rounds, until the 256 MB MALL is full of dirty lines); the loop method extrapolates from a few
+iterations, so a loop whose rate drifts after its head (the clang-built 128x128 MFMA GEMM slows from
+1,860 to 4,000 cycles per iteration over its 128) is projected from its early rate.
 """
 from __future__ import annotations
 
@@ -141,6 +145,9 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_WINDOW_OPEN] = plan.window_open
     params[skip.Z_SLOTS_PER_CU] = slots_per_cu
+    params[skip.Z_STEADY_PERMIL] = int(round(10 * loop.loop_steady_pct))
+    params[skip.Z_WARM] = int(loop.loop_warm_caches)
+    params[skip.Z_WARP_PERMIL] = int(round(1000 * loop.loop_warp_fraction))
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
@@ -152,9 +159,11 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
 
     return bundles.SampleArrays(
         params, out, skip_head.astype(np.int64), trip.astype(np.int64), per_wave(), np.full(wave_slots, -1, np.int64),
-        per_wave(), per_wave(loop.loop_measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
+        per_wave(), per_wave(2 * loop.loop_measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
         np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((2, n_counters), np.int64), np.zeros((2, rows), np.int64),
-        np.zeros((2, sum(v.size for v in views)), np.int64), views)
+        np.zeros((2, sum(v.size for v in views)), np.int64), views, np.zeros(wave_slots, np.int64),
+        np.zeros((rows, slots_per_cu), np.int64), np.zeros((rows, slots_per_cu), np.int64),
+        np.zeros((rows, slots_per_cu), np.int64))
 
 
 _Z95 = 1.959963984540054   # two-sided 95% point of the normal distribution
@@ -189,6 +198,8 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         warps = int(out[skip.O_WARPS])
         reason = f"{plan.reason}; {int(out[skip.O_FF_ITERS]):,} loop iterations fast-forwarded in {warps} " \
                  f"warp{'s' if warps > 1 else ''} of {int(out[skip.O_SHIFT]):,} cycles in all"
+        if out[skip.O_UNSTEADY]:
+            reason += f"; it waited {int(out[skip.O_UNSTEADY])} measuring windows for steady rates"
         if out[skip.O_NONUNIFORM]:
             reason += "; some loops ended before the first workgroup's trip count (less certain)"
     elif plan.method == "grid" and out[skip.O_JUMPED] == 1:
@@ -250,6 +261,9 @@ def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
     if plan.method == "grid" and out[skip.O_NONUNIFORM]:
         return (f"workgroups differ (the first ones ran {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
                 "wave-instructions each): every workgroup simulated")
+    if plan.method == "loop" and out[skip.O_UNSTEADY]:
+        return (f"the loop's cycles per iteration kept moving by more than {plan.policy.loop_steady_pct:g}% "
+                f"between measuring windows ({int(out[skip.O_UNSTEADY])} looks): every iteration simulated")
     if plan.method == "loop":
         return "no moment came when every wave was inside its loop past the head: every iteration simulated"
     return plan.reason

@@ -25,7 +25,7 @@ ProgramArrays = namedtuple("ProgramArrays", (
 # How the dispatch is launched and placed, read only except ``stop`` and ``xcd_next``.
 #   abi, user_sgprs, abi_written: the launch's register state (gpusim.exec.launch.Dispatch: abi(),
 #   user_sgprs(), register_tracking()); regions, env: the buffers' address regions and the dispatch's
-#   environment values; params: the machine and the run's limits (cu.P_* columns); cu_order[p]: the CU that
+#   environment values; params: the machine and the run's limits (params.P_* columns); cu_order[p]: the CU that
 #   workgroup p of the first round goes to (timing.dispatch_order); stop[0]: set nonzero by the host-time
 #   watchdog; xcd_next[x]: the first cycle XCD x's workgroup dispatcher may launch its next workgroup
 #   (cu._dispatch_at, arch launch.workgroup_dispatch_cycles).
@@ -80,8 +80,10 @@ MemoryCounterViews = namedtuple("MemoryCounterViews", ("tcp", "sqc", "tcc", "mal
 #   + 1)] (the cycles of its latest back edges), outside (1: live and not measuring a loop), todo
 #   (iterations to fast-forward at its next back edge); per workgroup slot: insts (wave-instructions of the
 #   running workgroup); samples: measured rates; snap_counters / snap_icount / snap_memory: two snapshots
-#   of the counters; memory: the live views.
+#   of the counters; memory: the live views; rank (per wave slot) and pool_span / pool_prev / pool_n ([rows,
+#   slots per CU]): a warp's rate classes (skip.warp).
 SampleArrays = namedtuple("SampleArrays", (
     "params", "out", "skip_head", "trip", "iters", "loop_row", "fresh", "mark", "outside", "todo", "insts",
-    "samples", "snap_counters", "snap_icount", "snap_memory", "memory",
+    "samples", "snap_counters", "snap_icount", "snap_memory", "memory", "rank", "pool_span", "pool_prev",
+    "pool_n",
 ))

@@ -32,15 +32,12 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.program import (
-    D0, K_SREG, K_VREG, KIND, M_CACHE, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, S3, VAL, WIDTH,
+    D0, K_VREG, KIND, M_CACHE, M_LGKMCNT, M_OFFSET, M_SUB, M_VMCNT, S0, S1, S2, VAL, WIDTH,
 )
 from gpusim.asm import sems as S
-from gpusim.exec.kernels.lanes import sget
-from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.access import (
     GPUSIM_HBM_READ_BYTES, GPUSIM_HBM_WRITE_BYTES, TCC_HIT, TCC_MISS,
 )
-from gpusim.memory.kernels.coalesce import coalesce
 from gpusim.memory.kernels.maintenance import cache_control, end_of_kernel_write_back
 from gpusim.memory.kernels.translation import translated_access_line
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
@@ -54,19 +51,17 @@ from gpusim.exec.kernels.memory import (
     record_fault,
 )
 
-# issue categories
-CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
-# timing kinds
-(TK_VALU, TK_MFMA, TK_SALU, TK_SMEM, TK_VMEM, TK_LDS, TK_WAITCNT, TK_BARRIER, TK_NOP, TK_END,
- TK_BRANCH) = range(11)
+from gpusim.engine.kernels.kinds import (
+    TK_BRANCH, TK_END, TK_LDS, TK_MFMA, TK_NOP, TK_SALU, TK_SMEM, TK_VALU, TK_VMEM, TK_WAITCNT,
+)
+from gpusim.engine.kernels.params import (
+    ARB_GREEDY_THEN_OLDEST, ARB_ROUND_ROBIN, P_ARBITRATION, P_BANK_WIDTH, P_BANKS, P_CODE_BASE, P_COISSUE, P_CUS,
+    P_CUS_PER_XCD, P_DISPATCH_CYCLES, P_FIRST_WGS, P_LDS_LAT, P_LIMIT, P_LINE_BYTES, P_QUANTUM, P_REFILL,
+    P_SLOTS_PER_CU, P_WAVE_LIMIT, P_WAVES_PER_WG, P_WGS_PER_CU,
+)
+from gpusim.engine.kernels.requests import request_lines
 # wave slot states (TRAPPED: in a loop it can never leave, gpusim.exec.runaway; it never issues again)
 FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
-# params columns
-(P_CUS, P_SLOTS_PER_CU, P_WGS_PER_CU, P_WAVES_PER_WG, P_LINE_BYTES, P_LDS_LAT, P_COISSUE,
- P_BANKS, P_BANK_WIDTH, P_CODE_BASE, P_LIMIT, P_ARBITRATION, P_REFILL, P_QUANTUM, P_WAVE_LIMIT, P_FIRST_WGS,
- P_CUS_PER_XCD, P_DISPATCH_CYCLES, P_N) = range(19)
-# wave arbitration policies (P_ARBITRATION), in gpusim.arch.schema.WAVE_ARBITRATION_POLICIES order
-ARB_OLDEST_FIRST, ARB_ROUND_ROBIN, ARB_GREEDY_THEN_OLDEST = range(3)
 # counters columns
 (C_CYCLES, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT, C_INSTS,
  C_WAVE_ISSUE, C_WAVE_WAITCNT_VM, C_WAVE_WAITCNT_LGKM, C_WAVE_BARRIER, C_WAVE_DEPENDENCY, C_WAVE_UNIT_BUSY,
@@ -517,9 +512,8 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         if r == itp.JUMP and endless[pc[w]]:
                             state[w] = TRAPPED
                         elif method == skip.METHOD_LOOP and Z.skip_head[i] >= 0:
-                            ff = skip.back_edge(w, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle, issued_total,
-                                                code_base, params[P_WAVE_LIMIT], P, L, V, W, K, Z, lds[ws],
-                                                lds.shape[1])
+                            ff = skip.back_edge(w, cu, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle,
+                                                issued_total, P, L, V, W, K, X, M, Z, lds[ws], lds.shape[1])
                             if ff == skip.FF_FAULT:
                                 fault[F_WORKGROUP] = wg_id[ws]
                                 fault[F_WAVE] = (w - base) % wpw
@@ -536,22 +530,9 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         _push(vmq, vmn, w, done, cycle)
                     elif kind == TK_SMEM or kind == TK_VMEM:
                         # the cache lines the access touches, each walked through the memory hierarchy
-                        n = 0
                         scalar = kind == TK_SMEM
-                        store = False
-                        if scalar:
-                            if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
-                                a = sget(sreg, w, K_SREG, ops[i, S0, VAL], 2) + np.uint64(mods[i, M_OFFSET])
-                                if ops[i, S1, KIND] == K_SREG:
-                                    a += sget(sreg, w, K_SREG, ops[i, S1, VAL], 1)
-                                for d in range(0, 4 * ops[i, D0, WIDTH], params[P_LINE_BYTES]):
-                                    lines[n] = np.int64(a) + d
-                                    n += 1
-                        else:
-                            store = sem[i] != S.MEM_LOAD
-                            dw = ops[i, S3 if store else D0, WIDTH]
-                            size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), store)
-                            n = coalesce(T[7], exec_mask(sreg, w), size, params[P_LINE_BYTES], lines)
+                        n, store = request_lines(i, w, scalar, sem, ops, mods, sreg, T[7], params[P_LINE_BYTES],
+                                                 lines)
                         done = cycle + 1
                         for j in range(n):
                             done = max(done, translated_access_line(M, cu, lines[j], params[P_LINE_BYTES] if store else 0,
@@ -589,7 +570,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             last_end = max(last_end, vmq[w, j])
                         wg_live[ws] -= 1
                         if method != skip.METHOD_OFF:
-                            skip.wave_ended(Z, w, ws, wcount[w])
+                            skip.wave_ended(Z, w, ws, wcount[w], age, cycle)
                             if wg_live[ws] == 0:
                                 skip.workgroup_completed(Z, ws, cycle, issued_total, counters, icount)
                                 if next_wg < n_wg:

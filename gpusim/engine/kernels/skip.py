@@ -9,15 +9,22 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
+from gpusim.asm.program import M_CACHE
+from gpusim.engine.kernels.kinds import TK_SMEM, TK_VMEM
+from gpusim.engine.kernels.params import P_CODE_BASE, P_LINE_BYTES, P_WAVE_LIMIT
+from gpusim.engine.kernels.requests import request_lines
 from gpusim.exec.kernels import interpreter as itp
+from gpusim.memory.kernels.warming import warm_line
 
 # params columns: the method; the loop method's head iterations (every wave runs them in detail), how
 # many iterations measure a wave's cycles per iteration, how many every wave keeps in detail before its
 # loop ends, and how many warps a dispatch may make (0: no limit); the grid method's workgroup index at
 # which the dispatcher jumps, the one it jumps to, and the completions that open its window; wave slots
-# per CU
+# per CU; how far, in parts per thousand, a rate class's cycles per iteration may move between two
+# consecutive measuring windows for the loop to count as steady (loop method); 1 when fast-forwarded
+# iterations warm the caches; the part of the largest possible shift a warp makes, in parts per thousand
 (Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN,
- Z_SLOTS_PER_CU, Z_N) = range(10)
+ Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_N) = range(13)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
 # wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and
@@ -25,10 +32,11 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # instruction counts; workgroups completed; rate samples recorded; set when the head's workgroups
 # differed (grid) or a loop ended before the first workgroup's trip count (loop); snapshots taken; live
 # waves not yet measuring a loop (loop method); the 95% half-width of the warps' shifts, in cycles;
-# CU-cycles the warps added (shift x CUs holding waves)
+# CU-cycles the warps added (shift x CUs holding waves); the cycle from which a warp refused because the
+# rates were still moving is tried again (0: none pending), and how many times one was refused so
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
- O_CU_BUSY_SHIFT, O_N) = range(21)
+ O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_N) = range(23)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -65,22 +73,25 @@ def record_sample(Z, value):
 
 
 @njit(_nrt=False)
-def fast_forward(w, h, b, iterations_wanted, cycle, code_base, wave_limit, P, L, V, W, K, lds_ws, lds_size):
-    """fast_forward runs wave ``w`` through ``iterations_wanted`` iterations of the loop ``h``..``b`` from its
-    head ``h``, functionally, stopping early if the wave leaves the loop.
+def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, M, lds_ws, lds_size):
+    """fast_forward runs wave ``w`` of CU ``cu`` through ``iterations_wanted`` iterations of the loop
+    ``h``..``b`` from its head ``h``, functionally, stopping early if the wave leaves the loop.
 
     It executes what the sliced timed run executes (P.full rows in full, the others for their addresses,
-    which fault where the timed run would; ``code_base`` and ``wave_limit`` as the loop's params hold them),
-    counts every instruction (K.icount, W.wcount), and marks the
-    registers it writes ready at ``cycle``. Returns (outcome FF_*, wave-instructions, iterations run: its
-    taken back edges, after which it is at ``h`` again, or fewer and outside the loop). Barriers, waitcnts and s_nop only
-    advance: every wave of a workgroup skips the same iterations, so their barriers stay paired.
+    which fault where the timed run would), counts every instruction (K.icount, W.wcount), marks the
+    registers it writes ready at ``cycle`` and, with ``warm``, warms the caches of ``M`` with every line its memory
+    instructions touch (gpusim.memory.kernels.warming; X.lines holds them), so that what runs in detail
+    afterwards finds the lines the skipped iterations left. Returns (outcome FF_*, wave-instructions,
+    iterations run: its taken back edges, after which it is at ``h`` again, or fewer and outside the loop).
+    Barriers, waitcnts and s_nop only advance: every wave of a workgroup skips the same iterations, so
+    their barriers stay paired.
     """
-    sem, xops, mods, pc_bytes, full, endless = P.sem, P.xops, P.mods, P.pc_bytes, P.full, P.endless
-    writes_at, writes = P.writes_at, P.writes
+    sem, ops, xops, mods, pc_bytes, full, endless = P.sem, P.ops, P.xops, P.mods, P.pc_bytes, P.full, P.endless
+    tkind, writes_at, writes = P.tkind, P.writes_at, P.writes
     sreg, vreg, T, valid, mem = V.sreg, V.vreg, V.T, V.valid, V.mem
     pc, wcount, reg_ready = W.pc, W.wcount, W.reg_ready
-    icount, fault = K.icount, K.fault
+    icount, fault, lines = K.icount, K.fault, X.lines
+    code_base, wave_limit, line_bytes = L.params[P_CODE_BASE], L.params[P_WAVE_LIMIT], L.params[P_LINE_BYTES]
     n = np.int64(0)
     iterations = np.int64(0)
     while True:
@@ -105,6 +116,11 @@ def fast_forward(w, h, b, iterations_wanted, cycle, code_base, wave_limit, P, L,
             r = itp.step_addresses(w, sem, xops, mods, pc, sreg, vreg, T, L.regions, L.env, lds_size, fault)
         if r == itp.FAULT:
             return FF_FAULT, n, iterations
+        kind = tkind[i]
+        if warm and (kind == TK_SMEM or (kind == TK_VMEM and s != S.MEM_CACHE)):
+            count, store = request_lines(i, w, kind == TK_SMEM, sem, ops, mods, sreg, T[7], line_bytes, lines)
+            for j in range(count):
+                warm_line(M, cu, lines[j], cycle, store, kind == TK_SMEM, mods[i, M_CACHE])
         for j in range(writes_at[i], writes_at[i + 1]):
             reg_ready[w, writes[j]] = cycle
         if r == itp.JUMP:
@@ -115,8 +131,8 @@ def fast_forward(w, h, b, iterations_wanted, cycle, code_base, wave_limit, P, L,
 
 
 @njit(_nrt=False)
-def back_edge(w, b, taken, cycle, issued, code_base, wave_limit, P, L, V, W, K, Z, lds_ws, lds_size):
-    """back_edge is called when wave ``w`` issues the back edge at row ``b`` of a loop the loop method may
+def back_edge(w, cu, b, taken, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, lds_size):
+    """back_edge is called when wave ``w`` of CU ``cu`` issues the back edge at row ``b`` of a loop the loop method may
     fast-forward (Z.skip_head[b] >= 0), ``taken`` or falling through (the wave leaves its loop), at
     ``cycle``, ``issued`` wave-instructions into the dispatch.
 
@@ -132,7 +148,7 @@ def back_edge(w, b, taken, cycle, issued, code_base, wave_limit, P, L, V, W, K, 
         Z.loop_row[w] = -1
         _set_outside(Z, w, 1)
         return FF_DONE
-    ring = Z.params[Z_MEASURE_ITERS] + 1
+    ring = 2 * Z.params[Z_MEASURE_ITERS] + 1
     if Z.loop_row[w] != b:
         Z.loop_row[w] = b
         Z.iters[w] = 0
@@ -149,7 +165,7 @@ def back_edge(w, b, taken, cycle, issued, code_base, wave_limit, P, L, V, W, K, 
             snapshot(Z, 1, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
         wanted = Z.todo[w]
         Z.todo[w] = 0
-        code, n, done = fast_forward(w, Z.skip_head[b], b, wanted, cycle, code_base, wave_limit, P, L, V, W, K,
+        code, n, done = fast_forward(w, cu, Z.skip_head[b], b, wanted, cycle, Z.params[Z_WARM] != 0, P, L, V, W, K, X, M,
                                      lds_ws, lds_size)
         out[O_FF_INSTS] += n
         out[O_FF_ITERS] += done
@@ -161,10 +177,12 @@ def back_edge(w, b, taken, cycle, issued, code_base, wave_limit, P, L, V, W, K, 
             Z.loop_row[w] = -1
         _set_outside(Z, w, 1)
         return code
-    if Z.outside[w] and Z.iters[w] >= Z.params[Z_HEAD_ITERS] and Z.fresh[w] > Z.params[Z_MEASURE_ITERS]:
+    if Z.outside[w] and Z.iters[w] >= Z.params[Z_HEAD_ITERS] and Z.fresh[w] > 2 * Z.params[Z_MEASURE_ITERS]:
         _set_outside(Z, w, 0)
         if out[O_OUTSIDE] == 0:
-            warp(Z)
+            warp(Z, W.age, cycle)
+    elif out[O_RETRY_AT] > 0 and cycle >= out[O_RETRY_AT] and out[O_OUTSIDE] == 0:
+        warp(Z, W.age, cycle)
     return code
 
 
@@ -177,46 +195,122 @@ def _set_outside(Z, w, flag):
 
 
 @njit(_nrt=False)
-def warp(Z):
-    """warp moves the whole machine forward in time when every live wave is measuring a loop: by the
-    largest shift D that leaves each wave Z_TAIL_ITERS iterations of its loop (the first workgroup's trip
-    count, Z.trip, less the iterations it ran), each wave then skipping D over its own cycles per
-    iteration (Z.todo). Every wave moves by the same D, so their phases in time stay what they would be
-    after D more cycles at their measured rates, and D is added to the projected end (O_SHIFT). A shift
-    shorter than two of the slowest wave's iterations is not made. The shift's 95% half-width
-    (O_SHIFT_HALF_WIDTH) is the standard error of the waves' mean rate, relative, times D."""
+def _span(Z, w, back):
+    """_span is wave ``w``'s cycles over Z_MEASURE_ITERS iterations: its latest (``back`` 0) or the ones
+    before them (``back`` 1)."""
+    m = Z.params[Z_MEASURE_ITERS]
+    ring = 2 * m + 1
+    f = Z.fresh[w] - back * m
+    return Z.mark[w, f % ring] - Z.mark[w, (f - m) % ring]
+
+
+@njit(_nrt=False)
+def _warping(Z, w):
+    """_warping says whether wave slot ``w`` takes part in a warp: measuring a loop, nothing left to skip."""
+    return Z.loop_row[w] >= 0 and not Z.outside[w] and Z.todo[w] == 0
+
+
+@njit(_nrt=False)
+def _pool_rates(Z, age):
+    """_pool_rates sorts the warping waves into rate classes and sums each class's measured spans, over the
+    latest measuring window (Z.pool_span) and the one before it (Z.pool_prev).
+
+    A wave's class is its loop (back-edge row) and its rank on its CU: how many warping waves of the same
+    CU are older (``age``, the launch stamp that oldest-first arbitration orders by). Waves of one class
+    run at one rate (the 4096^3 GEMM: on every CU the two older workgroups' waves at 1,955 cycles per
+    iteration, the youngest's at 2,673, each class within 0.5% over the loop), while one wave's few
+    measured iterations vary by 3-11%; the class mean removes that noise. Fills Z.rank, Z.pool_span,
+    Z.pool_prev and Z.pool_n (entries of other rows and ranks are stale)."""
+    spc = Z.params[Z_SLOTS_PER_CU]
+    for w in range(Z.iters.shape[0]):
+        if not _warping(Z, w):
+            continue
+        base = (w // spc) * spc   # wave slots are numbered CU by CU
+        rank = 0
+        for v in range(base, base + spc):
+            if v != w and _warping(Z, v) and age[v] < age[w]:
+                rank += 1
+        Z.rank[w] = rank
+        Z.pool_span[Z.loop_row[w], rank] = 0
+        Z.pool_prev[Z.loop_row[w], rank] = 0
+        Z.pool_n[Z.loop_row[w], rank] = 0
+    for w in range(Z.iters.shape[0]):
+        if _warping(Z, w):
+            Z.pool_span[Z.loop_row[w], Z.rank[w]] += _span(Z, w, 0)
+            Z.pool_prev[Z.loop_row[w], Z.rank[w]] += _span(Z, w, 1)
+            Z.pool_n[Z.loop_row[w], Z.rank[w]] += 1
+
+
+@njit(_nrt=False)
+def _class_span(Z, w):
+    """_class_span is the mean latest-window span of wave ``w``'s rate class (after _pool_rates), in cycles."""
+    b, r = Z.loop_row[w], Z.rank[w]
+    return (Z.pool_span[b, r] + Z.pool_n[b, r] // 2) // max(Z.pool_n[b, r], 1)
+
+
+@njit(_nrt=False)
+def _unsteady(Z):
+    """_unsteady says whether some rate class's mean span moved by more than Z_STEADY_PERMIL parts per
+    thousand between its two measuring windows (after _pool_rates)."""
+    limit = Z.params[Z_STEADY_PERMIL]
+    for w in range(Z.iters.shape[0]):
+        if _warping(Z, w):
+            b, r = Z.loop_row[w], Z.rank[w]
+            if abs(Z.pool_span[b, r] - Z.pool_prev[b, r]) * 1000 > limit * max(Z.pool_span[b, r], 1):
+                return True
+    return False
+
+
+@njit(_nrt=False)
+def warp(Z, age, cycle):
+    """warp moves the whole machine forward in time when every live wave is measuring a loop and the loop
+    is steady: by the largest shift D that leaves each wave Z_TAIL_ITERS iterations of its loop (the first
+    workgroup's trip count, Z.trip, less the iterations it ran), each wave then skipping D over its rate
+    class's cycles per iteration (Z.todo; classes: _pool_rates, by loop and age rank on the CU). Every
+    wave moves by the same D, so their phases in time stay what they would be after D more cycles at
+    their measured rates, and D is added to the projected end (O_SHIFT). A shift shorter than two of the
+    slowest class's iterations is not made. While some class's rate still moves (_unsteady, at ``cycle``)
+    the warp is refused (O_UNSTEADY) and tried again one slowest measuring window later (O_RETRY_AT).
+    The shift's 95% half-width (O_SHIFT_HALF_WIDTH) is the standard error of the waves' own mean rate,
+    relative, times D."""
     out = Z.out
+    out[O_RETRY_AT] = 0
     if Z.params[Z_MAX_WARPS] > 0 and out[O_WARPS] >= Z.params[Z_MAX_WARPS]:
         return
     measure = Z.params[Z_MEASURE_ITERS]
-    ring = measure + 1
+    _pool_rates(Z, age)
     shift = np.int64(-1)
     slowest = np.int64(0)
     n = 0
     total = 0.0
     squares = 0.0
     for w in range(Z.iters.shape[0]):
-        b = Z.loop_row[w]
-        if b < 0 or Z.outside[w] or Z.todo[w] > 0:
+        if not _warping(Z, w):
             continue
-        span = Z.mark[w, Z.fresh[w] % ring] - Z.mark[w, (Z.fresh[w] + 1) % ring]
+        b = Z.loop_row[w]
+        span = _class_span(Z, w)
         d = (Z.trip[b] - Z.iters[w] - Z.params[Z_TAIL_ITERS]) * span // measure
         if shift < 0 or d < shift:
             shift = d
-        slowest = max(slowest, span // measure)
+        slowest = max(slowest, span)
+        own = _span(Z, w, 0)
         n += 1
-        total += span
-        squares += float(span) * span
-    if n == 0 or shift < 2 * slowest:
+        total += own
+        squares += float(own) * own
+    shift = shift * Z.params[Z_WARP_PERMIL] // 1000
+    if n == 0 or shift < 2 * (slowest // measure):
+        return
+    if _unsteady(Z):
+        out[O_UNSTEADY] += 1
+        out[O_RETRY_AT] = cycle + max(slowest, 1)
         return
     last_cu = -1
     for w in range(Z.iters.shape[0]):
-        b = Z.loop_row[w]
-        if b < 0 or Z.outside[w] or Z.todo[w] > 0:
+        if not _warping(Z, w):
             continue
-        span = Z.mark[w, Z.fresh[w] % ring] - Z.mark[w, (Z.fresh[w] + 1) % ring]
+        span = _class_span(Z, w)
         Z.todo[w] = (shift * measure + span // 2) // max(span, 1)
-        record_sample(Z, span)
+        record_sample(Z, _span(Z, w, 0))
         if w // Z.params[Z_SLOTS_PER_CU] != last_cu:   # wave slots are numbered CU by CU
             last_cu = w // Z.params[Z_SLOTS_PER_CU]
             out[O_CU_BUSY_SHIFT] += shift
@@ -241,15 +335,16 @@ def workgroup_launched(Z, first_wave, waves):
 
 
 @njit(_nrt=False)
-def wave_ended(Z, w, ws, instructions):
+def wave_ended(Z, w, ws, instructions, age, cycle):
     """wave_ended accounts wave ``w`` of workgroup slot ``ws`` ending after ``instructions`` wave-instructions:
-    its workgroup's count, and (loop method) one wave fewer outside or in a loop, which may let the rest warp."""
+    its workgroup's count, and (loop method) one wave fewer outside or in a loop, which may let the rest warp
+    (``age``: every wave slot's launch stamp, W.age, which ranks the waves of a warp; ``cycle``: now)."""
     Z.insts[ws] += instructions
     blocking = Z.outside[w] or Z.loop_row[w] >= 0   # a wave that left its loop other than at its back edge
     Z.loop_row[w] = -1                              # looks inside it, too near its end to warp, till it ends
     _set_outside(Z, w, 0)
     if blocking and Z.out[O_OUTSIDE] == 0 and Z.params[Z_METHOD] == METHOD_LOOP:
-        warp(Z)
+        warp(Z, age, cycle)
 
 
 @njit(_nrt=False)
