@@ -11,7 +11,7 @@ last partial round) and replaces the repetition with a measured rate. Two method
     all CUs loaded. When every live wave is inside its loop past the head, the waves are sorted into rate
     classes (the loop, and the wave's age rank on its CU, which oldest-first arbitration orders by) and
     each class's cycles per iteration are pooled over its waves, for two consecutive measuring windows of
-    ``loop_measure_iterations``. Once no class moved by more than ``loop_steady_pct`` between them, the
+    ``loop_measure_iterations``. Once no class moved by more than ``steady_pct`` between them, the
     whole GPU *warps*: time moves forward by one shift D, each wave fast-forwarding D over its class's
     cycles per iteration through its loop functionally (the address and control slice the timed run
     executes, so branches, trip counts, instruction counts and faults stay exact; every line its loads
@@ -22,12 +22,16 @@ last partial round) and replaces the repetition with a measured rate. Two method
     (gpusim.engine.kernels.skip).
 
 ``grid``
-    The first rounds of workgroups (``grid_head_fraction`` of the grid's rounds, at least
+    The first rounds of workgroups (at least ``grid_head_fraction`` of the grid's rounds, and at least
     ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous
     dispatch (the dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and
-    contention the head left. The skipped middle costs the completion rate measured over the later half
-    of the head, when the caches have filled most. It applies only while every simulated workgroup of
-    the head executed the same number of instructions.
+    contention the head left. The head goes on until its last two windows of ``grid_window_rounds``
+    rounds took cycles within ``steady_pct`` of each other (a kernel's rate climbs for its first rounds
+    while the L2 fills: the 8192^2 stencil's rounds take 2,400 cycles at first and 3,000 from the tenth
+    on); the skipped middle costs the completion rate measured over the later half of the head (its
+    counters scale from a window of its last half to three quarters). It applies only while every
+    simulated workgroup of the head executed the same number of instructions; a rate that never settles
+    before the tail runs the whole grid in detail.
 
 Counters of the skipped work are the counters accumulated over the measuring window, scaled by how much
 more work was skipped than the window did (instruction counts of fast-forwarded iterations are exact),
@@ -58,8 +62,8 @@ from gpusim.engine.sampling_policy import SamplingOutcome, SamplingPolicy, full_
 class SamplePlan:
     """SamplePlan is how one dispatch is sampled: ``method`` (``loop``, ``grid`` or ``full``) with its
     ``reason``; for ``loop`` the per-row ``skip_head`` (gpusim.engine.loop_skip), each loop's ``trip``
-    count per wave and the ``policy`` whose loop_* settings it runs with; for ``grid`` the workgroup the
-    dispatcher jumps at, the one it resumes from and the completions that open the measuring window."""
+    count per wave and the ``policy`` whose settings it runs with; for ``grid`` the first workgroup the
+    dispatcher may jump at, the one it resumes from and the workgroups of one round."""
 
     method: str
     reason: str
@@ -68,7 +72,7 @@ class SamplePlan:
     trip: Optional[np.ndarray] = None
     jump_at: int = 0
     resume_at: int = 0
-    window_open: int = 0
+    round: int = 0
 
 
 def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: int, waves_per_workgroup: int,
@@ -112,11 +116,12 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
     need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
     if rounds >= need:
         head_rounds = max(policy.grid_head_rounds, int(np.ceil(policy.grid_head_fraction * rounds)))
-        return SamplePlan("grid", f"{rounds:.1f} rounds of workgroups: the first {head_rounds} and the last "
-                                  f"{policy.grid_tail_rounds} in detail, the rate measured over rounds "
-                                  f"{head_rounds // 2 + 1}-{head_rounds - 1}",
-                          jump_at=head_rounds * slots, resume_at=workgroups - policy.grid_tail_rounds * slots,
-                          window_open=max(head_rounds // 2, 1) * slots)
+        window = policy.grid_window_rounds
+        return SamplePlan("grid", f"{rounds:.1f} rounds of workgroups: at least the first {head_rounds} and the "
+                                  f"last {policy.grid_tail_rounds} in detail, the middle skipped once the last two "
+                                  f"windows of {window} rounds took cycles within {policy.steady_pct:g}% of each "
+                                  "other", jump_at=head_rounds * slots,
+                          resume_at=workgroups - policy.grid_tail_rounds * slots, round=slots, policy=policy)
     why = f"{rounds:.1f} rounds of workgroups (the grid method needs {need})"
     if refusals:
         why += "; loops not fast-forwarded: " + "; ".join(refusals)
@@ -143,16 +148,20 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_MAX_WARPS] = loop.loop_max_warps
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
-    params[skip.Z_WINDOW_OPEN] = plan.window_open
     params[skip.Z_SLOTS_PER_CU] = slots_per_cu
-    params[skip.Z_STEADY_PERMIL] = int(round(10 * loop.loop_steady_pct))
+    params[skip.Z_STEADY_PERMIL] = int(round(10 * loop.steady_pct))
     params[skip.Z_WARM] = int(loop.loop_warm_caches)
     params[skip.Z_WARP_PERMIL] = int(round(1000 * loop.loop_warp_fraction))
+    params[skip.Z_ROUND] = max(plan.round, 1)
+    params[skip.Z_WINDOW_ROUNDS] = loop.grid_window_rounds
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
     skip_head = plan.skip_head if plan.skip_head is not None else np.full(rows, -1, np.int64)
     trip = plan.trip if plan.trip is not None else np.zeros(rows, np.int64)
+
+    snaps = 3   # the measuring window's start and end, and the grid method's next start
+    rounds = -(-plan.resume_at // plan.round) if plan.method == "grid" else 0   # boundaries the head can reach
 
     def per_wave(*shape):
         return np.zeros((wave_slots, *shape), np.int64)
@@ -160,10 +169,10 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     return bundles.SampleArrays(
         params, out, skip_head.astype(np.int64), trip.astype(np.int64), per_wave(), np.full(wave_slots, -1, np.int64),
         per_wave(), per_wave(2 * loop.loop_measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
-        np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((2, n_counters), np.int64), np.zeros((2, rows), np.int64),
-        np.zeros((2, sum(v.size for v in views)), np.int64), views, np.zeros(wave_slots, np.int64),
+        np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((snaps, n_counters), np.int64), np.zeros((snaps, rows), np.int64),
+        np.zeros((snaps, sum(v.size for v in views)), np.int64), views, np.zeros(wave_slots, np.int64),
         np.zeros((rows, slots_per_cu), np.int64), np.zeros((rows, slots_per_cu), np.int64),
-        np.zeros((rows, slots_per_cu), np.int64))
+        np.zeros((rows, slots_per_cu), np.int64), np.zeros(rounds + 2, np.int64), np.zeros(1, np.int64))
 
 
 _Z95 = 1.959963984540054   # two-sided 95% point of the normal distribution
@@ -203,14 +212,15 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         if out[skip.O_NONUNIFORM]:
             reason += "; some loops ended before the first workgroup's trip count (less certain)"
     elif plan.method == "grid" and out[skip.O_JUMPED] == 1:
-        skipped_wgs = plan.resume_at - plan.jump_at
-        done = int(out[skip.O_DONE_B] - out[skip.O_DONE_A])
-        span = int(out[skip.O_T_B] - out[skip.O_T_A])
-        scale = skipped_wgs / done
-        projected = cycles + int(round(span * scale))
+        skipped_wgs = plan.resume_at - int(out[skip.O_JUMP_FROM])
+        last = int(out[skip.O_DONE_B]) // plan.round            # the head's last round boundary
+        first = (last + 1) // 2                                  # the rate: its later half
+        start = int(Z.round_t[first])
+        projected = cycles + int(round((int(out[skip.O_T_B]) - start) * skipped_wgs / ((last - first) * plan.round)))
         completions = np.sort(Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)])
-        per_batch = _batch_cycles_per_workgroup(int(out[skip.O_T_A]), completions)
-        _add_scaled(Z, counters, icount, scale)
+        completions = completions[(completions > start) & (completions <= out[skip.O_T_B])]
+        per_batch = _batch_cycles_per_workgroup(start, completions)
+        _add_scaled(Z, counters, icount, skipped_wgs / int(out[skip.O_DONE_B] - out[skip.O_DONE_A]))
         counters[columns["cu_busy"]] += cus * (projected - cycles)
         total = issued + skipped_wgs * int(out[skip.O_SIG_MIN])   # every head workgroup ran this many
         half = _half_width(per_batch, projected - cycles)
@@ -258,11 +268,14 @@ def _half_width(rates: np.ndarray, skipped_cycles: int) -> float:
 
 def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
     """_why_nothing_skipped says why a sampled plan ran in full after all."""
+    if plan.method == "grid" and out[skip.O_UNSTEADY] and not out[skip.O_NONUNIFORM]:
+        return (f"the grid's completion rate kept moving by more than {plan.policy.steady_pct:g}% between windows "
+                f"of {plan.policy.grid_window_rounds} rounds: every workgroup simulated")
     if plan.method == "grid" and out[skip.O_NONUNIFORM]:
         return (f"workgroups differ (the first ones ran {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
                 "wave-instructions each): every workgroup simulated")
     if plan.method == "loop" and out[skip.O_UNSTEADY]:
-        return (f"the loop's cycles per iteration kept moving by more than {plan.policy.loop_steady_pct:g}% "
+        return (f"the loop's cycles per iteration kept moving by more than {plan.policy.steady_pct:g}% "
                 f"between measuring windows ({int(out[skip.O_UNSTEADY])} looks): every iteration simulated")
     if plan.method == "loop":
         return "no moment came when every wave was inside its loop past the head: every iteration simulated"

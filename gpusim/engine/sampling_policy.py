@@ -27,14 +27,15 @@ class SamplingPolicy:
     at least ``loop_head_iterations`` iterations of a long loop in detail; its last
     ``2 * loop_measure_iterations`` make two measuring windows of cycles per iteration, pooled over the
     waves of one rate class, and the GPU warps only once no class's rate moved by more than
-    ``loop_steady_pct`` percent from the first window to the second (else it waits a window and looks
+    ``steady_pct`` percent from the first window to the second (else it waits a window and looks
     again, so a loop whose rate keeps drifting runs in detail); a warp leaves every wave at least
     ``loop_tail_iterations`` iterations to run in detail; a loop is long when the first workgroup runs
     it at least ``4 * loop_head_iterations`` times. The grid method: rounds of workgroups (every
-    workgroup slot of the GPU once) simulated at the start, ``grid_head_fraction`` of the grid's rounds
-    and at least ``grid_head_rounds`` (a longer head measures its rate on fuller caches: the 256M
-    saxpy, -44% with 3 rounds, -0.4% with 10%), and ``grid_tail_rounds`` at the end; it needs
-    ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
+    workgroup slot of the GPU once) simulated at the start, at least ``grid_head_fraction`` of the grid's
+    rounds and at least ``grid_head_rounds`` (a longer head measures its rate on fuller caches: the 256M
+    saxpy, -44% with 3 rounds, -0.4% with 10%) and then until the last two windows of
+    ``grid_window_rounds`` rounds took cycles within ``steady_pct`` percent of each other, and
+    ``grid_tail_rounds`` at the end; it needs ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
     ``loop_max_warps`` bounds the warps of one dispatch (0: none) and ``loop_warp_fraction`` is the part of
     the largest possible shift each makes: one whole warp, then detail, is the default; several half
     warps, each after measuring again, moved the 4096^3 GEMM from -2.9% to +1.0% and the 256M grid-stride
@@ -49,12 +50,13 @@ class SamplingPolicy:
     loop_measure_iterations: int = 4
     loop_tail_iterations: int = 2
     loop_max_warps: int = 1
-    loop_steady_pct: float = 3.0
+    steady_pct: float = 3.0
     loop_warm_caches: bool = True
     loop_warp_fraction: float = 1.0
     grid_head_rounds: int = 3
     grid_head_fraction: float = 0.1
     grid_tail_rounds: int = 1
+    grid_window_rounds: int = 2
 
     def __post_init__(self):
         if self.mode not in SAMPLE_MODES:
@@ -63,8 +65,10 @@ class SamplingPolicy:
             raise ValueError("loop_measure_iterations must be at least 1 and at most half loop_head_iterations")
         if not 0 < self.loop_warp_fraction <= 1:
             raise ValueError("loop_warp_fraction must be above 0 and at most 1")
-        if not 0 < self.loop_steady_pct <= 100:
-            raise ValueError("loop_steady_pct must be above 0 and at most 100")
+        if not 0 < self.steady_pct <= 100:
+            raise ValueError("steady_pct must be above 0 and at most 100")
+        if self.grid_window_rounds < 1:
+            raise ValueError("grid_window_rounds must be at least 1")
         if self.loop_max_warps < 0:
             raise ValueError("loop_max_warps must be 0 (no limit) or more")
         if self.loop_tail_iterations < 1:

@@ -39,20 +39,25 @@ def _timed(name, arch, sample, **kw):
     return gpusim.simulate(CASES[name].load(), arch, timing=True, outputs=False, sample=sample, **kw)
 
 
+# the small stream triad's 6.7 rounds are too few for its completion rate to settle within 3%, so the
+# tests of the grid method's mechanics let any rate count as steady
+ANY_RATE = SamplingPolicy(mode="on", steady_pct=100.0)
+
+
 def _error(sampled, full):
     return (sampled.cycles - full.cycles) / full.cycles
 
 
 def test_grid_sampling_is_deterministic_and_stays_near_the_full_simulation(arch):
     full = _timed("stream_triad", arch, "off")
-    first = _timed("stream_triad", arch, "on")
-    again = _timed("stream_triad", arch, "on")
+    first = _timed("stream_triad", arch, ANY_RATE)
+    again = _timed("stream_triad", arch, ANY_RATE)
     s = first.sampling
     assert s.method == "grid" and s.sampled
     assert (first.cycles, first.counters) == (again.cycles, again.counters)   # bit for bit
-    assert 0.3 < s.simulated_fraction < 0.7          # 4 of 6.7 rounds in detail
+    assert 0.5 < s.simulated_fraction < 0.95         # two windows of 2 rounds before the jump, of 6.7 rounds
     assert s.cycles_low <= first.cycles <= s.cycles_high
-    assert abs(_error(first, full)) < 0.06           # measured today: -3.8%
+    assert abs(_error(first, full)) < 0.06           # measured today: +4.1%
     # every head workgroup ran the same instructions, so the projected total is exact
     assert first.counters["GPUSIM_INSTS_TOTAL"] == full.counters["GPUSIM_INSTS_TOTAL"]
 
@@ -71,7 +76,7 @@ def test_loop_sampling_counts_every_instruction_exactly(arch):
 
 @pytest.mark.parametrize("name", ["stream_triad", "stream_triad_grid_stride"])   # grid, loop
 def test_sampled_counters_still_add_up(arch, name):
-    r = _timed(name, arch, "on")
+    r = _timed(name, arch, ANY_RATE)
     assert r.sampling.sampled
     c = r.counters
     assert c["GRBM_GUI_ACTIVE"] == r.cycles
@@ -85,7 +90,7 @@ def test_sampled_counters_still_add_up(arch, name):
 
 def test_check_still_runs_every_workgroup_functionally(arch):
     kernel = CASES["stream_triad"].load()
-    sampled = gpusim.simulate(kernel, arch, timing=True, check=True, sample="on")
+    sampled = gpusim.simulate(kernel, arch, timing=True, check=True, sample=ANY_RATE)
     functional = gpusim.simulate(kernel, arch, check=True)
     assert sampled.sampling.sampled
     assert sampled.checks and all(c.passed for c in sampled.checks)
@@ -137,13 +142,20 @@ def test_a_fault_in_fast_forwarded_iterations_is_reported_as_the_full_run_report
     assert reports[1] == reports[0]
 
 
+def test_a_grid_whose_rate_keeps_moving_is_simulated_in_full_and_says_why(arch):
+    sampled, full = _timed("stream_triad", arch, "on"), _timed("stream_triad", arch, "off")
+    assert sampled.sampling.method == "full"
+    assert "completion rate kept moving by more than 3% between windows of 2 rounds" in sampled.sampling.reason
+    assert (sampled.cycles, sampled.counters) == (full.cycles, full.counters)
+
+
 def test_a_loop_whose_rate_keeps_moving_is_simulated_in_full_and_says_why(arch):
     # the small 1024^3 LDS-tiled GEMM: its cycles per iteration move by more than 3% window after window
     sampled, full = _timed("gemm_lds_tiled", arch, "on"), _timed("gemm_lds_tiled", arch, "off")
     assert sampled.sampling.method == "full"
     assert "kept moving by more than 3% between measuring windows" in sampled.sampling.reason
     assert (sampled.cycles, sampled.counters) == (full.cycles, full.counters)
-    steadier = _timed("gemm_lds_tiled", arch, SamplingPolicy(mode="on", loop_steady_pct=50.0))
+    steadier = _timed("gemm_lds_tiled", arch, SamplingPolicy(mode="on", steady_pct=50.0))
     assert steadier.sampling.method == "loop"
 
 

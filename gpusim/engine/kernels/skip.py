@@ -18,13 +18,15 @@ from gpusim.memory.kernels.warming import warm_line
 
 # params columns: the method; the loop method's head iterations (every wave runs them in detail), how
 # many iterations measure a wave's cycles per iteration, how many every wave keeps in detail before its
-# loop ends, and how many warps a dispatch may make (0: no limit); the grid method's workgroup index at
-# which the dispatcher jumps, the one it jumps to, and the completions that open its window; wave slots
-# per CU; how far, in parts per thousand, a rate class's cycles per iteration may move between two
-# consecutive measuring windows for the loop to count as steady (loop method); 1 when fast-forwarded
-# iterations warm the caches; the part of the largest possible shift a warp makes, in parts per thousand
-(Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT, Z_WINDOW_OPEN,
- Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_N) = range(13)
+# loop ends, and how many warps a dispatch may make (0: no limit); the grid method's workgroup index from
+# which the dispatcher may jump and the one it jumps to; wave slots per CU; how far, in parts per thousand,
+# a rate may move between two consecutive measuring windows for the dispatch to count as steady (a rate
+# class's cycles per iteration, or the grid's cycles per window); 1 when fast-forwarded
+# iterations warm the caches; the part of the largest possible shift a warp makes, in parts per thousand;
+# the grid method's workgroups per round (every workgroup slot of the GPU once) and the rounds of each of
+# its two measuring windows (Z_STEADY_PERMIL bounds how far their durations may differ)
+(Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT,
+ Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_ROUND, Z_WINDOW_ROUNDS, Z_N) = range(14)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
 # wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and
@@ -33,10 +35,12 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # differed (grid) or a loop ended before the first workgroup's trip count (loop); snapshots taken; live
 # waves not yet measuring a loop (loop method); the 95% half-width of the warps' shifts, in cycles;
 # CU-cycles the warps added (shift x CUs holding waves); the cycle from which a warp refused because the
-# rates were still moving is tried again (0: none pending), and how many times one was refused so
+# rates were still moving is tried again (0: none pending), and how many times one was refused so (loop),
+# or rounds whose windows differed (grid); 1 while the grid's latest two windows agree; the workgroup index
+# the dispatcher jumped from
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
- O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_N) = range(23)
+ O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_N) = range(25)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -348,10 +352,55 @@ def wave_ended(Z, w, ws, instructions, age, cycle):
 
 
 @njit(_nrt=False)
+def _copy_snapshot(Z, src, dst):
+    """_copy_snapshot copies snapshot row ``src`` (counters, per-instruction counts, memory) to row ``dst``."""
+    for arr in (Z.snap_counters, Z.snap_icount, Z.snap_memory):
+        for c in range(arr.shape[1]):
+            arr[dst, c] = arr[src, c]
+
+
+@njit(_nrt=False)
+def _round_boundary(Z, k, cycle, issued, counters, icount):
+    """_round_boundary records the grid method's round boundary ``k`` (k rounds of workgroups completed) at
+    ``cycle`` in Z.round_t[k]. The rate is measured over the later half of the head, from boundary
+    ceil(k/2) to k (project reads Z.round_t); the counters' window is snapshot 0 to snapshot 1, the latest
+    boundary, with snapshot 0 at a boundary in (k/4, k/2] (row 2 holds the next start: at k = 2^j the
+    start moves to 2^(j-1)), so that only three snapshots are kept. O_STEADY says whether the last two
+    spans of Z_WINDOW_ROUNDS rounds took cycles within Z_STEADY_PERMIL parts per thousand of each other
+    (else O_UNSTEADY counts the boundary): the dispatcher jumps only while they do."""
+    out = Z.out
+    if k >= Z.round_t.shape[0]:
+        return
+    Z.round_t[k] = cycle
+    snapshot(Z, 1, cycle, issued, out[O_COMPLETED], counters, icount)
+    if k == 1:
+        snapshot(Z, 0, cycle, issued, out[O_COMPLETED], counters, icount)
+        _copy_snapshot(Z, 1, 2)
+    elif (k & (k - 1)) == 0:   # 2, 4, 8, ...: the window's start moves to the previous power of two
+        _copy_snapshot(Z, 2, 0)
+        out[O_T_A], out[O_I_A], out[O_DONE_A] = Z.round_t[k // 2], Z.round_i[0], k // 2 * Z.params[Z_ROUND]
+        _copy_snapshot(Z, 1, 2)
+        Z.round_i[0] = issued
+    if k == 1:
+        Z.round_i[0] = issued
+    out[O_SNAPS] = 2
+    window = Z.params[Z_WINDOW_ROUNDS]
+    if k < 2 * window:
+        return
+    recent, earlier = cycle - Z.round_t[k - window], Z.round_t[k - window] - Z.round_t[k - 2 * window]
+    if abs(recent - earlier) * 1000 > Z.params[Z_STEADY_PERMIL] * max(recent, 1):
+        out[O_STEADY] = 0
+        out[O_UNSTEADY] += 1
+    else:
+        out[O_STEADY] = 1
+
+
+@njit(_nrt=False)
 def workgroup_completed(Z, ws, cycle, issued, counters, icount):
     """workgroup_completed accounts the workgroup of slot ``ws`` finishing at ``cycle``: its instruction
-    count joins the head's signatures (before any jump), its skipped cycles delay its slot's later
-    workgroups, and under the grid method the completion opens the window or is one of its samples."""
+    count joins the head's signatures (before any jump), and under the grid method the completion is
+    recorded (a ring of the latest SAMPLE_CAPACITY, for the interval) and may close a round
+    (_round_boundary)."""
     out = Z.out
     out[O_COMPLETED] += 1
     if out[O_JUMPED] == 0:
@@ -359,24 +408,30 @@ def workgroup_completed(Z, ws, cycle, issued, counters, icount):
         out[O_SIG_MAX] = max(out[O_SIG_MAX], Z.insts[ws])
     Z.insts[ws] = 0
     if Z.params[Z_METHOD] == METHOD_GRID and out[O_JUMPED] == 0:
-        if out[O_SNAPS] == 0 and out[O_COMPLETED] == Z.params[Z_WINDOW_OPEN]:
-            snapshot(Z, 0, cycle, issued, out[O_COMPLETED], counters, icount)
-        elif out[O_SNAPS] == 1:
-            record_sample(Z, cycle)
+        Z.samples[out[O_SAMPLES] % Z.samples.shape[0]] = cycle
+        out[O_SAMPLES] += 1
+        if out[O_COMPLETED] % Z.params[Z_ROUND] == 0:
+            _round_boundary(Z, out[O_COMPLETED] // Z.params[Z_ROUND], cycle, issued, counters, icount)
 
 
 @njit(_nrt=False)
 def next_workgroup(Z, next_wg, cycle, issued, counters, icount):
     """next_workgroup is the workgroup the dispatcher launches after ``next_wg - 1``: under the grid method,
-    at Z_JUMP_AT it closes the window and jumps to Z_RESUME_AT, provided every completed workgroup ran
-    the same number of wave-instructions (else it records that they differed and runs the grid in full)."""
+    from Z_JUMP_AT on (the shortest head) and while the latest two measuring windows agree (O_STEADY), it
+    jumps to Z_RESUME_AT, provided every completed workgroup ran the same number of wave-instructions (else
+    it records that they differed and runs the grid in full). Past Z_RESUME_AT it never jumps."""
     out = Z.out
-    if Z.params[Z_METHOD] != METHOD_GRID or out[O_JUMPED] != 0 or next_wg != Z.params[Z_JUMP_AT]:
+    if Z.params[Z_METHOD] != METHOD_GRID or out[O_JUMPED] != 0 or next_wg < Z.params[Z_JUMP_AT]:
         return next_wg
-    if out[O_SIG_MIN] != out[O_SIG_MAX] or out[O_SNAPS] != 1:
+    if next_wg >= Z.params[Z_RESUME_AT]:
+        out[O_JUMPED] = -1
+        return next_wg
+    if out[O_STEADY] == 0:
+        return next_wg
+    if out[O_SIG_MIN] != out[O_SIG_MAX]:
         out[O_NONUNIFORM] = 1
         out[O_JUMPED] = -1
         return next_wg
-    snapshot(Z, 1, cycle, issued, out[O_COMPLETED], counters, icount)
     out[O_JUMPED] = 1
+    out[O_JUMP_FROM] = next_wg
     return Z.params[Z_RESUME_AT]
