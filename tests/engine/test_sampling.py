@@ -62,9 +62,11 @@ def test_grid_sampling_is_deterministic_and_stays_near_the_full_simulation(arch)
     assert first.counters["GPUSIM_INSTS_TOTAL"] == full.counters["GPUSIM_INSTS_TOTAL"]
 
 
-def test_loop_sampling_counts_every_instruction_exactly(arch):
+def test_loop_sampling_counts_every_instruction_exactly_and_is_deterministic(arch):
     full = _timed("stream_triad_grid_stride", arch, "off")
     sampled = _timed("stream_triad_grid_stride", arch, "on")
+    again = _timed("stream_triad_grid_stride", arch, "on")
+    assert (sampled.cycles, sampled.counters) == (again.cycles, again.counters)   # bit for bit
     assert sampled.sampling.method == "loop"
     assert sampled.sampling.simulated_fraction < 0.5
     # fast-forwarded iterations are executed functionally and counted one by one
