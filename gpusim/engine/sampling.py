@@ -172,7 +172,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
         np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((snaps, n_counters), np.int64), np.zeros((snaps, rows), np.int64),
         np.zeros((snaps, sum(v.size for v in views)), np.int64), views, np.zeros(wave_slots, np.int64),
         np.zeros((rows, slots_per_cu), np.int64), np.zeros((rows, slots_per_cu), np.int64),
-        np.zeros((rows, slots_per_cu), np.int64), np.zeros(rounds + 2, np.int64), np.zeros(1, np.int64))
+        np.zeros((rows, slots_per_cu), np.int64), np.zeros(rounds + 2, np.int64))
 
 
 _Z95 = 1.959963984540054   # two-sided 95% point of the normal distribution

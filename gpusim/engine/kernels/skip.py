@@ -37,10 +37,10 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # CU-cycles the warps added (shift x CUs holding waves); the cycle from which a warp refused because the
 # rates were still moving is tried again (0: none pending), and how many times one was refused so (loop),
 # or rounds whose windows differed (grid); 1 while the grid's latest two windows agree; the workgroup index
-# the dispatcher jumped from
+# the dispatcher jumped from; the wave-instructions issued by the grid's next counters-window start
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
- O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_N) = range(25)
+ O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_N) = range(26)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -375,14 +375,12 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
     snapshot(Z, 1, cycle, issued, out[O_COMPLETED], counters, icount)
     if k == 1:
         snapshot(Z, 0, cycle, issued, out[O_COMPLETED], counters, icount)
-        _copy_snapshot(Z, 1, 2)
     elif (k & (k - 1)) == 0:   # 2, 4, 8, ...: the window's start moves to the previous power of two
         _copy_snapshot(Z, 2, 0)
-        out[O_T_A], out[O_I_A], out[O_DONE_A] = Z.round_t[k // 2], Z.round_i[0], k // 2 * Z.params[Z_ROUND]
+        out[O_T_A], out[O_I_A], out[O_DONE_A] = Z.round_t[k // 2], out[O_NEXT_I], k // 2 * Z.params[Z_ROUND]
+    if (k & (k - 1)) == 0:
         _copy_snapshot(Z, 1, 2)
-        Z.round_i[0] = issued
-    if k == 1:
-        Z.round_i[0] = issued
+        out[O_NEXT_I] = issued
     out[O_SNAPS] = 2
     window = Z.params[Z_WINDOW_ROUNDS]
     if k < 2 * window:
