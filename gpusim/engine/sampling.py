@@ -141,19 +141,19 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots."""
     params = np.zeros(skip.Z_N, np.int64)
     params[skip.Z_METHOD] = {"loop": skip.METHOD_LOOP, "grid": skip.METHOD_GRID}.get(plan.method, skip.METHOD_OFF)
-    loop = plan.policy
-    params[skip.Z_HEAD_ITERS] = loop.loop_head_iterations
-    params[skip.Z_MEASURE_ITERS] = loop.loop_measure_iterations
-    params[skip.Z_TAIL_ITERS] = loop.loop_tail_iterations
-    params[skip.Z_MAX_WARPS] = loop.loop_max_warps
+    policy = plan.policy
+    params[skip.Z_HEAD_ITERS] = policy.loop_head_iterations
+    params[skip.Z_MEASURE_ITERS] = policy.loop_measure_iterations
+    params[skip.Z_TAIL_ITERS] = policy.loop_tail_iterations
+    params[skip.Z_MAX_WARPS] = policy.loop_max_warps
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_SLOTS_PER_CU] = slots_per_cu
-    params[skip.Z_STEADY_PERMIL] = int(round(10 * loop.steady_pct))
-    params[skip.Z_WARM] = int(loop.loop_warm_caches)
-    params[skip.Z_WARP_PERMIL] = int(round(1000 * loop.loop_warp_fraction))
+    params[skip.Z_STEADY_PERMIL] = int(round(10 * policy.steady_pct))
+    params[skip.Z_WARM] = int(policy.loop_warm_caches)
+    params[skip.Z_WARP_PERMIL] = int(round(1000 * policy.loop_warp_fraction))
     params[skip.Z_ROUND] = max(plan.round, 1)
-    params[skip.Z_WINDOW_ROUNDS] = loop.grid_window_rounds
+    params[skip.Z_WINDOW_ROUNDS] = policy.grid_window_rounds
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
@@ -168,7 +168,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
 
     return bundles.SampleArrays(
         params, out, skip_head.astype(np.int64), trip.astype(np.int64), per_wave(), np.full(wave_slots, -1, np.int64),
-        per_wave(), per_wave(2 * loop.loop_measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
+        per_wave(), per_wave(2 * policy.loop_measure_iterations + 1), per_wave(), per_wave(), np.zeros(workgroup_slots, np.int64),
         np.zeros(SAMPLE_CAPACITY, np.int64), np.zeros((snaps, n_counters), np.int64), np.zeros((snaps, rows), np.int64),
         np.zeros((snaps, sum(v.size for v in views)), np.int64), views, np.zeros(wave_slots, np.int64),
         np.zeros((rows, slots_per_cu), np.int64), np.zeros((rows, slots_per_cu), np.int64),

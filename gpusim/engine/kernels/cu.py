@@ -574,7 +574,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             if wg_live[ws] == 0:
                                 skip.workgroup_completed(Z, ws, cycle, issued_total, counters, icount)
                                 if next_wg < n_wg:
-                                    next_wg = skip.next_workgroup(Z, next_wg, cycle, issued_total, counters, icount)
+                                    next_wg = skip.next_workgroup(Z, next_wg)
                         if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
                             _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
                             wg_arrived[ws] = 0

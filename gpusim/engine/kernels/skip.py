@@ -372,16 +372,15 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
     if k >= Z.round_t.shape[0]:
         return
     Z.round_t[k] = cycle
-    snapshot(Z, 1, cycle, issued, out[O_COMPLETED], counters, icount)
     if k == 1:
         snapshot(Z, 0, cycle, issued, out[O_COMPLETED], counters, icount)
     elif (k & (k - 1)) == 0:   # 2, 4, 8, ...: the window's start moves to the previous power of two
         _copy_snapshot(Z, 2, 0)
         out[O_T_A], out[O_I_A], out[O_DONE_A] = Z.round_t[k // 2], out[O_NEXT_I], k // 2 * Z.params[Z_ROUND]
+    snapshot(Z, 1, cycle, issued, out[O_COMPLETED], counters, icount)   # the window's end; O_SNAPS is 2
     if (k & (k - 1)) == 0:
         _copy_snapshot(Z, 1, 2)
         out[O_NEXT_I] = issued
-    out[O_SNAPS] = 2
     window = Z.params[Z_WINDOW_ROUNDS]
     if k < 2 * window:
         return
@@ -413,7 +412,7 @@ def workgroup_completed(Z, ws, cycle, issued, counters, icount):
 
 
 @njit(_nrt=False)
-def next_workgroup(Z, next_wg, cycle, issued, counters, icount):
+def next_workgroup(Z, next_wg):
     """next_workgroup is the workgroup the dispatcher launches after ``next_wg - 1``: under the grid method,
     from Z_JUMP_AT on (the shortest head) and while the latest two measuring windows agree (O_STEADY), it
     jumps to Z_RESUME_AT, provided every completed workgroup ran the same number of wave-instructions (else
