@@ -512,8 +512,11 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         if r == itp.JUMP and endless[pc[w]]:
                             state[w] = TRAPPED
                         elif method == skip.METHOD_LOOP and Z.skip_head[i] >= 0:
-                            ff = skip.back_edge(w, cu, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle,
-                                                issued_total, P, L, V, W, K, X, M, Z, lds[ws], lds.shape[1])
+                            act = skip.back_edge_seen(Z, w, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle)
+                            ff = skip.FF_DONE
+                            if act:
+                                ff = skip.back_edge(act, w, cu, i, cycle, issued_total, P, L, V, W, K, X, M, Z, lds[ws],
+                                                    lds.shape[1])
                             if ff == skip.FF_FAULT:
                                 fault[F_WORKGROUP] = wg_id[ws]
                                 fault[F_WAVE] = (w - base) % wpw

@@ -134,24 +134,29 @@ def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, 
                 iterations += 1
 
 
-@njit(_nrt=False)
-def back_edge(w, cu, b, taken, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, lds_size):
-    """back_edge is called when wave ``w`` of CU ``cu`` issues the back edge at row ``b`` of a loop the loop method may
-    fast-forward (Z.skip_head[b] >= 0), ``taken`` or falling through (the wave leaves its loop), at
-    ``cycle``, ``issued`` wave-instructions into the dispatch.
+# what back_edge_seen asks of back_edge: open the measuring window, fast-forward the wave, try a warp
+ACT_SNAPSHOT, ACT_FAST_FORWARD, ACT_WARP = 1, 2, 4
 
-    A wave in its loop keeps the cycles of its last Z_MEASURE_ITERS + 1 back edges (Z.mark, indexed by
-    Z.fresh: back edges since it entered the loop or last fast-forwarded). It stops counting as outside
-    (O_OUTSIDE) once it has run Z_HEAD_ITERS iterations and measured Z_MEASURE_ITERS since its last
-    fast-forward; when no live wave is outside, warp() gives every wave its iterations to skip, which it
-    fast-forwards here, at its next back edge. Returns fast_forward's outcome (FF_DONE when nothing was
-    skipped).
-    """
+
+@njit(_nrt=False)
+def back_edge_seen(Z, w, b, taken, cycle):
+    """back_edge_seen does the bookkeeping of wave ``w`` issuing the back edge at row ``b`` of a loop the loop
+    method may fast-forward (Z.skip_head[b] >= 0), ``taken`` or falling through (the wave leaves its loop),
+    at ``cycle``, and returns what back_edge must then do (ACT_* bits; 0 at nearly every back edge, which
+    is all this costs: it takes only the SampleArrays, while back_edge takes every bundle of the loop).
+
+    A wave in its loop keeps the cycles of its last 2 * Z_MEASURE_ITERS + 1 back edges (Z.mark, indexed
+    by Z.fresh: back edges since it entered the loop or last fast-forwarded). The first wave to reach
+    Z_HEAD_ITERS - Z_MEASURE_ITERS iterations opens the counters' window (ACT_SNAPSHOT); a wave warp() gave
+    iterations to skip fast-forwards them now (ACT_FAST_FORWARD); a wave stops counting as outside
+    (O_OUTSIDE) once it has run Z_HEAD_ITERS iterations and measured two windows since its last
+    fast-forward, and when no live wave is outside any more, or a refused warp's retry cycle has come,
+    a warp is tried (ACT_WARP)."""
     out = Z.out
     if not taken:
         Z.loop_row[w] = -1
         _set_outside(Z, w, 1)
-        return FF_DONE
+        return 0
     ring = 2 * Z.params[Z_MEASURE_ITERS] + 1
     if Z.loop_row[w] != b:
         Z.loop_row[w] = b
@@ -161,10 +166,30 @@ def back_edge(w, cu, b, taken, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, ld
     Z.iters[w] += 1
     Z.fresh[w] += 1
     Z.mark[w, Z.fresh[w] % ring] = cycle
+    act = 0
     if Z.iters[w] == Z.params[Z_HEAD_ITERS] - Z.params[Z_MEASURE_ITERS] and out[O_SNAPS] == 0:
-        snapshot(Z, 0, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
-    code = FF_DONE
+        act |= ACT_SNAPSHOT
     if Z.todo[w] > 0:
+        return act | ACT_FAST_FORWARD
+    if Z.outside[w] and Z.iters[w] >= Z.params[Z_HEAD_ITERS] and Z.fresh[w] > 2 * Z.params[Z_MEASURE_ITERS]:
+        _set_outside(Z, w, 0)
+        if out[O_OUTSIDE] == 0:
+            act |= ACT_WARP
+    elif out[O_RETRY_AT] > 0 and cycle >= out[O_RETRY_AT] and out[O_OUTSIDE] == 0:
+        act |= ACT_WARP
+    return act
+
+
+@njit(_nrt=False)
+def back_edge(act, w, cu, b, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, lds_size):
+    """back_edge does what back_edge_seen asked (``act``, nonzero) at wave ``w`` of CU ``cu``'s back edge at row
+    ``b``, at ``cycle``, ``issued`` wave-instructions into the dispatch: opens the counters' window, or
+    fast-forwards the wave through the iterations warp() gave it (closing the window first if it is
+    open), or tries a warp. Returns fast_forward's outcome (FF_DONE when nothing was skipped)."""
+    out = Z.out
+    if act & ACT_SNAPSHOT:
+        snapshot(Z, 0, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
+    if act & ACT_FAST_FORWARD:
         if out[O_SNAPS] == 1:
             snapshot(Z, 1, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
         wanted = Z.todo[w]
@@ -181,13 +206,9 @@ def back_edge(w, cu, b, taken, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, ld
             Z.loop_row[w] = -1
         _set_outside(Z, w, 1)
         return code
-    if Z.outside[w] and Z.iters[w] >= Z.params[Z_HEAD_ITERS] and Z.fresh[w] > 2 * Z.params[Z_MEASURE_ITERS]:
-        _set_outside(Z, w, 0)
-        if out[O_OUTSIDE] == 0:
-            warp(Z, W.age, cycle)
-    elif out[O_RETRY_AT] > 0 and cycle >= out[O_RETRY_AT] and out[O_OUTSIDE] == 0:
+    if act & ACT_WARP:
         warp(Z, W.age, cycle)
-    return code
+    return FF_DONE
 
 
 @njit(_nrt=False)
