@@ -26,12 +26,16 @@ last partial round) and replaces the repetition with a measured rate. Two method
     ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous
     dispatch (the dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and
     contention the head left. The head goes on until its last two windows of ``grid_window_rounds``
-    rounds took cycles within ``steady_pct`` of each other (a kernel's rate climbs for its first rounds
-    while the L2 fills: the 8192^2 stencil's rounds take 2,400 cycles at first and 3,000 from the tenth
-    on); the skipped middle costs the completion rate measured over the later half of the head (its
-    counters scale from a window of its last half to three quarters). It applies only while every
-    simulated workgroup of the head executed the same number of instructions; a rate that never settles
-    before the tail runs the whole grid in detail.
+    rounds (fewer on a grid too short for two such windows and the tail, never fewer than 2) took cycles
+    within ``steady_pct`` of each other. A kernel's rate climbs for its first rounds (the 8192^2
+    stencil's rounds take about 2,500 cycles at first and 2,950 from the twelfth on; its L2 misses and
+    L2-to-memory writes per round are the same from the second round on, so this is not the caches
+    filling), and single rounds are noisy (workgroups launched together finish in bursts: one round of
+    the 256M triad takes 26,100 cycles and the next 8,400), so windows of 4 rounds see a climb that
+    windows of 2 miss by chance. The skipped middle costs the completion rate measured over the later
+    half of the head (its counters scale from a window of its last half to three quarters). It applies
+    only while every simulated workgroup of the head executed the same number of instructions; a rate
+    that never settles before the tail runs the whole grid in detail.
 
 Counters of the skipped work are the counters accumulated over the measuring window, scaled by how much
 more work was skipped than the window did (instruction counts of fast-forwarded iterations are exact),
@@ -41,8 +45,8 @@ measured rates.
 
 Accuracy (benchmarks/sampling.py against the full simulation): neither method meets issue 19's targets
 on every case yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid
-method measures its rate while the L2 and MALL still absorb the stores (a streaming kernel's rate changes
-for 100 rounds, until the 256 MB MALL is full of dirty lines); the loop method extrapolates from a few
+method measures its rate from the first tenth or so of the grid, so a grid whose rate changes later (the
+naive 16384^2 transpose's rounds take half as long again past its middle) is projected from its early rate; the loop method extrapolates from a few
 iterations, so a loop whose rate drifts after its head (the clang-built 128x128 MFMA GEMM slows from
 1,860 to 4,000 cycles per iteration over its 128) is projected from its early rate.
 """
@@ -63,7 +67,8 @@ class SamplePlan:
     """SamplePlan is how one dispatch is sampled: ``method`` (``loop``, ``grid`` or ``full``) with its
     ``reason``; for ``loop`` the per-row ``skip_head`` (gpusim.engine.loop_skip), each loop's ``trip``
     count per wave and the ``policy`` whose settings it runs with; for ``grid`` the first workgroup the
-    dispatcher may jump at, the one it resumes from and the workgroups of one round."""
+    dispatcher may jump at, the one it resumes from, the workgroups of one round and the rounds of
+    one measuring ``window``."""
 
     method: str
     reason: str
@@ -73,6 +78,7 @@ class SamplePlan:
     jump_at: int = 0
     resume_at: int = 0
     round: int = 0
+    window: int = 0
 
 
 def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: int, waves_per_workgroup: int,
@@ -116,12 +122,14 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
     need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
     if rounds >= need:
         head_rounds = max(policy.grid_head_rounds, int(np.ceil(policy.grid_head_fraction * rounds)))
-        window = policy.grid_window_rounds
+        # two windows and the tail must fit in the grid; a 6.5-round grid still gets windows of 2
+        window = min(policy.grid_window_rounds, max(2, (int(rounds) - policy.grid_tail_rounds) // 3))
         return SamplePlan("grid", f"{rounds:.1f} rounds of workgroups: at least the first {head_rounds} and the "
                                   f"last {policy.grid_tail_rounds} in detail, the middle skipped once the last two "
                                   f"windows of {window} rounds took cycles within {policy.steady_pct:g}% of each "
                                   "other", jump_at=head_rounds * slots,
-                          resume_at=workgroups - policy.grid_tail_rounds * slots, round=slots, policy=policy)
+                          resume_at=workgroups - policy.grid_tail_rounds * slots, round=slots, window=window,
+                          policy=policy)
     why = f"{rounds:.1f} rounds of workgroups (the grid method needs {need})"
     if refusals:
         why += "; loops not fast-forwarded: " + "; ".join(refusals)
@@ -153,7 +161,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_WARM] = int(policy.loop_warm_caches)
     params[skip.Z_WARP_PERMIL] = int(round(1000 * policy.loop_warp_fraction))
     params[skip.Z_ROUND] = max(plan.round, 1)
-    params[skip.Z_WINDOW_ROUNDS] = policy.grid_window_rounds
+    params[skip.Z_WINDOW_ROUNDS] = max(plan.window, 1)
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))
@@ -270,7 +278,7 @@ def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
     """_why_nothing_skipped says why a sampled plan ran in full after all."""
     if plan.method == "grid" and out[skip.O_UNSTEADY] and not out[skip.O_NONUNIFORM]:
         return (f"the grid's completion rate kept moving by more than {plan.policy.steady_pct:g}% between windows "
-                f"of {plan.policy.grid_window_rounds} rounds: every workgroup simulated")
+                f"of {plan.window} rounds: every workgroup simulated")
     if plan.method == "grid" and out[skip.O_NONUNIFORM]:
         return (f"workgroups differ (the first ones ran {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
                 "wave-instructions each): every workgroup simulated")

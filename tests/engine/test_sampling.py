@@ -14,6 +14,7 @@ import pytest
 import gpusim
 from gpusim.errors import KernelFault
 from gpusim.engine.loop_skip import skippable_loops
+from gpusim.engine.sampling import plan_sampling
 from gpusim.engine.sampling_policy import SamplingPolicy
 from gpusim.asm.value_slice import value_slice
 
@@ -118,6 +119,17 @@ def test_auto_leaves_a_small_dispatch_exact(arch):
 def test_off_is_the_default(arch):
     r = gpusim.simulate(CASES["saxpy"].load(), arch, timing=True, outputs=False)
     assert r.sampling is None
+
+
+@pytest.mark.parametrize("rounds, window", [(6.5, 2), (10, 3), (30, 4), (400, 4)])
+def test_the_grid_measures_over_windows_of_4_rounds_unless_the_grid_is_too_short(rounds, window):
+    # two windows and the tail round must fit in the grid, and a window is never below 2 rounds
+    triad = CASES["stream_triad"].load().program
+    slots = 2432
+    plan = plan_sampling(triad, SamplingPolicy(mode="on"), workgroups=int(rounds * slots), slots=slots,
+                         waves_per_workgroup=4, probe_counts=None, needed=value_slice(triad), few_workgroups=8)
+    assert plan.method == "grid" and plan.window == window
+    assert f"windows of {window} rounds" in plan.reason
 
 
 def test_only_outermost_loops_without_atomics_are_fast_forwarded():
