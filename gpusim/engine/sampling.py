@@ -26,7 +26,7 @@ last partial round) and replaces the repetition with a measured rate. Two method
     ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous
     dispatch (the dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and
     contention the head left. The head goes on until its last two windows of ``grid_window_rounds``
-    rounds (fewer on a grid too short for two such windows and the tail, never fewer than 2) took cycles
+    rounds (fewer on a grid too short for two such windows and the tail, but not below 2) took cycles
     within ``steady_pct`` of each other. A kernel's rate climbs for its first rounds (the 8192^2
     stencil's rounds take about 2,500 cycles at first and 2,950 from the twelfth on; its L2 misses and
     L2-to-memory writes per round are the same from the second round on, so this is not the caches

@@ -32,11 +32,11 @@ class SamplingPolicy:
     ``loop_tail_iterations`` iterations to run in detail; a loop is long when the first workgroup runs
     it at least ``4 * loop_head_iterations`` times. The grid method: rounds of workgroups (every
     workgroup slot of the GPU once) simulated at the start, at least ``grid_head_fraction`` of the grid's
-    rounds and at least ``grid_head_rounds`` (a longer head measures its rate on fuller caches: the 256M
-    saxpy, -44% with 3 rounds, -0.4% with 10%) and then until the last two windows of
+    rounds and at least ``grid_head_rounds`` (a longer head measures its rate past the first rounds'
+    climb: the 256M saxpy, -44% with 3 rounds, -0.4% with 10%) and then until the last two windows of
     ``grid_window_rounds`` rounds took cycles within ``steady_pct`` percent of each other (windows of 4
     rather than 2 took the 8192^2 stencil from -10.0% to -1.3% and the 256M triad from -3.6% to -0.2%;
-    a grid too short for two windows and the tail gets shorter ones, never below 2), and
+    a grid too short for two windows and the tail gets shorter ones, shortened no further than 2), and
     ``grid_tail_rounds`` at the end; it needs ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
     ``loop_max_warps`` bounds the warps of one dispatch (0: none) and ``loop_warp_fraction`` is the part of
     the largest possible shift each makes: one whole warp, then detail, is the default; several half
