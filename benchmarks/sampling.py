@@ -27,21 +27,24 @@ Targets (issue 19), printed beside each row and marked MISS where missed:
   - every case at least 10 times faster than its full simulation.
 The targets are the large sizes'; with --quick they are printed for orientation only.
 
-Until the engine acts on ``sample`` (Result.sampling is None), the sampled run is a second full run:
-the table then shows method n/a, sampled cycles equal to full ones and a speed-up near 1.
+``--policy NAME=VALUE`` (repeatable) changes one setting of the sampled run's SamplingPolicy
+(gpusim.engine.sampling_policy), for studies of the methods: ``--policy loop_warm_caches=false`` times
+the loop method without cache warming, ``--policy grid_window_rounds=2`` the grid method with shorter
+windows. With ``--reference`` only the sampled runs run, so a study of one setting over every case
+costs the sampled side alone; the settings are printed in the header and kept in --json (``policy``).
 
 Usage:
 
     python benchmarks/sampling.py --list                  # the cases, their sizes, grids and rounds
     python benchmarks/sampling.py                         # every case, large: ~3.1 G wave-instructions of full
-                                                          # simulation, about 25-40 min on 2 cores (twice that
-                                                          # while the engine ignores sample)
+                                                          # simulation, about 25-40 min on 2 cores
     python benchmarks/sampling.py --quick                 # the small sizes (a smoke run, about 4 min)
     python benchmarks/sampling.py --cases gemm_128x128,stream_triad,transpose_lds_padded
     python benchmarks/sampling.py --cases workloads       # a group: workloads, kernels, corpus; or a glob: 'gemm*'
     python benchmarks/sampling.py --json full.json        # also write every figure
     python benchmarks/sampling.py --reference full.json   # take the full runs' figures from an earlier --json
                                                           # (same cases and sizes): only the sampled runs run
+    python benchmarks/sampling.py --reference full.json --cases 'gemm*' --policy loop_warm_caches=false
 """
 from __future__ import annotations
 
@@ -118,8 +121,9 @@ def setup_seconds(kernel) -> Optional[float]:
     return time.perf_counter() - t
 
 
-def timed_run(kernel, arch, sample: str) -> tuple:
-    """timed_run returns (Result, wall seconds, CPU seconds) of one timed simulate() with ``sample``."""
+def timed_run(kernel, arch, sample) -> tuple:
+    """timed_run returns (Result, wall seconds, CPU seconds) of one timed simulate() with ``sample`` (a mode
+    name or a SamplingPolicy)."""
     import gpusim
     t, c = time.perf_counter(), time.process_time()
     result = gpusim.simulate(kernel, arch, timing=True, outputs=False, sample=sample)
@@ -144,9 +148,9 @@ def case_record(case: Case, scale: str) -> dict:
             "tolerance_pct": case.tolerance_pct}
 
 
-def run_case(case: Case, scale: str, arch, sample: str, reference: Optional[dict]) -> dict:
-    """run_case loads ``case``, runs it in full (or takes ``reference``'s full figures) and sampled, and
-    returns its record (the --json fields)."""
+def run_case(case: Case, scale: str, arch, sample, reference: Optional[dict]) -> dict:
+    """run_case loads ``case``, runs it in full (or takes ``reference``'s full figures) and sampled (``sample``:
+    a mode name or a SamplingPolicy), and returns its record (the --json fields)."""
     rec = case_record(case, scale)
     kernel = case.load()
     rec["grid"] = list(kernel.module.launch.grid)
@@ -168,14 +172,9 @@ def run_case(case: Case, scale: str, arch, sample: str, reference: Optional[dict
     rec["sampled_cycles"] = int(sampled.cycles)
     rec["sampled_wave_instructions"] = int(sampled.counters["GPUSIM_INSTS_TOTAL"])
     outcome = sampled.sampling
-    if outcome is None:      # the engine does not act on ``sample`` yet
-        rec.update(method=None, reason="Result.sampling is None", simulated_fraction=None, ci_pct=None,
-                   cycles_low=None, cycles_high=None, samples=None)
-    else:
-        rec.update(method=outcome.method, reason=outcome.reason, simulated_fraction=outcome.simulated_fraction,
-                   ci_pct=outcome.error_pct(sampled.cycles) if outcome.sampled else None,
-                   cycles_low=int(outcome.cycles_low),
-                   cycles_high=int(outcome.cycles_high), samples=int(outcome.samples))
+    rec.update(method=outcome.method, reason=outcome.reason, simulated_fraction=outcome.simulated_fraction,
+               ci_pct=outcome.error_pct(sampled.cycles) if outcome.sampled else None,
+               cycles_low=int(outcome.cycles_low), cycles_high=int(outcome.cycles_high), samples=int(outcome.samples))
     if full_counters is not None:
         rec["counter_diff_pct"] = counter_differences(full_counters, dict(sampled.counters))
     del sampled, kernel
@@ -296,13 +295,21 @@ def main(argv=None) -> int:
     ap.add_argument("--reference", type=Path, metavar="PATH",
                     help="a --json of an earlier run: its full-simulation figures replace the full runs of the cases "
                          "it holds at the same size (marked * in the full s column)")
+    ap.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
+                    help="set one SamplingPolicy field of the sampled run (repeatable), e.g. loop_warm_caches=false "
+                         "or grid_window_rounds=2; default: the policy's defaults")
     args = ap.parse_args(argv)
+    from gpusim.engine.sampling_policy import policy_with_settings
+    sample = args.sample or ("on" if args.quick else "auto")
+    try:
+        policy = policy_with_settings(sample, args.policy)
+    except ValueError as err:
+        ap.error(str(err))
 
     import gpusim
     from gpusim.report.columns import aligned
     arch = gpusim.load_arch(ARCH)
     scale = "small" if args.quick else "large"
-    sample = args.sample or ("on" if args.quick else "auto")
     todo = select(sampling_cases.cases(scale), args.cases)
     if args.list:
         list_cases(todo, arch)
@@ -318,8 +325,8 @@ def main(argv=None) -> int:
     warm = warm_up(arch)
     print(f"warm-up (numba compile or cache load, one full and two sampled small runs): {warm:.1f} s", flush=True)
     print("\n".join([
-        f"timing model on {ARCH}, outputs=False; full: sample='off' (the reference), sampled: sample={sample!r}; "
-        f"{scale} sizes, {len(todo)} cases",
+        f"timing model on {ARCH}, outputs=False; full: sample='off' (the reference), sampled: sample={sample!r}"
+        + (f" with {', '.join(args.policy)}" if args.policy else "") + f"; {scale} sizes, {len(todo)} cases",
         "  rounds: workgroups / (CUs x workgroups per CU); error: (sampled - full) / full cycles",
         "  CI: the sampled run's 95% interval, +-% of its cycles; in CI: the full cycles lie inside it",
         "  detail: the fraction of wave-instructions simulated in detail",
@@ -332,7 +339,7 @@ def main(argv=None) -> int:
     for i, case in enumerate(todo, 1):
         print(f"[{i}/{len(todo)}] {case.name} ({case.size})", file=sys.stderr, flush=True)
         try:
-            rec = run_case(case, scale, arch, sample, reference.get((case.name, case.size)))
+            rec = run_case(case, scale, arch, policy, reference.get((case.name, case.size)))
         except Exception as err:   # one case's failure (a fault, memory) is reported, not fatal to the rest
             rec = dict(case_record(case, scale), failed=f"{type(err).__name__}: {err}")
             gc.collect()
@@ -361,7 +368,8 @@ def main(argv=None) -> int:
               f"{'met' if s < GEMM_MAX_SECONDS else 'MISSED'})")
     if args.json:
         args.json.write_text(json.dumps({
-            "benchmark": "sampling", "arch": ARCH, "scale": scale, "sample": sample, "warm_up_s": warm,
+            "benchmark": "sampling", "arch": ARCH, "scale": scale, "sample": sample, "policy": list(args.policy),
+            "warm_up_s": warm,
             "gpusim_commit": git_commit(), "host": platform.node(), "python": platform.python_version(),
             "targets": {"error_pct": {"regular": sampling_cases.REGULAR_PCT, "other": sampling_cases.OTHER_PCT},
                         "min_speedup": MIN_SPEEDUP, "gemm_case": GEMM_CASE, "gemm_max_s": GEMM_MAX_SECONDS},

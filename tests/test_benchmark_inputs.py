@@ -94,3 +94,11 @@ def test_hardware_accuracy_kernels_are_what_their_hip_sources_compile_to():
     build = subprocess.run([sys.executable, str(BENCHMARKS / "kernels" / "build_hip.py"), "--check"],
                            capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
+
+
+def test_the_sampling_benchmark_refuses_a_bad_policy_setting_by_name_before_running_anything():
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "sampling.py"), "--list", "--policy", "loop_warm_cache=false"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "sampling setting 'loop_warm_cache' is not one of" in run.stderr and "loop_warm_caches" in run.stderr
+    assert run.stdout == ""   # refused before the case list

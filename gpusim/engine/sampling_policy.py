@@ -5,8 +5,8 @@ plans and projects a sampled dispatch.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Union
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Iterable, Union
 
 SAMPLE_MODES = ("auto", "on", "off")
 # the mode a timed run uses when none is given: off until the methods meet issue 19's accuracy targets
@@ -79,6 +79,40 @@ class SamplingPolicy:
             raise ValueError("grid_head_fraction must be at least 0 and below 1")
         if self.grid_head_rounds < 2 or self.grid_tail_rounds < 1:
             raise ValueError("grid sampling needs at least 2 head rounds and 1 tail round")
+
+
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def policy_with_settings(mode: str, settings: Iterable[str]) -> SamplingPolicy:
+    """policy_with_settings is SamplingPolicy(mode=``mode``) with each ``NAME=VALUE`` of ``settings`` set:
+    NAME a SamplingPolicy field other than ``mode``, VALUE read as the field's type (a bool from
+    true/false, yes/no, on/off or 1/0). Studies of the methods use it (benchmarks/sampling.py --policy).
+    Raises ValueError naming the setting: no ``=``, an unknown name, a value of the wrong type or out of
+    the field's range (SamplingPolicy's own checks)."""
+    kinds = {f.name: str(f.type) for f in fields(SamplingPolicy) if f.name != "mode"}
+    changes = {}
+    for setting in settings:
+        name, eq, text = setting.partition("=")
+        name, text = name.strip(), text.strip()
+        if not eq or not name:
+            raise ValueError(f"sampling setting {setting!r} is not NAME=VALUE")
+        if name not in kinds:
+            raise ValueError(f"sampling setting {name!r} is not one of {', '.join(sorted(kinds))}")
+        kind = kinds[name]
+        try:
+            if kind == "bool":
+                if text.lower() not in _TRUE + _FALSE:
+                    raise ValueError
+                changes[name] = text.lower() in _TRUE
+            else:
+                changes[name] = {"int": int, "float": float}[kind](text)
+        except ValueError:
+            raise ValueError(f"sampling setting {name}={text!r}: not {'an' if kind == 'int' else 'a'} {kind}") from None
+    try:
+        return replace(SamplingPolicy(mode=mode), **changes)
+    except ValueError as err:
+        raise ValueError(f"sampling settings {', '.join(settings)}: {err}") from None
 
 
 def sampling_policy(sample: Union[str, SamplingPolicy, None]) -> SamplingPolicy:

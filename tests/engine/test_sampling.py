@@ -15,7 +15,7 @@ import gpusim
 from gpusim.errors import KernelFault
 from gpusim.engine.loop_skip import skippable_loops
 from gpusim.engine.sampling import plan_sampling
-from gpusim.engine.sampling_policy import SamplingPolicy
+from gpusim.engine.sampling_policy import SamplingPolicy, policy_with_settings
 from gpusim.asm.value_slice import value_slice
 
 _CASES = Path(__file__).resolve().parents[2] / "benchmarks" / "sampling_cases.py"
@@ -177,3 +177,25 @@ def test_check_still_runs_when_a_sampled_plan_falls_back_to_the_full_run(arch):
     r = gpusim.simulate(CASES["bitonic_local"].load(), arch, timing=True, check=True, sample="on")
     assert r.sampling.method == "full" and "no moment came" in r.sampling.reason   # planned loop, never warped
     assert r.outputs is not None and r.checks and all(c.passed for c in r.checks)
+
+
+def test_policy_settings_set_their_fields_with_the_fields_types_and_leave_the_rest_default():
+    policy = policy_with_settings("on", ["loop_warm_caches=false", "grid_window_rounds = 2", "steady_pct=1.5"])
+    assert policy.mode == "on"
+    assert policy.loop_warm_caches is False and policy.grid_window_rounds == 2 and policy.steady_pct == 1.5
+    assert policy.loop_head_iterations == SamplingPolicy().loop_head_iterations
+    assert policy_with_settings("auto", []) == SamplingPolicy(mode="auto")
+
+
+@pytest.mark.parametrize("setting, says", [
+    ("loop_warm_cache=false", "sampling setting 'loop_warm_cache' is not one of"),
+    ("mode=off", "sampling setting 'mode' is not one of"),          # the mode is --sample's
+    ("loop_head_iterations=eight", "loop_head_iterations='eight': not an int"),
+    ("loop_warm_caches=maybe", "loop_warm_caches='maybe': not a bool"),
+    ("steady_pct", "'steady_pct' is not NAME=VALUE"),
+    ("loop_warp_fraction=2", "loop_warp_fraction must be above 0 and at most 1"),
+])
+def test_a_bad_policy_setting_is_refused_naming_it(setting, says):
+    with pytest.raises(ValueError) as err:
+        policy_with_settings("on", [setting])
+    assert says in str(err.value)
