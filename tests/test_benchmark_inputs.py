@@ -100,5 +100,6 @@ def test_the_sampling_benchmark_refuses_a_bad_policy_setting_by_name_before_runn
     run = subprocess.run([sys.executable, str(BENCHMARKS / "sampling.py"), "--list", "--policy", "loop_warm_cache=false"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
-    assert "sampling setting 'loop_warm_cache' is not one of" in run.stderr and "loop_warm_caches" in run.stderr
+    assert "sampling setting 'loop_warm_cache' is not one of" in run.stderr
+    assert "did you mean 'loop_warm_caches'?" in run.stderr
     assert run.stdout == ""   # refused before the case list

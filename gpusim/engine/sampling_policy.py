@@ -88,31 +88,36 @@ def policy_with_settings(mode: str, settings: Iterable[str]) -> SamplingPolicy:
     """policy_with_settings is SamplingPolicy(mode=``mode``) with each ``NAME=VALUE`` of ``settings`` set:
     NAME a SamplingPolicy field other than ``mode``, VALUE read as the field's type (a bool from
     true/false, yes/no, on/off or 1/0). Studies of the methods use it (benchmarks/sampling.py --policy).
-    Raises ValueError naming the setting: no ``=``, an unknown name, a value of the wrong type or out of
-    the field's range (SamplingPolicy's own checks)."""
+    Raises ValueError naming the setting: no ``=``, an unknown name (with the closest one), a value of the
+    wrong type or out of the field's range (SamplingPolicy's own checks)."""
+    from gpusim.errors import did_you_mean
     kinds = {f.name: str(f.type) for f in fields(SamplingPolicy) if f.name != "mode"}
     changes = {}
     for setting in settings:
-        name, eq, text = setting.partition("=")
-        name, text = name.strip(), text.strip()
+        name, eq, text = (part.strip() for part in setting.partition("="))
         if not eq or not name:
             raise ValueError(f"sampling setting {setting!r} is not NAME=VALUE")
         if name not in kinds:
-            raise ValueError(f"sampling setting {name!r} is not one of {', '.join(sorted(kinds))}")
-        kind = kinds[name]
-        try:
-            if kind == "bool":
-                if text.lower() not in _TRUE + _FALSE:
-                    raise ValueError
-                changes[name] = text.lower() in _TRUE
-            else:
-                changes[name] = {"int": int, "float": float}[kind](text)
-        except ValueError:
-            raise ValueError(f"sampling setting {name}={text!r}: not {'an' if kind == 'int' else 'a'} {kind}") from None
+            hint = did_you_mean(name, kinds)
+            raise ValueError(f"sampling setting {name!r} is not one of {', '.join(sorted(kinds))}"
+                             + (f"; {hint}" if hint else ""))
+        changes[name] = _setting_value(name, kinds[name], text)
     try:
         return replace(SamplingPolicy(mode=mode), **changes)
     except ValueError as err:
         raise ValueError(f"sampling settings {', '.join(settings)}: {err}") from None
+
+
+def _setting_value(name: str, kind: str, text: str) -> Union[bool, int, float]:
+    """_setting_value reads ``text`` as a value of the SamplingPolicy field ``name`` of type ``kind``."""
+    if kind == "bool" and text.lower() in _TRUE + _FALSE:
+        return text.lower() in _TRUE
+    if kind in ("int", "float"):
+        try:
+            return int(text) if kind == "int" else float(text)
+        except ValueError:
+            pass
+    raise ValueError(f"sampling setting {name}={text!r}: not {'an' if kind == 'int' else 'a'} {kind}")
 
 
 def sampling_policy(sample: Union[str, SamplingPolicy, None]) -> SamplingPolicy:
