@@ -119,7 +119,8 @@ def test_a_sampled_run_says_so_under_the_time_line(simulated, capsys):
     time_at = next(i for i, line in enumerate(lines) if line.startswith("time "))
     cycles = int(re.match(r"time\s+([\d,]+) cycles", lines[time_at]).group(1).replace(",", ""))
     assert lines[time_at + 1] == (f"sampled  loop: 9.1% of wave-instructions simulated in detail; cycles {cycles:,} "
-                                  "± 0.4% (95% CI from 4,096 per-wave rates); --sample off for the full simulation")
+                                  "± 0.4% from sampling noise alone (95% CI, 4,096 per-wave rates; not the method's "
+                                  "bias); --sample off for the full simulation")
 
 
 def test_a_run_timed_in_full_says_why_only_when_that_is_news(simulated, capsys):
