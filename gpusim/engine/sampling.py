@@ -46,10 +46,11 @@ measured rates.
 Accuracy (benchmarks/sampling.py against the full simulation): neither method meets issue 19's targets
 on every case yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid
 method measures its rate from the first tenth or so of the grid, so a grid whose rate changes later (the
-naive 16384^2 transpose's rounds take half as long again past its middle) is projected from its early
-rate; the loop method extrapolates from a few iterations, so a loop whose rate drifts after its head
-(the clang-built 128x128 MFMA GEMM slows from 1,860 to 4,000 cycles per iteration over its 128) is
-projected from its early rate.
+naive 16384^2 transpose's rounds 60 to 95 of 105 take half as long again as the others on average) is
+projected from its early rate; the loop method extrapolates from a few iterations, so a loop whose rate
+drifts after its head (the clang-built 128x128 MFMA GEMM's iterations climb from about 1,800 to 4,600
+cycles over the 128 of its first round, as its L2 hit rate falls from 0.89 to 0.65) is projected from
+its early rate.
 """
 from __future__ import annotations
 
