@@ -103,3 +103,26 @@ def test_the_sampling_benchmark_refuses_a_bad_policy_setting_by_name_before_runn
     assert "sampling setting 'loop_warm_cache' is not one of" in run.stderr
     assert "did you mean 'loop_warm_caches'?" in run.stderr
     assert run.stdout == ""   # refused before the case list
+
+
+def test_the_sampling_floor_measures_window_noise_against_the_whole_run_rate():
+    floor = _module("sampling_floor")
+    cycles, rounds = 100_000, 200.0          # 500 cycles per round
+    at = np.arange(0, cycles + 1, 250, dtype=float)
+    steady = floor.window_noise(cycles, rounds, at, 64.0 * at)
+    assert steady["sd_pct"] == {w: 0.0 for w in floor.WINDOWS}
+    assert steady["rounds_for_target"] == floor.WINDOWS[0]
+    # the rate alternates 60 / 68 bytes per cycle every 5 rounds: a 5-round window (sliding by a quarter)
+    # sees any mix of the two, longer ones average them out
+    rate = np.where((at // 2500) % 2 == 0, 60.0, 68.0)
+    moved = np.concatenate(([0.0], np.cumsum(rate[:-1] * 250)))
+    bursty = floor.window_noise(cycles, rounds, at, moved)
+    start = 0.1 * cycles
+    mean = (np.interp(cycles, at, moved) - np.interp(start, at, moved)) / (cycles - start)
+    t0 = np.arange(start, cycles - 2500, 2500 / 4)
+    reference = 100 * np.std((np.interp(t0 + 2500, at, moved) - np.interp(t0, at, moved)) / 2500 / mean - 1)
+    assert bursty["sd_pct"][5] == pytest.approx(reference)
+    assert bursty["sd_pct"][5] > 2.0 and bursty["sd_pct"][10] < 0.5
+    assert bursty["rounds_for_target"] == 10
+    short = floor.window_noise(cycles, 20.0, at, moved)   # 5,000 cycles a round: no room for two 20-round windows
+    assert short["sd_pct"][20] is None and short["sd_pct"][40] is None
