@@ -50,7 +50,9 @@ naive 16384^2 transpose's rounds 60 to 95 of 105 take half as long again as the 
 projected from its early rate; the loop method extrapolates from a few iterations, so a loop whose rate
 drifts after its head (the clang-built 128x128 MFMA GEMM's iterations climb from about 1,800 to 4,600
 cycles over the 128 of its first round, as its L2 hit rate falls from 0.89 to 0.65) is projected from
-its early rate.
+its early rate. Part of any measured error is the full simulation's own: moving the L1 or L2 latency by
+one cycle moves the 4096^3 GEMM's full cycles over 2.96% and the 256M triad's over 1.3%, and one window
+of simulated rounds tells a stream's rate only to a few percent (benchmarks/sampling_floor.py).
 """
 from __future__ import annotations
 
