@@ -30,6 +30,8 @@ Usage:
     python benchmarks/sampling_floor.py --cases stream_copy   # any case names of benchmarks/sampling_cases.py
     python benchmarks/sampling_floor.py --quick               # their small sizes (a smoke run)
     python benchmarks/sampling_floor.py --json floor.json     # also write every figure
+    python benchmarks/sampling_floor.py --sampled s.json      # and place each case's sampled cycles from a
+                                                              # benchmarks/sampling.py --json run among its five
 """
 from __future__ import annotations
 
@@ -133,6 +135,17 @@ def run_case(case, arch) -> dict:
             **sens, **window_noise(cycles, rounds, at, moved), "seconds": time.perf_counter() - t}
 
 
+def place_sampled(rec: dict, sampled: dict) -> None:
+    """place_sampled adds to ``rec`` where a sampled run of the same case and scale (``sampled``, a record of
+    benchmarks/sampling.py --json) falls among its five full results: its cycles, their distance in percent
+    from the five's median and whether they lie within the five's range."""
+    runs = sorted(rec["perturbed_cycles"].values())
+    median = runs[len(runs) // 2]
+    rec["sampled_cycles"] = got = int(sampled["sampled_cycles"])
+    rec["sampled_vs_median_pct"] = 100.0 * (got - median) / median
+    rec["sampled_in_range"] = runs[0] <= got <= runs[-1]
+
+
 def row(rec: dict) -> str:
     """row is one case's line of the table."""
     sds = "  ".join(f"{rec['sd_pct'][w]:5.2f}%" if rec["sd_pct"][w] is not None else "     -"
@@ -152,7 +165,18 @@ def main(argv=None) -> int:
                     help=f"case names, groups or globs of benchmarks/sampling_cases.py (default {DEFAULT_CASES})")
     ap.add_argument("--quick", action="store_true", help="the cases' small sizes (a smoke run)")
     ap.add_argument("--json", metavar="PATH", help="also write every figure to PATH")
+    ap.add_argument("--sampled", metavar="JSON", help="a benchmarks/sampling.py --json run of the same scale: "
+                                                     "place each case's sampled cycles among its five full results")
     args = ap.parse_args(argv)
+    sampled = {}
+    if args.sampled:
+        try:
+            sampled = {r["name"]: r for r in json.loads(Path(args.sampled).read_text())["cases"]
+                       if "sampled_cycles" in r}
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            print(f"sampling_floor.py: --sampled {args.sampled}: not a benchmarks/sampling.py --json file ({err})",
+                  file=sys.stderr)
+            return 2
     from gpusim.arch.loader import load_arch
     arch = load_arch(ARCH)
     scale = "small" if args.quick else "large"
@@ -168,6 +192,15 @@ def main(argv=None) -> int:
         rec = run_case(case, arch)
         records.append(rec)
         print(row(rec), flush=True)
+    placed = [r for r in records if r["name"] in sampled and sampled[r["name"]].get("scale") == scale]
+    for rec in placed:
+        place_sampled(rec, sampled[rec["name"]])
+    if placed:
+        print(f"sampled cycles ({args.sampled}) among the five full results:")
+        for rec in placed:
+            runs = rec["perturbed_cycles"].values()
+            print(f"  {rec['name']:22s} {rec['sampled_cycles']:>12,}  {rec['sampled_vs_median_pct']:+6.2f}% from their "
+                  f"median, {'inside' if rec['sampled_in_range'] else 'outside'} {min(runs):,}..{max(runs):,}")
     if args.json:
         Path(args.json).write_text(json.dumps({"benchmark": "sampling_floor", "arch": ARCH, "scale": scale,
                                                "cases": records}, indent=1, default=str))

@@ -126,3 +126,13 @@ def test_the_sampling_floor_measures_window_noise_against_the_whole_run_rate():
     assert bursty["rounds_for_target"] == 10
     short = floor.window_noise(cycles, 20.0, at, moved)   # 5,000 cycles a round: no room for two 20-round windows
     assert short["sd_pct"][20] is None and short["sd_pct"][40] is None
+
+
+def test_the_sampling_floor_places_a_sampled_run_among_the_five_full_results():
+    floor = _module("sampling_floor")
+    rec = {"perturbed_cycles": {"base": 504_812, "a+1": 491_363, "a-1": 502_267, "b+1": 490_141, "b-1": 489_893}}
+    floor.place_sampled(rec, {"sampled_cycles": 490_141})
+    assert rec["sampled_in_range"] is True
+    assert rec["sampled_vs_median_pct"] == pytest.approx(100 * (490_141 - 491_363) / 491_363)
+    floor.place_sampled(rec, {"sampled_cycles": 489_892})
+    assert rec["sampled_in_range"] is False
