@@ -1,4 +1,4 @@
-"""How closely can any sampled run match the full simulation of a streaming kernel? (issue 19)
+"""How closely can any sampled run match the full simulation? (issue 19)
 
 Issue 19 asks sampled timing to land within 1% of the full simulation on the regular kernels (GEMM,
 stream) while simulating a tenth or less of them. This benchmark measures two properties of the full
@@ -6,7 +6,7 @@ simulation itself that bound what a sampler can reach there, whatever its method
 
   sensitivity  the full simulation's cycles when the L1 or the L2 latency of cdna3 moves by one cycle
                (arch overrides ``cu.l1.latency_cycles`` and ``l2.latency_cycles`` +-1, four runs besides the
-               base one). A bandwidth-bound kernel should not notice; the spread of the five results is the
+               base one, which is the traced run below). A bandwidth-bound kernel should not notice; the spread of the five results is the
                part of "the full simulation's cycles" that is the trajectory's own variation, below which
                agreement with one run means nothing.
   window noise the rate of a window of W rounds (W x the grid's cycles per round; a round fills every
@@ -26,7 +26,7 @@ the 10% that the 10x speed target leaves.
 Usage:
 
     python benchmarks/sampling_floor.py                       # the 4096^3 GEMM, the 256M stream copy and triad,
-                                                              # vectoradd, relu (about 20 min on 2 cores)
+                                                              # vectoradd, relu (about 15 min on 2 cores)
     python benchmarks/sampling_floor.py --cases stream_copy   # any case names of benchmarks/sampling_cases.py
     python benchmarks/sampling_floor.py --quick               # their small sizes (a smoke run)
     python benchmarks/sampling_floor.py --json floor.json     # also write every figure
@@ -67,22 +67,22 @@ def full_cycles(kernel, arch) -> int:
     return gpusim.simulate(kernel, arch, timing=True, outputs=False, sample="off").cycles
 
 
-def sensitivity(kernel, base_arch) -> dict:
-    """sensitivity runs ``kernel`` on ``base_arch`` and with each PERTURBED latency one cycle up and down;
-    returns the cycles of each run by label (``perturbed_cycles``) and their spread (max - min) / base in
-    percent."""
+def sensitivity(kernel, base_arch, base_cycles: int) -> dict:
+    """sensitivity runs ``kernel`` with each PERTURBED latency of ``base_arch`` one cycle up and down; returns
+    the cycles of each run by label, ``base_cycles`` (the run on ``base_arch``) included
+    (``perturbed_cycles``), and their spread (max - min) / base in percent."""
     from gpusim.arch.loader import arch_overrides
-    runs = {"base": full_cycles(kernel, base_arch)}
+    runs = {"base": base_cycles}
     for key in PERTURBED:
-        section, _, name = key.rpartition(".")
-        value = getattr(_attr_path(base_arch, section), name)
+        value = _attr_path(base_arch, key)
         for delta in (1, -1):
             runs[f"{key}{delta:+d}"] = full_cycles(kernel, arch_overrides(base_arch, {key: value + delta}))
-    spread = 100.0 * (max(runs.values()) - min(runs.values())) / runs["base"]
+    spread = 100.0 * (max(runs.values()) - min(runs.values())) / base_cycles
     return {"perturbed_cycles": runs, "spread_pct": spread}
 
 
 def _attr_path(obj, dotted: str):
+    """_attr_path is the attribute of ``obj`` that the dotted path ``dotted`` names (``cu.l1.latency_cycles``)."""
     for part in dotted.split("."):
         obj = getattr(obj, part)
     return obj
@@ -126,11 +126,8 @@ def run_case(case, arch) -> dict:
     t = time.perf_counter()
     kernel = case.load()
     workgroups, rounds = grid_shape(kernel, arch)
-    cycles, at, moved = hbm_timeline(kernel, arch)
-    sens = sensitivity(kernel, arch)
-    if sens["perturbed_cycles"]["base"] != cycles:
-        raise SystemExit(f"{case.name}: the traced run took {cycles:,} cycles and the untraced one "
-                         f"{sens['perturbed_cycles']['base']:,}: a trace must not change timing")
+    cycles, at, moved = hbm_timeline(kernel, arch)   # tracing changes no cycle (tests/report/test_trace.py)
+    sens = sensitivity(kernel, arch, cycles)
     return {"name": case.name, "size": case.size, "workgroups": workgroups, "rounds": rounds, "cycles": cycles,
             **sens, **window_noise(cycles, rounds, at, moved), "seconds": time.perf_counter() - t}
 
