@@ -6,9 +6,9 @@ simulation itself that bound what a sampler can reach there, whatever its method
 
   sensitivity  the full simulation's cycles when the L1 or the L2 latency of cdna3 moves by one cycle
                (arch overrides ``cu.l1.latency_cycles`` and ``l2.latency_cycles`` +-1, four runs besides the
-               base one, which is the traced run below). A bandwidth-bound kernel should not notice; the spread of the five results is the
-               part of "the full simulation's cycles" that is the trajectory's own variation, below which
-               agreement with one run means nothing.
+               base one, which is the traced run below). A bandwidth-bound kernel should not notice; the
+               spread of the five results is the part of "the full simulation's cycles" that is the
+               trajectory's own variation, below which agreement with one run means nothing.
   window noise the rate of a window of W rounds (W x the grid's cycles per round; a round fills every
                workgroup slot of the GPU once) measured as HBM bytes moved per cycle, from the run's
                memory samples (a trace of CU 0: EV_SAMPLE totals every 256 cycles), against the rate of the

@@ -151,8 +151,8 @@ def sampling_line(result, sample: Optional[str] = None) -> str:
 
     Sampled: the method, the share of wave-instructions simulated in detail and the 95% confidence interval
     on cycles as a half-width, said to be sampling noise alone (the method's bias, which
-    benchmarks/sampling.py measures against full runs, can be larger). Timed in full: the outcome's reason, only when ``sample`` asked for sampling
-    and the full run is news (see format_run).
+    benchmarks/sampling.py measures against full runs, can be larger). Timed in full: the outcome's reason,
+    only when ``sample`` asked for sampling and the full run is news (see format_run).
     """
     from gpusim.engine.sampling_policy import SAMPLE_ABOVE_WAVE_INSTRUCTIONS
 
@@ -164,7 +164,8 @@ def sampling_line(result, sample: Optional[str] = None) -> str:
             error = outcome.error_pct(result.cycles)
             shown = "<0.1%" if error < 0.1 else f"{error:.1f}%"
             what = _SAMPLE_KINDS.get(outcome.method, "measured rates")
-            interval = f"± {shown} from sampling noise alone (95% CI, {outcome.samples:,} {what}; not the method's bias)"
+            interval = (f"± {shown} from sampling noise alone (95% CI, {outcome.samples:,} {what}; "
+                        "not the method's bias)")
         else:
             interval = f"(no confidence interval: {outcome.samples} measured rate{'s' * (outcome.samples != 1)})"
         return _line("sampled", f"{outcome.method}: {percent(100.0 * outcome.simulated_fraction)} of "
