@@ -28,10 +28,10 @@ from gpusim.memory.kernels.translation import P_TR_ENABLED, P_TR_PAGE_BYTES
 
 
 @njit(_nrt=False, inline="always")
-def _touch(tags, stamps, ready, s, line, line_b, stamp, policy, now, allocate):
-    """_touch looks ``line`` up in set ``s``; a hit is restamped (LRU), a miss fills its victim way when
-    ``allocate`` (ready at ``now``). Returns the way, or ``-1 - victim`` for a miss left unallocated."""
-    w = cache_lookup(tags, stamps, s, line, line_b)
+def _touch(tags, stamps, ready, s, w, line, line_b, stamp, policy, now, allocate):
+    """_touch applies a lookup's outcome ``w`` (``cache_lookup`` of ``line`` in set ``s``): a hit is restamped
+    (LRU), a miss fills its victim way when ``allocate`` (ready at ``now``). Returns the way, or ``-1 - victim``
+    for a miss left unallocated."""
     if w >= 0:
         if policy == LRU:
             stamps[s, w] = stamp
@@ -60,7 +60,7 @@ def _warm_mall(M, addr, now):
     w = cache_lookup(tags, M.mall_stamps[ch], s, local, line_b)
     if w < 0:
         M.mall_dirty[ch, s, -1 - w] = 0
-    _touch(tags, M.mall_stamps[ch], M.mall_ready[ch], s, local, line_b, M.seq[0], p[P_POLICY], now, True)
+    _touch(tags, M.mall_stamps[ch], M.mall_ready[ch], s, w, local, line_b, M.seq[0], p[P_POLICY], now, True)
 
 
 @njit(_nrt=False, inline="always")
@@ -77,7 +77,7 @@ def _warm_l2(M, xcd, addr, now, is_write):
     s = cache_set(tags, local, line_b)
     w = cache_lookup(tags, M.l2_stamps[xcd, ch], s, local, line_b)
     hit = w >= 0
-    w = _touch(tags, M.l2_stamps[xcd, ch], M.l2_ready[xcd, ch], s, local, line_b, M.seq[0], p[P_POLICY], now, True)
+    w = _touch(tags, M.l2_stamps[xcd, ch], M.l2_ready[xcd, ch], s, w, local, line_b, M.seq[0], p[P_POLICY], now, True)
     if not hit:
         M.l2_dirty[xcd, ch, s, w] = 0
         if not is_write:
@@ -89,22 +89,31 @@ def _warm_l2(M, xcd, addr, now, is_write):
 
 @njit(_nrt=False, inline="always")
 def _warm_translation(M, cu, addr, now):
-    """_warm_translation puts the page of ``addr`` in CU ``cu``'s UTCL1 and its XCD's UTCL2; the CU's
-    last-lookup shortcut is forgotten, since its way may have been replaced."""
+    """_warm_translation puts the page of ``addr`` in CU ``cu``'s UTCL1 and its XCD's UTCL2, and makes it the
+    CU's last lookup (``translation.translate``'s shortcut): the page a CU looked up last is its most
+    recently used UTCL1 entry, so looking it up again changes nothing and is skipped, as the timed path does."""
     T = M.tr
     p = T.params
     if p[P_TR_ENABLED] == 0:
         return
     page_b = p[P_TR_PAGE_BYTES]
     page = addr - (addr & (page_b - 1))
+    last = T.last[cu]
+    if last[1] == page:
+        return
     M.seq[0] += 1
-    s = cache_set(T.l1_tags[cu], page, page_b)
-    if cache_lookup(T.l1_tags[cu], T.l1_stamps[cu], s, page, page_b) < 0:
+    tags, stamps = T.l1_tags[cu], T.l1_stamps[cu]
+    s = cache_set(tags, page, page_b)
+    w = cache_lookup(tags, stamps, s, page, page_b)
+    if w < 0:
         xcd = quot(cu, M.params[P_CUS_PER_XCD])
         s2 = cache_set(T.l2_tags[xcd], page, page_b)
-        _touch(T.l2_tags[xcd], T.l2_stamps[xcd], T.l2_ready[xcd], s2, page, page_b, M.seq[0], LRU, now, True)
-    _touch(T.l1_tags[cu], T.l1_stamps[cu], T.l1_ready[cu], s, page, page_b, M.seq[0], LRU, now, True)
-    T.last[cu, 1] = -1
+        w2 = cache_lookup(T.l2_tags[xcd], T.l2_stamps[xcd], s2, page, page_b)
+        _touch(T.l2_tags[xcd], T.l2_stamps[xcd], T.l2_ready[xcd], s2, w2, page, page_b, M.seq[0], LRU, now, True)
+    last[0] = -1   # no instruction: the next timed lookup counts
+    last[1] = page
+    last[2] = s
+    last[3] = _touch(tags, stamps, T.l1_ready[cu], s, w, page, page_b, M.seq[0], LRU, now, True)
 
 
 @njit(_nrt=False, inline="always")
@@ -121,9 +130,9 @@ def warm_line(M, cu, addr, now, is_write, is_scalar, cache_bits):
         line = addr - rem(addr, line_b)
         M.seq[0] += 1
         s = cache_set(M.sq_tags[inst], line, line_b)
-        hit = cache_lookup(M.sq_tags[inst], M.sq_stamps[inst], s, line, line_b) >= 0
-        _touch(M.sq_tags[inst], M.sq_stamps[inst], M.sq_ready[inst], s, line, line_b, M.seq[0], policy, now, True)
-        if hit:
+        w = cache_lookup(M.sq_tags[inst], M.sq_stamps[inst], s, line, line_b)
+        _touch(M.sq_tags[inst], M.sq_stamps[inst], M.sq_ready[inst], s, w, line, line_b, M.seq[0], policy, now, True)
+        if w >= 0:
             return
     else:
         _warm_translation(M, cu, addr, now)
@@ -142,7 +151,7 @@ def warm_line(M, cu, addr, now, is_write, is_scalar, cache_bits):
                 stamps[s, w] = M.seq[0]
             return
         allocate = not evict and (not is_write or p[P_L1_WRITE_ALLOCATE] != 0)
-        _touch(tags, stamps, M.l1_ready[cu], s, line, line_b, M.seq[0], policy, now, allocate)
+        _touch(tags, stamps, M.l1_ready[cu], s, w, line, line_b, M.seq[0], policy, now, allocate)
     if is_write:
         _warm_l2(M, xcd, addr, now, True)
         return
