@@ -53,3 +53,31 @@ def test_warming_counts_nothing_and_a_warmed_line_hits_in_the_l1():
     latency = translated_access_line(m.kernel_args(), 0, 8192, 0, 2000, False, False, 0) - 2000
     assert latency < ARCH.cu.l1.latency_cycles + 8     # an L1 hit (plus the line's port cycles), no walk
     assert m.counters()["GPUSIM_TCP_HIT_sum"] == 1
+
+
+SMALL_PAGES = arch_overrides(ARCH, {"translation.page_bytes": 4096})   # 6 MiB: 1,536 pages, past both TLBs
+
+
+def test_warming_leaves_the_translation_caches_as_the_timed_walk():
+    timed, warmed = MemoryLevels(SMALL_PAGES, cus=CUS), MemoryLevels(SMALL_PAGES, cus=CUS)
+    t = 0
+    for cu, addr, write, scalar, bits in _requests():
+        t += 3
+        for a in (addr, addr + 64):   # a second line of the page: the CU's last-page shortcut
+            translated_access_line(timed.kernel_args(), cu, a, 4 if write else 0, t, write, scalar, bits)
+            warm_line(warmed.kernel_args(), cu, a, t, write, scalar, bits)
+    a, b = timed.kernel_args().tr, warmed.kernel_args().tr
+    for name in ("l1_tags", "l2_tags"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    np.testing.assert_array_equal(a.last[:, 1:], b.last[:, 1:])   # the same last page, set and way per CU
+    assert (a.l1_tags != 0).all() and (a.l2_tags != 0).all()      # both TLBs full, so LRU chose victims
+
+
+def test_a_timed_lookup_after_warming_takes_the_last_page_shortcut_and_counts_one_hit():
+    m = MemoryLevels(ARCH, cus=CUS)
+    warm_line(m.kernel_args(), 1, 1 << 22, 1000, False, False, 0)
+    stamps = m.kernel_args().tr.l1_stamps.copy()
+    translated_access_line(m.kernel_args(), 1, (1 << 22) + 4096, 0, 2000, False, False, 0)
+    counters = m.counters()
+    assert counters["TCP_UTCL1_REQUEST_sum"] == 1 and counters["TCP_UTCL1_TRANSLATION_HIT_sum"] == 1
+    np.testing.assert_array_equal(m.kernel_args().tr.l1_stamps, stamps)   # the shortcut restamps nothing
