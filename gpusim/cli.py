@@ -35,8 +35,9 @@ the report, one line per topic (the timing model runs unless --no-timing):
   executed   wave-instructions in all and per unit (VALU, MFMA, SALU, SMEM, VMEM, LDS, ...)
   time       kernel cycles and microseconds at the shader clock (first dispatch to the
              end-of-kernel release)
-  sampled    (sampled runs) the method, the part of the work simulated in detail and a
-             95% confidence interval on cycles; or why a dispatch it would sample ran in full
+  sampled    (sampled runs) the method, the part of the work simulated in detail and an
+             error estimate on cycles (sampling noise and the method's measured error); or
+             why a dispatch it would sample ran in full
   profiler   the kernel time a profiler's kernel trace (rocprof) reports: plus the cache
              invalidate at kernel start
   hipEvent   the time hipEvent timing around the launch reports: plus the command
@@ -64,8 +65,9 @@ or EXEC depends on (MFMA math and data moves are skipped): the same cycles and
 counters in less host time.
 --sample auto (experimental; the default is off) times a dispatch estimated above
 SAMPLE_THRESHOLD wave-instructions from parts of it run in full detail and projects the rest
-from their measured rates; the 'sampled' line says how much ran in detail and gives a 95%
-confidence interval on cycles. Its errors against the full simulation are not yet within
+from their measured rates; the 'sampled' line says how much ran in detail and gives an error
+estimate on cycles: a 95% confidence interval from the measured rates, and the method's own
+error as measured against full simulations (benchmarks/sampling_bias.py). Its errors against the full simulation are not yet within
 issue 19's targets (README, "Sampled timing"): use it for rough exploration only.
 
 examples:
@@ -111,7 +113,8 @@ SAMPLE_HELP = (
     "grid): about 2 s of full simulation at 2-3 M per second, below which the full simulation is quick; on "
     "samples whatever a method applies to, however small; off simulates every workgroup in detail. Outputs, "
     "instruction counts and --check stay exact (every workgroup runs functionally); the report says what "
-    "fraction was simulated and gives a 95%% confidence interval on cycles. Use off for exact cycle counts "
+    "fraction was simulated and an error estimate on cycles (sampling noise and the method's measured "
+    "error). Use off for exact cycle counts "
     "(regression goldens), per-wave traces, and kernels whose workgroups differ in ways sampling cannot see "
     "(data-dependent work it does not detect). --trace and --timeline record every wave, so they imply off "
     "(a --sample given with them is ignored, with a note). Ignored with --no-timing.")
@@ -293,8 +296,9 @@ or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 tr
 bandwidth wherever its data lives). Every key, value, combination of
 architecture values and metric is checked before anything runs. A point whose kernel is
 estimated above SAMPLE_THRESHOLD wave-instructions is timed from a sample under sample: auto
-(experimental); its row says so (sampled, sample_method, sample_error_pct: the 95% CI
-half-width on cycles, in percent). sample: off, the default, times every point in full.
+(experimental); its row says so (sampled, sample_method, sample_error_pct: the error
+estimate on cycles, in percent: sampling noise and the method's measured error).
+sample: off, the default, times every point in full.
 
 a program study (an application program, 'gpusim run app.yaml'):
   workload: {program: ../workloads/tp_mlp_8gpu.yaml}

@@ -136,3 +136,26 @@ def test_the_sampling_floor_places_a_sampled_run_among_the_five_full_results():
     assert rec["sampled_vs_median_pct"] == pytest.approx(100 * (490_141 - 491_363) / 491_363)
     floor.place_sampled(rec, {"sampled_cycles": 489_892})
     assert rec["sampled_in_range"] is False
+
+
+def _bias_case(name, method, error_pct, fraction, ci_pct):
+    return {"name": name, "method": method, "error_pct": error_pct, "simulated_fraction": fraction,
+            "ci_pct": ci_pct}
+
+
+def test_the_sampling_bias_calibrates_per_skipped_share_and_checks_the_bound_on_other_cases():
+    bias = _module("sampling_bias")
+    training = [_bias_case(f"t{i}", "loop", e, f, 0.1) for i, (e, f) in
+                enumerate([(-1.0, 0.5), (2.0, 0.0), (0.3, 0.7), (-6.0, 0.4), (0.0, 0.9)])]
+    training.append(_bias_case("g", "grid", 1.5, 0.75, 2.0))
+    got = bias.calibrate(training, 0.6)
+    r = np.array([0.02, 0.02, 0.01, 0.10, 0.0])   # |error| / 100 / (1 - fraction)
+    assert got["loop"] == pytest.approx(np.quantile(r, 0.6, method="higher")) == pytest.approx(0.02)
+    assert got["grid"] == pytest.approx(0.06)
+    held_out = [_bias_case("a", "loop", 4.0, 0.5, 0.2),    # bound hypot(0.2, 100 x 0.02 x 0.5 = 1.0): outside
+                _bias_case("b", "loop", -0.9, 0.5, 0.2),   # inside the bound, outside the noise
+                _bias_case("c", "grid", 0.5, 0.8, 1.0)]    # inside the noise
+    assert bias.bound_pct(held_out[0], got) == pytest.approx(np.hypot(0.2, 1.0))
+    assert bias.coverage(held_out, got) == {"loop": (2, 0, 1), "grid": (1, 1, 1)}
+    assert [c["name"] for c in bias.sampled_cases({"cases": held_out + [dict(held_out[0], method="full")]})] \
+        == ["a", "b", "c"]

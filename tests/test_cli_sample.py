@@ -68,7 +68,8 @@ def test_run_help_teaches_sampling_and_names_the_threshold(capsys):
     assert f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} (4 M) wave" in out   # argparse may break after the hyphen
     assert "about 2 s of full simulation" in out
     for phrase in ("off simulates every workgroup in detail", "--check stay exact", "regression goldens",
-                   "per-wave traces", "95% confidence interval", "--trace and --timeline record every wave",
+                   "wave traces", "95% confidence interval", "the method's own error as measured against full",
+                   "--trace and --timeline record every wave",
                    "Ignored with --no-timing", "gpusim run k.s --sample off"):
         assert phrase in out, phrase
 
@@ -121,6 +122,13 @@ def test_a_sampled_run_says_so_under_the_time_line(simulated, capsys):
     assert lines[time_at + 1] == (f"sampled  loop: 9.1% of wave-instructions simulated in detail; cycles {cycles:,} "
                                   "± 0.4% from sampling noise alone (95% CI, 4,096 per-wave rates; not the method's "
                                   "bias); --sample off for the full simulation")
+
+
+def test_the_sampled_line_adds_the_methods_measured_error_to_the_noise(simulated, capsys):
+    simulated.outcome = lambda cycles: dataclasses.replace(_loop_outcome(cycles), method_error_pct=1.2)
+    _, out, _ = _run(capsys)
+    assert ("± 1.3%: sampling noise ± 0.4% (95% CI, 4,096 per-wave rates) and the loop method's error measured "
+            "against full runs ± 1.2%; --sample off for the full simulation") in out   # hypot(0.4, 1.2) = 1.26
 
 
 def test_a_run_timed_in_full_says_why_only_when_that_is_news(simulated, capsys):

@@ -5,6 +5,7 @@ plans and projects a sampled dispatch.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Iterable, Union
 
@@ -139,7 +140,10 @@ class SamplingOutcome:
     ``detailed_cycles``: the cycles of the detailed part as it ran (the compressed dispatch);
     ``cycles_low`` .. ``cycles_high``: a 95% confidence interval on the projected cycles from the spread
     of the ``samples`` measured rates (per-wave cycles per iteration, or per-batch completion rates); it
-    covers sampling noise, not the method's own bias, which benchmarks/sampling.py measures.
+    covers sampling noise, not the method's own bias. ``method_error_pct``: that bias, as a percentage of
+    the projected cycles: the method's error per unit of skipped work measured against full simulations
+    (gpusim.engine.sampling.METHOD_ERROR, benchmarks/sampling_bias.py) times the share of the work skipped.
+    ``error_pct`` adds the two in quadrature: the error estimate a report, a sweep row or tune uses.
     """
 
     method: str
@@ -149,17 +153,25 @@ class SamplingOutcome:
     cycles_low: int = 0
     cycles_high: int = 0
     samples: int = 0
+    method_error_pct: float = 0.0
 
     @property
     def sampled(self) -> bool:
         """sampled is True when part of the dispatch was projected rather than simulated."""
         return self.method != "full"
 
-    def error_pct(self, cycles: int) -> float:
-        """error_pct is the confidence interval's half-width as a percentage of ``cycles``."""
+    def noise_pct(self, cycles: int) -> float:
+        """noise_pct is the confidence interval's half-width as a percentage of ``cycles``: sampling noise."""
         if not self.sampled or cycles <= 0:
             return 0.0
         return 100.0 * (self.cycles_high - self.cycles_low) / 2 / cycles
+
+    def error_pct(self, cycles: int) -> float:
+        """error_pct is the error estimate as a percentage of ``cycles``: the sampling noise (``noise_pct``)
+        and the method's measured error (``method_error_pct``) added in quadrature; 0 for a full run."""
+        if not self.sampled:
+            return 0.0
+        return math.hypot(self.noise_pct(cycles), self.method_error_pct)
 
     def to_dict(self) -> dict:
         """to_dict is the outcome as plain JSON values (``sampled`` included)."""

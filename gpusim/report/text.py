@@ -146,13 +146,19 @@ def _timing_lines(result, m: dict, sample: Optional[str] = None) -> list:
 _SAMPLE_KINDS = {"loop": "per-wave rates", "grid": "per-batch rates"}
 
 
+def _pct(value: float) -> str:
+    """_pct is a percentage as the sampled line shows it: one decimal, or <0.1%."""
+    return "<0.1%" if value < 0.1 else f"{value:.1f}%"
+
+
 def sampling_line(result, sample: Optional[str] = None) -> str:
     """sampling_line is the report's ``sampled`` line for a timed Result, or '' when there is nothing to say.
 
-    Sampled: the method, the share of wave-instructions simulated in detail and the 95% confidence interval
-    on cycles as a half-width, said to be sampling noise alone (the method's bias, which
-    benchmarks/sampling.py measures against full runs, can be larger). Timed in full: the outcome's reason,
-    only when ``sample`` asked for sampling and the full run is news (see format_run).
+    Sampled: the method, the share of wave-instructions simulated in detail and the error estimate on
+    cycles as a half-width (SamplingOutcome.error_pct), with its two parts: the 95% confidence interval from
+    the measured rates (sampling noise) and the method's own error, measured against full simulations
+    (gpusim.engine.sampling.METHOD_ERROR). Timed in full: the outcome's reason, only when ``sample`` asked
+    for sampling and the full run is news (see format_run).
     """
     from gpusim.engine.sampling_policy import SAMPLE_ABOVE_WAVE_INSTRUCTIONS
 
@@ -160,14 +166,19 @@ def sampling_line(result, sample: Optional[str] = None) -> str:
     if outcome is None or result.cycles is None:
         return ""
     if outcome.sampled:
-        if outcome.samples >= 2 and outcome.cycles_high > outcome.cycles_low:
-            error = outcome.error_pct(result.cycles)
-            shown = "<0.1%" if error < 0.1 else f"{error:.1f}%"
-            what = _SAMPLE_KINDS.get(outcome.method, "measured rates")
-            interval = (f"± {shown} from sampling noise alone (95% CI, {outcome.samples:,} {what}; "
-                        "not the method's bias)")
+        what = _SAMPLE_KINDS.get(outcome.method, "measured rates")
+        has_ci = outcome.samples >= 2
+        ci = (f"95% CI, {outcome.samples:,} {what}" if has_ci else
+              f"no confidence interval: {outcome.samples} measured rate{'s' * (outcome.samples != 1)}")
+        if outcome.method_error_pct > 0:
+            noise = f"sampling noise ± {_pct(outcome.noise_pct(result.cycles))} ({ci})" if has_ci else ci
+            interval = (f"± {_pct(outcome.error_pct(result.cycles))}: {noise} and the {outcome.method} method's "
+                        f"error measured against full runs ± {_pct(outcome.method_error_pct)}")
+        elif has_ci:
+            interval = (f"± {_pct(outcome.noise_pct(result.cycles))} from sampling noise alone "
+                        f"({ci}; not the method's bias)")
         else:
-            interval = f"(no confidence interval: {outcome.samples} measured rate{'s' * (outcome.samples != 1)})"
+            interval = f"({ci})"
         return _line("sampled", f"{outcome.method}: {percent(100.0 * outcome.simulated_fraction)} of "
                                 f"wave-instructions simulated in detail; cycles {result.cycles:,} {interval}; "
                                 "--sample off for the full simulation")

@@ -14,8 +14,9 @@ A study is a YAML file::
 
 Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` (experimental) when its dispatch is
 estimated above gpusim.engine.sampling.SAMPLE_ABOVE_WAVE_INSTRUCTIONS wave-instructions; every row records
-whether it was (``sampled``, ``sample_method``, ``sample_error_pct``: the 95% confidence interval's
-half-width on cycles, in percent). ``sample: off`` times every point in full.
+whether it was (``sampled``, ``sample_method``, ``sample_error_pct``: SamplingOutcome.error_pct, the
+error estimate on cycles in percent: sampling noise and the method's measured error). ``sample: off``
+times every point in full.
 
 A Triton kernel is a workload too (``workload: {triton: FILE.py:KERNEL, grid:, args:}``, vary keys
 ``triton.<CONSTEXPR>``, ``triton.num_warps``, ...): see gpusim.sweep.triton_study.

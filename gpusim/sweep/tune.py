@@ -489,8 +489,8 @@ def _sampling_notes(rows: Sequence[dict]) -> list:
     if not sampled:
         return []
     worst = max(r.get("sample_error_pct") or 0.0 for r in sampled)
-    lines = [f"sampled: {len(sampled)} of {len(rows)} times projected from a sampled simulation (95% CI "
-             f"half-width up to {worst:.1f}%, sampling noise alone); --sample off times each in full"]
+    lines = [f"sampled: {len(sampled)} of {len(rows)} times projected from a sampled simulation (error estimate "
+             f"up to {worst:.1f}%: sampling noise and the method's measured error); --sample off times each in full"]
     if len(rows) >= 2 and (rows[0].get("sampled") is True or rows[1].get("sampled") is True):
         first, second = rows[0]["time_us"], rows[1]["time_us"]
         gap = 100.0 * (second - first) / first if first else 0.0

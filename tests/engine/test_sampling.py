@@ -63,6 +63,18 @@ def test_grid_sampling_is_deterministic_and_stays_near_the_full_simulation(arch)
     assert first.counters["GPUSIM_INSTS_TOTAL"] == full.counters["GPUSIM_INSTS_TOTAL"]
 
 
+def test_a_sampled_runs_error_estimate_adds_its_methods_measured_error_to_the_noise(arch):
+    from gpusim.engine.sampling import METHOD_ERROR
+    result = _timed("stream_triad_grid_stride", arch, "on")
+    s = result.sampling
+    skipped = 1.0 - s.simulated_fraction
+    assert s.method == "loop" and skipped > 0.5
+    assert s.method_error_pct == pytest.approx(100.0 * METHOD_ERROR["loop"] * skipped)
+    noise = 100.0 * (s.cycles_high - s.cycles_low) / 2 / result.cycles
+    assert s.noise_pct(result.cycles) == pytest.approx(noise)
+    assert s.error_pct(result.cycles) == pytest.approx(np.hypot(noise, s.method_error_pct))
+
+
 def test_loop_sampling_counts_every_instruction_exactly_and_is_deterministic(arch):
     full = _timed("stream_triad_grid_stride", arch, "off")
     sampled = _timed("stream_triad_grid_stride", arch, "on")

@@ -178,8 +178,8 @@ def test_format_tune_says_how_many_times_were_sampled_and_when_the_best_two_tie(
     close = [_row(0, "64x64x32", 100.0, True, 0.6), _row(1, "128x128x32", 100.8, True, 0.5),
              _row(2, "32x32x16", 150.0, False, 0.0)]
     text = format_tune(_outcome(close))
-    assert ("sampled: 2 of 3 times projected from a sampled simulation (95% CI half-width up to 0.6%, sampling noise alone); "
-            "--sample off times each in full") in text
+    assert ("sampled: 2 of 3 times projected from a sampled simulation (error estimate up to 0.6%: sampling noise and "
+            "the method's measured error); --sample off times each in full") in text
     assert ("the best two are 0.8% apart, within their sampling error (1.1%): time them with --sample off "
             "to rank them") in text
     apart = [_row(0, "64x64x32", 100.0, True, 0.6), _row(1, "128x128x32", 110.0, True, 0.5)]
