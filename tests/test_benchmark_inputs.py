@@ -139,8 +139,9 @@ def test_the_sampling_floor_places_a_sampled_run_among_the_five_full_results():
 
 
 def _bias_case(name, method, error_pct, fraction, ci_pct):
+    """a sampled case of 1,000 sampled cycles whose full run differs by ``error_pct`` of them"""
     return {"name": name, "method": method, "error_pct": error_pct, "simulated_fraction": fraction,
-            "ci_pct": ci_pct}
+            "ci_pct": ci_pct, "sampled_cycles": 1000, "full_cycles": 1000 - 10 * error_pct}
 
 
 def test_the_sampling_bias_calibrates_per_skipped_share_and_checks_the_bound_on_other_cases():
@@ -149,7 +150,7 @@ def test_the_sampling_bias_calibrates_per_skipped_share_and_checks_the_bound_on_
                 enumerate([(-1.0, 0.5), (2.0, 0.0), (0.3, 0.7), (-6.0, 0.4), (0.0, 0.9)])]
     training.append(_bias_case("g", "grid", 1.5, 0.75, 2.0))
     got = bias.calibrate(training, 0.6)
-    r = np.array([0.02, 0.02, 0.01, 0.10, 0.0])   # |error| / 100 / (1 - fraction)
+    r = np.array([0.02, 0.02, 0.01, 0.10, 0.0])   # |sampled - full| / sampled / (1 - fraction)
     assert got["loop"] == pytest.approx(np.quantile(r, 0.6, method="higher")) == pytest.approx(0.02)
     assert got["grid"] == pytest.approx(0.06)
     held_out = [_bias_case("a", "loop", 4.0, 0.5, 0.2),    # bound hypot(0.2, 100 x 0.02 x 0.5 = 1.0): outside
