@@ -335,7 +335,7 @@ def main(argv=None) -> int:
         + (f" with {', '.join(args.policy)}" if args.policy else "") + f"; {scale} sizes, {len(todo)} cases",
         "  rounds: workgroups / (CUs x workgroups per CU); error: (sampled - full) / full cycles",
         "  CI: the sampled run's 95% interval (sampling noise), +-% of its cycles; bound: its error estimate, the CI",
-        "    and the method's measured error (gpusim.engine.sampling.METHOD_ERROR); within: the full cycles lie inside it",
+        "    and the method's measured error (gpusim.engine.sampling.METHOD_ERROR); within: the full cycles lie in it",
         "  detail: the fraction of wave-instructions simulated in detail",
         "  seconds: wall-clock of one simulate() call (* taken from --reference); setup s: the part of each run "
         "that builds the buffers",

@@ -67,8 +67,9 @@ counters in less host time.
 SAMPLE_THRESHOLD wave-instructions from parts of it run in full detail and projects the rest
 from their measured rates; the 'sampled' line says how much ran in detail and gives an error
 estimate on cycles: a 95% confidence interval from the measured rates, and the method's own
-error as measured against full simulations (benchmarks/sampling_bias.py). Its errors against the full simulation are not yet within
-issue 19's targets (README, "Sampled timing"): use it for rough exploration only.
+error as measured against full simulations (benchmarks/sampling_bias.py). Its errors against
+the full simulation are not yet within issue 19's targets (README, "Sampled timing"): use it
+for rough exploration only.
 
 examples:
   gpusim run workloads/saxpy.s --arch cdna3 --check
@@ -114,8 +115,8 @@ SAMPLE_HELP = (
     "samples whatever a method applies to, however small; off simulates every workgroup in detail. Outputs, "
     "instruction counts and --check stay exact (every workgroup runs functionally); the report says what "
     "fraction was simulated and an error estimate on cycles (sampling noise and the method's measured "
-    "error). Use off for exact cycle counts "
-    "(regression goldens), per-wave traces, and kernels whose workgroups differ in ways sampling cannot see "
+    "error). Use off for exact cycle counts (regression goldens), per-wave traces, and kernels whose "
+    "workgroups differ in ways sampling cannot see "
     "(data-dependent work it does not detect). --trace and --timeline record every wave, so they imply off "
     "(a --sample given with them is ignored, with a note). Ignored with --no-timing.")
 

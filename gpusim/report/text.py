@@ -146,11 +146,6 @@ def _timing_lines(result, m: dict, sample: Optional[str] = None) -> list:
 _SAMPLE_KINDS = {"loop": "per-wave rates", "grid": "per-batch rates"}
 
 
-def _pct(value: float) -> str:
-    """_pct is a percentage as the sampled line shows it: one decimal, or <0.1%."""
-    return "<0.1%" if value < 0.1 else f"{value:.1f}%"
-
-
 def sampling_line(result, sample: Optional[str] = None) -> str:
     """sampling_line is the report's ``sampled`` line for a timed Result, or '' when there is nothing to say.
 
@@ -171,11 +166,11 @@ def sampling_line(result, sample: Optional[str] = None) -> str:
         ci = (f"95% CI, {outcome.samples:,} {what}" if has_ci else
               f"no confidence interval: {outcome.samples} measured rate{'s' * (outcome.samples != 1)}")
         if outcome.method_error_pct > 0:
-            noise = f"sampling noise ± {_pct(outcome.noise_pct(result.cycles))} ({ci})" if has_ci else ci
-            interval = (f"± {_pct(outcome.error_pct(result.cycles))}: {noise} and the {outcome.method} method's "
-                        f"error measured against full runs ± {_pct(outcome.method_error_pct)}")
+            noise = f"sampling noise ± {percent(outcome.noise_pct(result.cycles))} ({ci})" if has_ci else ci
+            interval = (f"± {percent(outcome.error_pct(result.cycles))}: {noise} and the {outcome.method} method's "
+                        f"error measured against full runs ± {percent(outcome.method_error_pct)}")
         elif has_ci:
-            interval = (f"± {_pct(outcome.noise_pct(result.cycles))} from sampling noise alone "
+            interval = (f"± {percent(outcome.noise_pct(result.cycles))} from sampling noise alone "
                         f"({ci}; not the method's bias)")
         else:
             interval = f"({ci})"
