@@ -40,8 +40,9 @@ last partial round) and replaces the repetition with a measured rate. Two method
 Counters of the skipped work are the counters accumulated over the measuring window, scaled by how much
 more work was skipped than the window did (instruction counts of fast-forwarded iterations are exact),
 so stall breakdowns, hit rates and bandwidths keep adding up. :class:`SamplingOutcome` says what was
-done, the fraction simulated in detail and a 95% confidence interval on cycles from the spread of the
-measured rates.
+done, the fraction simulated in detail, a 95% confidence interval on cycles from the spread of the
+measured rates, and the method's own error (METHOD_ERROR times the skipped share), which the interval
+alone does not cover: the two together are the error estimate a report prints.
 
 Accuracy (benchmarks/sampling.py against the full simulation): neither method meets issue 19's targets
 on every case yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid
