@@ -160,3 +160,16 @@ def test_the_sampling_bias_calibrates_per_skipped_share_and_checks_the_bound_on_
     assert bias.coverage(held_out, got) == {"loop": (2, 0, 1), "grid": (1, 1, 1)}
     assert [c["name"] for c in bias.sampled_cases({"cases": held_out + [dict(held_out[0], method="full")]})] \
         == ["a", "b", "c"]
+
+
+def test_a_method_the_training_run_never_sampled_trains_on_one_group_of_the_held_out_run():
+    bias = _module("sampling_bias")
+    training = [_bias_case("t", "loop", 1.0, 0.5, 0.1)]
+    held_out = [dict(_bias_case("c1", "grid", 1.0, 0.5, 0.1), group="corpus"),
+                dict(_bias_case("c2", "loop", 1.0, 0.5, 0.1), group="corpus"),   # loop has training: stays held out
+                dict(_bias_case("w1", "grid", 1.0, 0.5, 0.1), group="workloads")]
+    trained, checked, borrowed = bias.borrow_training(training, held_out, "corpus")
+    assert [c["name"] for c in borrowed] == ["c1"]
+    assert [c["name"] for c in trained] == ["t", "c1"]
+    assert [c["name"] for c in checked] == ["c2", "w1"]
+    assert bias.borrow_training(training, held_out, "kernels")[2] == []

@@ -139,7 +139,7 @@ class SamplingOutcome:
     wave-instructions timed in detail over all the dispatch's wave-instructions (1.0 for ``full``).
     ``detailed_cycles``: the cycles of the detailed part as it ran (the compressed dispatch);
     ``cycles_low`` .. ``cycles_high``: a 95% confidence interval on the projected cycles from the spread
-    of the ``samples`` measured rates (per-wave cycles per iteration, or per-batch completion rates); it
+    of the ``samples`` measured rates (per-wave cycles per iteration, or the grid head's round boundaries); it
     covers sampling noise, not the method's own bias. ``method_error_pct``: that bias, as a percentage of
     the projected cycles: the method's error per unit of skipped work measured against full simulations
     (gpusim.engine.sampling.METHOD_ERROR, benchmarks/sampling_bias.py) times the share of the work skipped.

@@ -59,6 +59,8 @@ def test_grid_sampling_is_deterministic_and_stays_near_the_full_simulation(arch)
     assert 0.5 < s.simulated_fraction < 0.95         # two windows of 2 rounds before the jump, of 6.7 rounds
     assert s.cycles_low <= first.cycles <= s.cycles_high
     assert abs(_error(first, full)) < 0.06           # measured today: +4.1%
+    from gpusim.engine.sampling import METHOD_ERROR
+    assert s.method_error_pct == pytest.approx(100.0 * METHOD_ERROR["grid"] * (1.0 - s.simulated_fraction))
     # every head workgroup ran the same instructions, so the projected total is exact
     assert first.counters["GPUSIM_INSTS_TOTAL"] == full.counters["GPUSIM_INSTS_TOTAL"]
 

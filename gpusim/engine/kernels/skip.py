@@ -416,8 +416,7 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
 @njit(_nrt=False)
 def workgroup_completed(Z, ws, cycle, issued, counters, icount):
     """workgroup_completed accounts the workgroup of slot ``ws`` finishing at ``cycle``: its instruction
-    count joins the head's signatures (before any jump), and under the grid method the completion is
-    recorded (a ring of the latest SAMPLE_CAPACITY, for the interval) and may close a round
+    count joins the head's signatures (before any jump), and under the grid method it may close a round
     (_round_boundary)."""
     out = Z.out
     out[O_COMPLETED] += 1
@@ -425,11 +424,8 @@ def workgroup_completed(Z, ws, cycle, issued, counters, icount):
         out[O_SIG_MIN] = min(out[O_SIG_MIN], Z.insts[ws])
         out[O_SIG_MAX] = max(out[O_SIG_MAX], Z.insts[ws])
     Z.insts[ws] = 0
-    if Z.params[Z_METHOD] == METHOD_GRID and out[O_JUMPED] == 0:
-        Z.samples[out[O_SAMPLES] % Z.samples.shape[0]] = cycle
-        out[O_SAMPLES] += 1
-        if out[O_COMPLETED] % Z.params[Z_ROUND] == 0:
-            _round_boundary(Z, out[O_COMPLETED] // Z.params[Z_ROUND], cycle, issued, counters, icount)
+    if Z.params[Z_METHOD] == METHOD_GRID and out[O_JUMPED] == 0 and out[O_COMPLETED] % Z.params[Z_ROUND] == 0:
+        _round_boundary(Z, out[O_COMPLETED] // Z.params[Z_ROUND], cycle, issued, counters, icount)
 
 
 @njit(_nrt=False)
