@@ -143,7 +143,7 @@ def _timing_lines(result, m: dict, sample: Optional[str] = None) -> list:
 
 
 # what the ``samples`` of each method are (gpusim.engine.sampling.SamplingOutcome)
-_SAMPLE_KINDS = {"loop": "per-wave rates", "grid": "per-batch rates"}
+_SAMPLE_KINDS = {"loop": "per-wave rates", "grid": "round boundaries"}
 
 
 def sampling_line(result, sample: Optional[str] = None) -> str:
