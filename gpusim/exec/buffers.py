@@ -28,24 +28,29 @@ def zero_buffer(spec: ArgSpec) -> np.ndarray:
     return np.zeros(spec.shape if spec.shape else (1,), NUMPY_DTYPES[spec.dtype])
 
 
+# Element-wise initialisers make their values this many at a time, straight into the buffer's type: a
+# 256M-element f32 uniform buffer in 0.7 s instead of 7.7 (a float64 array of the whole buffer first costs
+# 2 GB of fresh pages and a second pass). The values are those of one call for the whole buffer: uniform
+# and normal draw a fixed stream of 64-bit words, one call after another (numpy's Generator).
+CHUNK_ELEMENTS = 1 << 20
+
+
 def make_buffer(spec: ArgSpec) -> np.ndarray:
     """make_buffer returns the initial contents of a buffer argument."""
     n = int(np.prod(spec.shape)) if spec.shape else 1
+    shape = spec.shape if spec.shape else (1,)
     if spec.init == "data":   # contents the API's caller supplied, already in the buffer's storage type
-        return np.frombuffer(spec.data, NUMPY_DTYPES[spec.dtype]).reshape(spec.shape if spec.shape else (1,)).copy()
+        return np.frombuffer(spec.data, NUMPY_DTYPES[spec.dtype]).reshape(shape).copy()
     rng = np.random.default_rng(spec.seed)
     p = spec.init_params
-    if spec.init == "zeros":
-        values = np.zeros(n)
-    elif spec.init == "ones":
-        values = np.ones(n)
-    elif spec.init == "arange":
-        values = np.arange(n)
-    elif spec.init == "uniform":
-        values = rng.uniform(p[0], p[1], n)
-    elif spec.init == "normal":
-        values = rng.normal(p[0], p[1], n)
-    elif spec.init == "randint":
+    chunk = _element_wise(spec.init, p, rng)
+    if chunk is not None:
+        out = np.empty(n, NUMPY_DTYPES[spec.dtype])
+        for start in range(0, n, CHUNK_ELEMENTS):
+            count = min(CHUNK_ELEMENTS, n - start)
+            out[start:start + count] = _stored(chunk(start, count), spec.dtype)
+        return out.reshape(shape)
+    if spec.init == "randint":   # its bounded draws buffer 32-bit halves within one call: made whole
         values = rng.integers(int(p[0]), int(p[1]), n)
     elif spec.init == "perm":   # rng.permutation(n)'s values, shuffled in 32 bits where they fit (a 128M-element
         values = np.arange(n, dtype=np.uint32 if n <= 1 << 32 else np.int64)   # buffer in 6.7 s, not 8.9)
@@ -53,16 +58,35 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
     elif spec.init == "cycle":
         values = _single_cycle(n, rng)
     elif spec.init == "cycle_offsets":
-        values = _cycle_offsets(spec.shape if spec.shape else (1,), rng, spec.dtype)
-    elif spec.init == "value":
-        values = np.full(n, p[0])
+        values = _cycle_offsets(shape, rng, spec.dtype)
     else:
         raise ValueError(f"unknown initialiser {spec.init}")
-    if spec.dtype == "bf16":
-        out = to_bf16_bits(values)
-    else:
-        out = np.asarray(values).astype(NUMPY_DTYPES[spec.dtype], copy=False)
-    return out.reshape(spec.shape if spec.shape else (1,))
+    return _stored(values, spec.dtype).reshape(shape)
+
+
+def _element_wise(init: str, p: tuple, rng: np.random.Generator):
+    """_element_wise returns ``chunk(start, count)``, the values of elements start..start+count-1 (called for
+    consecutive chunks in order), for an initialiser whose values can be made a chunk at a time; else None."""
+    if init == "zeros":
+        return lambda start, count: np.zeros(count)
+    if init == "ones":
+        return lambda start, count: np.ones(count)
+    if init == "arange":
+        return lambda start, count: np.arange(start, start + count)
+    if init == "uniform":
+        return lambda start, count: rng.uniform(p[0], p[1], count)
+    if init == "normal":
+        return lambda start, count: rng.normal(p[0], p[1], count)
+    if init == "value":
+        return lambda start, count: np.full(count, p[0])
+    return None
+
+
+def _stored(values: np.ndarray, dtype: str) -> np.ndarray:
+    """_stored converts ``values`` to the buffer type ``dtype``'s storage (bf16: its bit patterns)."""
+    if dtype == "bf16":
+        return to_bf16_bits(values)
+    return np.asarray(values).astype(NUMPY_DTYPES[dtype], copy=False)
 
 
 def _cycle_offsets(shape: tuple, rng: np.random.Generator, dtype: str) -> np.ndarray:

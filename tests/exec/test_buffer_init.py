@@ -1,0 +1,46 @@
+"""Buffer initialisers: the values a header's init= asks for, the same whatever the buffer's size or type.
+
+Element-wise initialisers are made a chunk at a time (gpusim.exec.buffers.CHUNK_ELEMENTS); their values must
+be those of one numpy call over the whole buffer, across chunk boundaries too.
+"""
+import numpy as np
+import pytest
+
+from gpusim.asm.ir import ArgSpec
+from gpusim.exec.buffers import CHUNK_ELEMENTS, make_buffer, to_bf16_bits
+
+
+def _buffer(init, dtype, n, params=(), seed=7):
+    return make_buffer(ArgSpec(name="x", kind="buffer", dtype=dtype, shape=(n,), init=init, init_params=params,
+                               seed=seed))
+
+
+@pytest.mark.parametrize("dtype, numpy_type", [("u32", np.uint32), ("i32", np.int32), ("f32", np.float32),
+                                               ("u64", np.uint64)])
+def test_perm_is_numpys_permutation_of_the_seed_in_the_buffers_type(dtype, numpy_type):
+    buf = _buffer("perm", dtype, 1000)
+    assert buf.dtype == numpy_type and buf.shape == (1000,)
+    np.testing.assert_array_equal(buf, np.random.default_rng(7).permutation(1000).astype(numpy_type))
+    assert sorted(buf.astype(np.int64).tolist()) == list(range(1000))
+
+
+N = 2 * CHUNK_ELEMENTS + 17   # two whole chunks and a partial one
+
+
+@pytest.mark.parametrize("init, params, whole", [
+    ("uniform", (-1.0, 1.0), lambda rng: rng.uniform(-1.0, 1.0, N)),
+    ("normal", (0.5, 2.0), lambda rng: rng.normal(0.5, 2.0, N)),
+    ("arange", (), lambda rng: np.arange(N)),
+    ("value", (3.25,), lambda rng: np.full(N, 3.25)),
+])
+@pytest.mark.parametrize("dtype", ["f32", "f16", "i32"])
+def test_element_wise_values_are_one_numpy_call_over_the_buffer_across_chunks(init, params, whole, dtype):
+    expected = whole(np.random.default_rng(7)).astype({"f32": np.float32, "f16": np.float16, "i32": np.int32}[dtype])
+    np.testing.assert_array_equal(_buffer(init, dtype, N, params), expected)
+
+
+def test_bf16_buffers_round_each_chunk_as_the_whole_buffer():
+    expected = to_bf16_bits(np.random.default_rng(7).uniform(-3.0, 3.0, N))
+    got = _buffer("uniform", "bf16", N, (-3.0, 3.0))
+    assert got.dtype == np.uint16
+    np.testing.assert_array_equal(got, expected)
