@@ -54,11 +54,12 @@ drifts after its head (the clang-built 128x128 MFMA GEMM's iterations climb from
 cycles over the 128 of its first round, as its L2 hit rate falls from 0.89 to 0.65) is projected from
 its early rate. That drift is a feedback no early window shows: its iterations keep one rate for their
 first 32 while the workgroups' spread in phase grows, until the lines they share no longer stay in the 4
-MB L2 between readers and the misses saturate the fabric; with a 16 MB L2 (``--set l2.size_bytes=16777216``)
-the full simulation stays near its early rate, 476,854 cycles against 690,215, within 2.6% of the sampled
-run's 464,907. A warp moves the phases as the measured rates say, so it cannot foresee that. Part of any measured error is the full simulation's own: moving the L1 or L2 latency by
-one cycle moves the 4096^3 GEMM's full cycles over 2.96% and the 256M triad's over 1.3%, and one window
-of simulated rounds tells a stream's rate only to a few percent (benchmarks/sampling_floor.py).
+MB L2 between readers and the misses saturate the fabric; with a 16 MB L2 (an arch file of ``extends:
+cdna3`` and ``l2: {size_bytes: 16_777_216}``) the full simulation stays near its early rate, 476,854
+cycles against 690,215, within 2.6% of the sampled run's 464,907. A warp moves the phases as the measured
+rates say, so it cannot foresee that. Part of any measured error is the full simulation's own: moving
+the L1 or L2 latency by one cycle moves the 4096^3 GEMM's full cycles over 2.96% and the 256M triad's
+over 1.3%, and one window of simulated rounds tells a stream's rate only to a few percent (benchmarks/sampling_floor.py).
 """
 from __future__ import annotations
 
