@@ -59,7 +59,8 @@ cdna3`` and ``l2: {size_bytes: 16_777_216}``) the full simulation stays near its
 cycles against 690,215, within 2.6% of the sampled run's 464,907. A warp moves the phases as the measured
 rates say, so it cannot foresee that. Part of any measured error is the full simulation's own: moving
 the L1 or L2 latency by one cycle moves the 4096^3 GEMM's full cycles over 2.96% and the 256M triad's
-over 1.3%, and one window of simulated rounds tells a stream's rate only to a few percent (benchmarks/sampling_floor.py).
+over 1.3%, and one window of simulated rounds tells a stream's rate only to a few percent
+(benchmarks/sampling_floor.py).
 """
 from __future__ import annotations
 
@@ -247,7 +248,8 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         last = int(out[skip.O_DONE_B]) // plan.round            # the head's last round boundary
         first = (last + 1) // 2                                  # the rate: its later half
         boundaries = Z.round_t[first:last + 1]                  # the last one is snapshot 1's, O_T_B
-        projected = cycles + int(round(int(boundaries[-1] - boundaries[0]) * skipped_wgs / ((last - first) * plan.round)))
+        span = int(boundaries[-1] - boundaries[0])
+        projected = cycles + int(round(span * skipped_wgs / ((last - first) * plan.round)))
         _add_scaled(Z, counters, icount, skipped_wgs / int(out[skip.O_DONE_B] - out[skip.O_DONE_A]))
         counters[columns["cu_busy"]] += cus * (projected - cycles)
         total = issued + skipped_wgs * int(out[skip.O_SIG_MIN])   # every head workgroup ran this many
