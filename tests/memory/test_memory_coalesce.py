@@ -69,3 +69,44 @@ def test_bytes_per_line(fn):
     assert list(nb[:n]) == [64, 128, 64]
     n = fn(np.zeros(64, np.uint64), FULL, 4, 128, out, nb)
     assert (n, nb[0]) == (1, 128)  # 64 lanes x 4 B on the same word: capped at a line
+
+
+def _reference(addrs, mask, size, line):
+    """Every active lane's lines in lane order, first touch kept: the contract, by brute force."""
+    lines, counts = [], {}
+    for lane, a in enumerate(int(x) for x in addrs):
+        if not (int(mask) >> lane) & 1:
+            continue
+        for first in range(a - a % line, a + size, line):
+            if first not in counts:
+                lines.append(first)
+                counts[first] = 0
+            counts[first] = min(counts[first] + min(a + size, first + line) - max(a, first), line)
+    return lines, [counts[x] for x in lines]
+
+
+def _lane_patterns(rng):
+    """Address patterns of real kernels (lines shared by lanes in and out of order) and random ones."""
+    lane = np.arange(64)
+    rows = rng.integers(1, 9) * 128 * (lane % 32) + 4 * (lane // 32)            # an MFMA operand's two K columns
+    yield rows, rng.integers(0, 1 << 20) * 4
+    yield 4 * lane[::-1], rng.integers(0, 1 << 20) * 4                          # falling addresses
+    yield rng.integers(0, 16, 64) * 64, rng.integers(0, 1 << 20)                # a few lines, any order
+    yield rng.integers(0, 1 << 16, 64), 0                                       # scattered
+    yield np.sort(rng.integers(0, 1 << 12, 64)), rng.integers(0, 1 << 30)       # rising, some shared
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lines_and_bytes_match_a_brute_force_walk(seed):
+    # whatever the pattern, the lines, their first-touch order and their bytes are the brute-force walk's
+    rng = np.random.default_rng(seed)
+    for offsets, base in _lane_patterns(rng):
+        addrs = (np.asarray(offsets, np.int64) + int(base)).astype(np.uint64)
+        size = int(rng.choice([1, 2, 4, 8, 16]))
+        line = int(rng.choice([64, 128]))
+        mask = np.uint64(rng.integers(0, 1 << 63)) | np.uint64(seed % 2) << np.uint64(63) if seed % 3 else FULL
+        lines, nbytes = _reference(addrs, mask, size, line)
+        out, nb = np.zeros(128, np.int64), np.zeros(128, np.int64)
+        assert _run(addrs, mask, size, line) == lines
+        n = coalesce_bytes(addrs, mask, size, line, out, nb)
+        assert (list(out[:n]), list(nb[:n])) == (lines, nbytes)
