@@ -40,9 +40,9 @@ def _timed(name, arch, sample, **kw):
     return gpusim.simulate(CASES[name].load(), arch, timing=True, outputs=False, sample=sample, **kw)
 
 
-# the small stream triad's 6.7 rounds are too few for its completion rate to settle within 3%, so the
-# tests of the grid method's mechanics let any rate count as steady
-ANY_RATE = SamplingPolicy(mode="on", steady_pct=100.0)
+# the small stream triad's 6.7 rounds are too few for its completion rate to settle within 3%, or for a
+# narrow interval, so the tests of the grid method's mechanics let any rate count as steady
+ANY_RATE = SamplingPolicy(mode="on", steady_pct=100.0, grid_interval_pct=100.0)
 
 
 def _error(sampled, full):
@@ -177,6 +177,19 @@ def test_a_grid_whose_rate_keeps_moving_is_simulated_in_full_and_says_why(arch):
     assert (sampled.cycles, sampled.counters) == (full.cycles, full.counters)
 
 
+def test_a_grid_is_projected_only_once_its_round_boundaries_give_the_interval_asked_for(arch):
+    # any rate counts as steady here, so only the interval decides: the small triad's 6.7 rounds jitter too
+    # much for +-1%, and the run says so and runs in full; +-100% lets it jump after the same head
+    steady, full = SamplingPolicy(mode="on", steady_pct=100.0), _timed("stream_triad", arch, "off")
+    narrow = _timed("stream_triad", arch, steady)
+    assert narrow.sampling.method == "full"
+    assert "never fell close enough to a straight line for a 95% interval of ±1% on the projected cycles" \
+        in narrow.sampling.reason
+    assert (narrow.cycles, narrow.counters) == (full.cycles, full.counters)
+    wide = _timed("stream_triad", arch, policy_with_settings("on", ["steady_pct=100", "grid_interval_pct=100"]))
+    assert wide.sampling.method == "grid" and wide.sampling.simulated_fraction < 0.95
+
+
 def test_a_loop_whose_rate_keeps_moving_is_simulated_in_full_and_says_why(arch):
     # the small 1024^3 LDS-tiled GEMM: its cycles per iteration move by more than 3% window after window
     sampled, full = _timed("gemm_lds_tiled", arch, "on"), _timed("gemm_lds_tiled", arch, "off")
@@ -208,6 +221,7 @@ def test_policy_settings_set_their_fields_with_the_fields_types_and_leave_the_re
     ("loop_warm_caches=maybe", "loop_warm_caches='maybe': not a bool"),
     ("steady_pct", "'steady_pct' is not NAME=VALUE"),
     ("loop_warp_fraction=2", "loop_warp_fraction must be above 0 and at most 1"),
+    ("grid_interval_pct=0", "grid_interval_pct must be above 0 and at most 100"),
 ])
 def test_a_bad_policy_setting_is_refused_naming_it(setting, says):
     with pytest.raises(ValueError) as err:

@@ -52,3 +52,30 @@ def test_students_t_points_join_the_normal_point_smoothly():
     assert _t95(31) == pytest.approx(2.0395, abs=0.0003)    # the exact point, from any table
     assert _t95(120) == pytest.approx(1.9799, abs=0.0003)
     assert _t95(31) < _t95(30)
+
+
+@pytest.mark.parametrize("k", [6, 11, 25, 60])
+def test_the_interval_that_lets_the_grid_jump_is_the_one_its_report_states(k):
+    # interval_ppm decides, inside the timing loop, whether the head may end at boundary k; it must be the
+    # interval project() then reports (_jitter_half_width on the same boundaries) for the same skipped cycles
+    from gpusim.engine.kernels.skip import interval_ppm
+    rng = np.random.default_rng(k)
+    per_round, rounds, rate = 2432, 108, 19_000.0
+    round_t = np.rint(rate * np.arange(rounds + 1) + rng.normal(0.0, 3_000.0, rounds + 1)).astype(np.int64)
+    round_t[0] = 0
+    t95 = np.array([_t95(d) for d in range(1, rounds + 2)])
+    resume_at = (rounds - 1) * per_round
+    first = (k + 1) // 2
+    boundaries = round_t[first:k + 1]
+    measured = (boundaries[-1] - boundaries[0]) / (k - first)
+    skipped = (resume_at - (k + 1) * per_round) / per_round * measured
+    projected = round_t[k] + skipped + measured
+    expected = 1e6 * _jitter_half_width(boundaries, skipped) / projected
+    assert interval_ppm(round_t, t95, k, resume_at, per_round) == pytest.approx(expected, abs=1.0)
+
+
+def test_an_interval_is_not_measured_on_fewer_than_three_boundaries():
+    from gpusim.engine.kernels.skip import interval_ppm
+    round_t = np.array([0, 100, 200, 300], np.int64)
+    assert interval_ppm(round_t, np.full(8, 12.7), 3, 4_000, 10) == 1_000_000   # boundaries 2 and 3 only
+    assert interval_ppm(np.array([0, 100, 200, 300, 400, 500], np.int64), np.full(8, 12.7), 5, 4_000, 10) == 0

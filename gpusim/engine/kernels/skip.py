@@ -23,10 +23,11 @@ from gpusim.memory.kernels.warming import warm_line
 # a rate may move between two consecutive measuring windows for the dispatch to count as steady (a rate
 # class's cycles per iteration, or the grid's cycles per window); 1 when fast-forwarded
 # iterations warm the caches; the part of the largest possible shift a warp makes, in parts per thousand;
-# the grid method's workgroups per round (every workgroup slot of the GPU once) and the rounds of each of
-# its two measuring windows (Z_STEADY_PERMIL bounds how far their durations may differ)
+# the grid method's workgroups per round (every workgroup slot of the GPU once), the rounds of each of
+# its two measuring windows (Z_STEADY_PERMIL bounds how far their durations may differ) and the widest
+# 95% noise interval on the projected cycles, in parts per million of them, at which it may jump
 (Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT,
- Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_ROUND, Z_WINDOW_ROUNDS, Z_N) = range(14)
+ Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_ROUND, Z_WINDOW_ROUNDS, Z_INTERVAL_PPM, Z_N) = range(15)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
 # wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and
@@ -36,11 +37,13 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # waves not yet measuring a loop (loop method); the 95% half-width of the warps' shifts, in cycles;
 # CU-cycles the warps added (shift x CUs holding waves); the cycle from which a warp refused because the
 # rates were still moving is tried again (0: none pending), and how many times one was refused so (loop),
-# or rounds whose windows differed (grid); 1 while the grid's latest two windows agree; the workgroup index
-# the dispatcher jumped from; the wave-instructions issued by the grid's next counters-window start
+# or rounds whose windows differed (grid); 1 while the grid's latest two windows agree and its noise interval
+# is narrow enough; the workgroup index the dispatcher jumped from; the wave-instructions issued by the
+# grid's next counters-window start; round boundaries at which the windows agreed but the noise interval was
+# wider than Z_INTERVAL_PPM; the latest boundary's interval in parts per million (grid)
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
- O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_N) = range(26)
+ O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_NOISY, O_INTERVAL, O_N) = range(28)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -388,7 +391,8 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
     boundary, with snapshot 0 at a boundary in (k/4, k/2] (row 2 holds the next start: at k = 2^j the
     start moves to 2^(j-1)), so that only three snapshots are kept. O_STEADY says whether the last two
     spans of Z_WINDOW_ROUNDS rounds took cycles within Z_STEADY_PERMIL parts per thousand of each other
-    (else O_UNSTEADY counts the boundary): the dispatcher jumps only while they do."""
+    (else O_UNSTEADY counts the boundary) and the noise interval a jump now would leave (interval_ppm) is
+    within Z_INTERVAL_PPM (else O_NOISY counts it): the dispatcher jumps only while both hold."""
     out = Z.out
     if k >= Z.round_t.shape[0]:
         return
@@ -406,11 +410,55 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
     if k < 2 * window:
         return
     recent, earlier = cycle - Z.round_t[k - window], Z.round_t[k - window] - Z.round_t[k - 2 * window]
+    out[O_STEADY] = 0
     if abs(recent - earlier) * 1000 > Z.params[Z_STEADY_PERMIL] * max(recent, 1):
-        out[O_STEADY] = 0
         out[O_UNSTEADY] += 1
+        return
+    out[O_INTERVAL] = interval_ppm(Z.round_t, Z.t95, k, Z.params[Z_RESUME_AT], Z.params[Z_ROUND])
+    if out[O_INTERVAL] > Z.params[Z_INTERVAL_PPM]:
+        out[O_NOISY] += 1
     else:
         out[O_STEADY] = 1
+
+
+@njit(_nrt=False)
+def interval_ppm(round_t, t95, k, resume_at, per_round):
+    """interval_ppm is the grid method's 95% noise interval on the projected cycles, in parts per million of
+    them, were the dispatcher to jump after round boundary ``k`` (``round_t[0..k]``: the boundaries' cycles).
+
+    It is what gpusim.engine.sampling._jitter_half_width reports after the jump, taken before it: the rate
+    is measured over the later half of the head, boundaries ceil(k/2)..k, n rounds; its error is the
+    end boundaries' jitter, t95[n - 2] * sqrt(2) * s / span (``t95[d - 1]``: Student's two-sided 95% point
+    at d degrees of freedom; s: the boundaries' residual standard deviation about their least-squares line),
+    times the skipped cycles: the workgroups from the next round's (one round is in flight) to
+    ``resume_at``, at the measured rate. The projection adds those and one round for the tail to the cycles
+    so far. Fewer than three boundaries give no spread to measure: a million (the whole projection)."""
+    first = (k + 1) // 2
+    n = k - first
+    span = float(round_t[k] - round_t[first])
+    if n < 2 or span <= 0.0:
+        return np.int64(1_000_000)
+    mean_x = 0.5 * n
+    mean_t = 0.0
+    for j in range(n + 1):
+        mean_t += float(round_t[first + j])
+    mean_t /= n + 1
+    sxx = 0.0
+    sxt = 0.0
+    for j in range(n + 1):
+        sxx += (j - mean_x) * (j - mean_x)
+        sxt += (j - mean_x) * (float(round_t[first + j]) - mean_t)
+    slope = sxt / sxx
+    squares = 0.0
+    for j in range(n + 1):
+        r = float(round_t[first + j]) - (mean_t + slope * (j - mean_x))
+        squares += r * r
+    s = np.sqrt(squares / (n - 1))
+    rate = span / n
+    skipped = max(float(resume_at - (k + 1) * per_round), 0.0) / per_round * rate
+    projected = float(round_t[k]) + skipped + rate
+    half = t95[min(n - 2, t95.shape[0] - 1)] * np.sqrt(2.0) * s / span * skipped
+    return np.int64(np.ceil(1e6 * half / projected))
 
 
 @njit(_nrt=False)
