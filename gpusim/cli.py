@@ -11,7 +11,9 @@ import sys
 from typing import Optional, Sequence
 
 from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder
-from gpusim.engine.sampling_policy import DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES
+from gpusim.engine.sampling_policy import (
+    DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingPolicy,
+)
 from gpusim.errors import GpusimError, UsageError
 
 DESCRIPTION_TRITON = """\
@@ -174,6 +176,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="time the kernel after one warm-up run of it, as measured hardware times are: the MALL "
                           "keeps what that run left (L1/L2 are invalidated at kernel start); outputs are one run's")
     run.add_argument("--sample", choices=SAMPLE_MODES, default=None, help=SAMPLE_HELP)
+    run.add_argument("--sample-interval", type=float, default=None, metavar="PCT",
+                     help="with --sample auto or on: the grid method simulates rounds of workgroups until the "
+                          "95%% interval their round boundaries give the projected cycles (sampling noise) is "
+                          f"within +-PCT%% (default {SamplingPolicy().grid_interval_pct:g}; 0 < PCT <= 100): "
+                          "smaller is more exact and slower")
     run.add_argument("--json", metavar="FILE", help="also write counters (per instance too), derived metrics and "
                      "check results as JSON ('-' for stdout)")
     run.add_argument("--csv", metavar="FILE", help="also write counters, per-instance counters and derived metrics "
@@ -449,7 +456,8 @@ def _cmd_run(ns) -> int:
     # branch depends on (same cycles and counters, less host time)
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
-                          trace=window, timeout=ns.timeout, warm_up=ns.warm_up, sample=sample)
+                          trace=window, timeout=ns.timeout, warm_up=ns.warm_up,
+                          sample=_sample_policy(ns, sample))
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel, sample=sample), file=sys.stderr if ns.json == "-" else sys.stdout)
     if window is not None:
@@ -473,6 +481,22 @@ def _sample_mode(ns, window) -> str:
                   "full (--sample off)", file=sys.stderr)
         mode = "off"
     return mode
+
+
+def _sample_policy(ns, mode: Optional[str]):
+    """_sample_policy is what a kernel run passes to simulate as ``sample`` for ``mode`` (_sample_mode's, None
+    for --no-timing): the mode, or with --sample-interval a SamplingPolicy of that mode and interval (the mode
+    alone when a trace turned the run's sampling off: --sample's note says so). Raises UsageError for an
+    interval out of (0, 100], or one given without --sample auto or on, or with --no-timing."""
+    pct = getattr(ns, "sample_interval", None)
+    if pct is None:
+        return mode
+    if not 0 < pct <= 100:
+        raise UsageError(f"--sample-interval {pct:g}: expected a percentage above 0 and at most 100")
+    if ns.sample in (None, "off") or mode is None:
+        raise UsageError("--sample-interval applies to a sampled timed run: give --sample auto or on "
+                         "(and no --no-timing)")
+    return mode if mode == "off" else SamplingPolicy(mode=mode, grid_interval_pct=pct)
 
 
 def run_json(result) -> dict:
@@ -527,8 +551,9 @@ def _cmd_run_program(ns) -> int:
                         ("--header", ns.header)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
-    if ns.sample is not None:
-        raise UsageError("--sample applies to a kernel file; a program's kernel launches are timed in full")
+    if ns.sample is not None or ns.sample_interval is not None:
+        flag = "--sample" if ns.sample is not None else "--sample-interval"
+        raise UsageError(f"{flag} applies to a kernel file; a program's kernel launches are timed in full")
     if ns.arch is not None:
         raise UsageError("--arch applies to a kernel file; a program names its GPUs' architectures in system.gpus "
                          f"(try --set system.gpus.arch={ns.arch})")

@@ -173,3 +173,35 @@ def test_json_sampling_is_null_without_an_outcome(capsys, tmp_path):
             assert doc["sampling"] is None
         else:   # the engine reports an outcome: a dispatch this small runs in full
             assert doc["sampling"]["method"] == "full" and doc["sampling"]["sampled"] is False
+
+
+# ---------------------------------------------------------------- --sample-interval
+def test_the_sample_interval_reaches_simulate_as_the_grid_methods_interval(simulated, capsys):
+    from gpusim.engine.sampling_policy import SamplingPolicy
+    code, _, err = _run(capsys, "--sample", "on", "--sample-interval", "2.5")
+    assert code == 0, err
+    assert simulated.kwargs[-1]["sample"] == SamplingPolicy(mode="on", grid_interval_pct=2.5)
+    code, _, err = _run(capsys, "--sample", "on", "--sample-interval", "2.5", "--timeline")
+    assert code == 0 and simulated.kwargs[-1]["sample"] == "off"   # a timeline records every wave: full
+    assert "note: --sample on ignored" in err
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--sample", "auto", "--sample-interval", "0"), "--sample-interval 0: expected a percentage above 0 and at most 100"),
+    (("--sample", "auto", "--sample-interval", "150"), "--sample-interval 150: expected a percentage above 0"),
+    (("--sample-interval", "2"), "--sample-interval applies to a sampled timed run: give --sample auto or on"),
+    (("--sample", "off", "--sample-interval", "2"), "--sample-interval applies to a sampled timed run"),
+    (("--sample", "on", "--sample-interval", "2", "--no-timing"), "--sample-interval applies to a sampled timed run"),
+    (("--sample", "on", "--sample-interval", "much"), "argument --sample-interval: invalid float value: 'much'"),
+])
+def test_a_bad_sample_interval_is_one_line_and_exit_2(capsys, args, says):
+    code, out, err = _run(capsys, *args)
+    assert code == 2 and out == ""
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_a_program_file_refuses_sample_interval(capsys):
+    code = main(["run", PROGRAM, "--sample-interval", "2"])
+    assert code == 2
+    assert "--sample-interval applies to a kernel file" in capsys.readouterr().err
