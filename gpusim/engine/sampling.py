@@ -204,7 +204,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
         np.zeros((snaps, sum(v.size for v in views)), np.int64), views, np.zeros(wave_slots, np.int64),
         np.zeros((rows, slots_per_cu), np.int64), np.zeros((rows, slots_per_cu), np.int64),
         np.zeros((rows, slots_per_cu), np.int64), np.zeros(rounds + 2, np.int64),
-        np.array([_t95(d) for d in range(1, rounds + 2)], np.float64))
+        t95_table(rounds + 1))
 
 
 # Each method's own error (beyond sampling noise) per unit of skipped work: the 95th percentile (next-higher
@@ -295,25 +295,21 @@ def _add_scaled(Z: bundles.SampleArrays, counters: np.ndarray, icount: Optional[
 def _jitter_half_width(boundaries: np.ndarray, skipped_cycles: int) -> float:
     """_jitter_half_width is the 95% interval's half-width on the grid method's skipped cycles, from the cycles
     ``boundaries`` at which the head's later half completed its rounds (the n rounds the rate is measured
-    over, n + 1 boundaries).
+    over, n + 1 boundaries): the rate's relative half-width (skip.rate_half_width: the end boundaries'
+    jitter about the boundaries' straight line, which does not accumulate; a long round is followed by a
+    short one: the 256M triad's rounds take 26,100 cycles and then 8,400) times the skipped cycles. Batch
+    means of the completion rate overstate it: bursts make neighbouring batches anti-correlated (the 256M
+    triad's interval was +-34% where the projection erred by 0.2%). Fewer than three boundaries give no
+    spread to measure: the whole skipped span is the half-width."""
+    skipped = float(max(skipped_cycles, 0))
+    relative = skip.rate_half_width(np.ascontiguousarray(boundaries, np.int64), t95_table(boundaries.size))
+    return skipped if relative < 0 else relative * skipped
 
-    The rate is (last boundary - first) / n. Workgroups complete in bursts, so a boundary falls early or
-    late around the steady line a + b k by a jitter that does not accumulate (a long round is followed
-    by a short one: the 256M triad's rounds take 26,100 and then 8,400 cycles), and the rate's error is
-    the two end boundaries' jitter over n rounds, standard deviation sqrt(2) s / n, s the boundaries'
-    residual standard deviation about their least-squares line (n - 1 degrees of freedom, hence Student's
-    t). Batch means of the completion rate overstate it: bursts make neighbouring batches anti-correlated
-    (the 256M triad's interval was +-34% where the projection erred by 0.2%). Fewer than three
-    boundaries give no spread to measure: the whole skipped span is the half-width."""
-    n = boundaries.size - 1
-    span = float(boundaries[-1] - boundaries[0]) if n > 0 else 0.0
-    if n < 2 or span <= 0:
-        return float(max(skipped_cycles, 0))
-    k = np.arange(n + 1, dtype=np.float64)
-    t = boundaries.astype(np.float64)
-    slope, intercept = np.polyfit(k, t, 1)
-    s = np.sqrt(np.sum((t - (slope * k + intercept)) ** 2) / (n - 1))
-    return _t95(n - 1) * np.sqrt(2.0) * s / span * max(skipped_cycles, 0)
+
+def t95_table(size: int) -> np.ndarray:
+    """t95_table is Student's two-sided 95% point at 1 .. ``size`` degrees of freedom (_t95), the table
+    skip.rate_half_width reads."""
+    return np.array([_t95(d) for d in range(1, max(size, 1) + 1)], np.float64)
 
 
 # two-sided 95% points of Student's t for 1..30 degrees of freedom (any table of the distribution)

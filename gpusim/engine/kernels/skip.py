@@ -422,43 +422,54 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
 
 
 @njit(_nrt=False)
-def interval_ppm(round_t, t95, k, resume_at, per_round):
-    """interval_ppm is the grid method's 95% noise interval on the projected cycles, in parts per million of
-    them, were the dispatcher to jump after round boundary ``k`` (``round_t[0..k]``: the boundaries' cycles).
+def rate_half_width(t, t95):
+    """rate_half_width is the relative 95% half-width of the rate (t[n] - t[0]) / n measured over round
+    boundaries ``t`` (cycles, n + 1 of them), or -1 when fewer than three boundaries leave no spread to measure.
 
-    It is what gpusim.engine.sampling._jitter_half_width reports after the jump, taken before it: the rate
-    is measured over the later half of the head, boundaries ceil(k/2)..k, n rounds; its error is the
-    end boundaries' jitter, t95[n - 2] * sqrt(2) * s / span (``t95[d - 1]``: Student's two-sided 95% point
-    at d degrees of freedom; s: the boundaries' residual standard deviation about their least-squares line),
-    times the skipped cycles: the workgroups from the next round's (one round is in flight) to
-    ``resume_at``, at the measured rate. The projection adds those and one round for the tail to the cycles
-    so far. Fewer than three boundaries give no spread to measure: a million (the whole projection)."""
-    first = (k + 1) // 2
-    n = k - first
-    span = float(round_t[k] - round_t[first])
+    Workgroups complete in bursts, so a boundary falls early or late around the steady line a + b k by a
+    jitter that does not accumulate; the end-to-end rate's error is its two end boundaries' jitter,
+    sqrt(2) s / span, s the boundaries' residual standard deviation about their least-squares line (n - 1
+    degrees of freedom: ``t95[d - 1]`` is Student's two-sided 95% point at d of them)."""
+    n = t.shape[0] - 1
+    span = float(t[n] - t[0])
     if n < 2 or span <= 0.0:
-        return np.int64(1_000_000)
+        return -1.0
     mean_x = 0.5 * n
     mean_t = 0.0
     for j in range(n + 1):
-        mean_t += float(round_t[first + j])
+        mean_t += float(t[j])
     mean_t /= n + 1
     sxx = 0.0
     sxt = 0.0
     for j in range(n + 1):
         sxx += (j - mean_x) * (j - mean_x)
-        sxt += (j - mean_x) * (float(round_t[first + j]) - mean_t)
+        sxt += (j - mean_x) * (float(t[j]) - mean_t)
     slope = sxt / sxx
     squares = 0.0
     for j in range(n + 1):
-        r = float(round_t[first + j]) - (mean_t + slope * (j - mean_x))
+        r = float(t[j]) - (mean_t + slope * (j - mean_x))
         squares += r * r
-    s = np.sqrt(squares / (n - 1))
-    rate = span / n
+    return t95[min(n - 2, t95.shape[0] - 1)] * np.sqrt(2.0) * np.sqrt(squares / (n - 1)) / span
+
+
+@njit(_nrt=False)
+def interval_ppm(round_t, t95, k, resume_at, per_round):
+    """interval_ppm is the grid method's 95% noise interval on the projected cycles, in parts per million of
+    them, were the dispatcher to jump after round boundary ``k`` (``round_t[0..k]``: the boundaries' cycles).
+
+    It is what gpusim.engine.sampling._jitter_half_width reports after the jump, taken before it: the rate
+    measured over the later half of the head (boundaries ceil(k/2)..k, n rounds; rate_half_width) times
+    the skipped cycles: the workgroups from the next round's (one round is in flight) to ``resume_at``, at
+    that rate. The projection adds those and one round for the tail to the cycles so far. Fewer than three
+    boundaries give no spread to measure: a million (the whole projection)."""
+    first = (k + 1) // 2
+    relative = rate_half_width(round_t[first:k + 1], t95)
+    if relative < 0.0:
+        return np.int64(1_000_000)
+    rate = float(round_t[k] - round_t[first]) / (k - first)
     skipped = max(float(resume_at - (k + 1) * per_round), 0.0) / per_round * rate
     projected = float(round_t[k]) + skipped + rate
-    half = t95[min(n - 2, t95.shape[0] - 1)] * np.sqrt(2.0) * s / span * skipped
-    return np.int64(np.ceil(1e6 * half / projected))
+    return np.int64(np.ceil(1e6 * relative * skipped / projected))
 
 
 @njit(_nrt=False)
