@@ -299,6 +299,7 @@ a study file (YAML):
   # or: workload: k.s   or: workloads: [a.s, b.s]   (paths relative to the study file)
   metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
   sample: off                          # optional: off (default), auto or on, as 'gpusim run --sample'
+  sample_interval: 1                   # optional, with sample auto or on: as 'gpusim run --sample-interval'
 metrics: any derived metric of 'gpusim run --json' (case-insensitive), a counter (TCC_HIT_sum),
 or time_us, cycles, tflops, gflops, hbm_gbs, hbm_tbs, l2_tbs (the kernel's L2 traffic: a stream's
 bandwidth wherever its data lives). Every key, value, combination of

@@ -138,6 +138,15 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
     time_kernel_into(row, study, arch, kernel)
 
 
+def _sampling(study: dict):
+    """_sampling is the ``sample`` a study's point passes to simulate: its mode, or with a ``sample_interval``
+    a SamplingPolicy of that mode and interval."""
+    from gpusim.engine.sampling_policy import SamplingPolicy
+    mode = study.get("sample", DEFAULT_SAMPLE_MODE)
+    interval = study.get("sample_interval")
+    return mode if interval is None else SamplingPolicy(mode=mode, grid_interval_pct=interval)
+
+
 def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:
     """time_kernel_into times ``kernel`` on ``arch`` as a study's point does (warm-up, instruction limit and
     sampling mode from ``study``) and writes the study's metrics, occupancy, its limiter and the SAMPLE_COLUMNS
@@ -146,7 +155,7 @@ def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:
     from gpusim.report.metrics import derived_metrics
     from gpusim.sweep.metrics import metric_value
     result = simulate(kernel, arch, timing=True, outputs=False, max_instructions=study["max_instructions"],
-                      warm_up=study.get("warm_up", False), sample=study.get("sample", DEFAULT_SAMPLE_MODE))
+                      warm_up=study.get("warm_up", False), sample=_sampling(study))
     metrics = derived_metrics(result.counters, arch)
     for name in study["metrics"]:
         row[name] = metric_value(name, result.counters, metrics)

@@ -11,6 +11,7 @@ A study is a YAML file::
     workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
     metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
     sample: off                      # optional: off (default), auto or on, as gpusim run --sample
+    sample_interval: 1               # optional, with sample auto or on: as gpusim run --sample-interval
 
 Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` (experimental) when its dispatch is
 estimated above gpusim.engine.sampling.SAMPLE_ABOVE_WAVE_INSTRUCTIONS wave-instructions; every row records
@@ -66,8 +67,9 @@ from gpusim.errors import ArchError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import Located, quote, read_located
 from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS, DEFAULT_PROGRAM_METRICS
 
-TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up", "sample")
-KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up", "sample")   # what a program study does not take
+TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up", "sample",
+            "sample_interval")
+KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up", "sample", "sample_interval")   # not in a program study
 PROGRAM_COMBINATIONS_CHECKED = 64   # a program study of at most this many points loads every point up front
 WORKLOAD_COLUMN = "workload"
 DEFAULT_MAX_POINTS = 10_000
@@ -112,6 +114,7 @@ class Study:
     max_instructions: int = 2_000_000_000
     warm_up: bool = False   # time each point after one warm-up launch of its kernel (gpusim run --warm-up)
     sample: str = DEFAULT_SAMPLE_MODE    # sampled timing of each point (gpusim run --sample; gpusim.engine.sampling)
+    sample_interval: Optional[float] = None   # the grid method's interval, percent (gpusim run --sample-interval)
     source: str = ""
     explicit_points: Optional[tuple] = None
     program: Optional[str] = None
@@ -140,7 +143,7 @@ class Study:
         return {"name": self.name, "arch": self.arch, "vary": self.vary, "metrics": list(self.metrics),
                 "gen_family": self.gen_family, "gen": self.gen, "files": list(self.files),
                 "max_instructions": self.max_instructions, "warm_up": self.warm_up, "program": self.program,
-                "triton": self.triton, "sample": self.sample}
+                "triton": self.triton, "sample": self.sample, "sample_interval": self.sample_interval}
 
     def hash(self) -> str:
         """hash identifies the study's content (not its file name): a results folder belongs to one hash."""
@@ -149,6 +152,8 @@ class Study:
         data.pop("name")
         if data["sample"] == "off":   # what every point was before sampling: earlier results folders still match
             data.pop("sample")
+        if data["sample_interval"] is None:   # likewise before the interval could be set
+            data.pop("sample_interval")
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -256,9 +261,10 @@ class _Builder:
         if not isinstance(warm_up, bool):
             raise StudyError("'warm_up' must be true or false", top["warm_up"].loc)
         sample = self._sample(top.get("sample"))
+        interval = self._sample_interval(top.get("sample_interval"), sample)
         study = Study(name=name, arch=arch_ref, vary=vary, metrics=metrics, gen_family=family, gen=gen,
                       files=files, max_instructions=max_inst, warm_up=warm_up, source=text, program=program,
-                      triton=self.triton, sample=sample)
+                      triton=self.triton, sample=sample, sample_interval=interval)
         return study
 
     @staticmethod
@@ -276,6 +282,21 @@ class _Builder:
                              f"gpusim run --sample), got {got}", node.loc,
                              did_you_mean(value, SAMPLE_MODES) if isinstance(value, str) else "")
         return value
+
+    @staticmethod
+    def _sample_interval(node: Optional[Located], sample: str) -> Optional[float]:
+        """_sample_interval is the study's ``sample_interval:`` (None when absent): a percentage above 0 and at
+        most 100, given only with ``sample: auto`` or ``on`` (gpusim run --sample-interval)."""
+        if node is None:
+            return None
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 100:
+            raise StudyError("'sample_interval' is a percentage above 0 and at most 100 (the grid method's widest "
+                             f"95% interval on cycles, as gpusim run --sample-interval), got {_shown(value)}",
+                             node.loc)
+        if sample == "off":
+            raise StudyError("'sample_interval' applies with 'sample: auto' or 'sample: on'", node.loc)
+        return float(value)
 
     def _program(self, top: dict) -> Optional[str]:
         """_program is the program file of ``workload: {program: FILE}`` (absolute, loaded once), else None."""

@@ -111,6 +111,34 @@ def test_a_sampled_point_records_its_method_and_error(tmp_path, sampled_grid):
         assert row["sample_error_pct"] == pytest.approx(1.5, abs=0.01)
 
 
+def test_a_sample_interval_reaches_each_point_and_the_study_hash(tmp_path, sampled_grid):
+    from gpusim.engine.sampling_policy import SamplingPolicy
+    study = load_study(write(tmp_path, with_sample("auto") + "sample_interval: 2.5\n"))
+    assert study.sample_interval == 2.5
+    row = run_point(study.to_dict(), POINT)
+    assert row["status"] == "ok", row["error"]
+    assert sampled_grid[-1] == SamplingPolicy(mode="auto", grid_interval_pct=2.5)
+    plain = load_study(write(tmp_path, with_sample("auto"), "plain.yaml"))
+    assert plain.sample_interval is None and plain.hash() != study.hash()
+    run_point(plain.to_dict(), POINT)
+    assert sampled_grid[-1] == "auto"
+
+
+@pytest.mark.parametrize("value, message", [
+    ("0", r"study.yaml:8:18: error: 'sample_interval' is a percentage above 0 and at most 100 .*got a number \(0\)"),
+    ("much", r"study.yaml:8:18: error: 'sample_interval' is a percentage above 0 and at most 100"),
+    ("true", r"study.yaml:8:18: error: 'sample_interval' is a percentage"),
+])
+def test_a_bad_sample_interval_is_named_at_its_line(tmp_path, value, message):
+    with pytest.raises(StudyError, match=message):
+        load_study(write(tmp_path, with_sample("auto") + f"sample_interval: {value}\n"))
+
+
+def test_a_sample_interval_needs_a_sampled_study(tmp_path):
+    with pytest.raises(StudyError, match=r"study.yaml:7:18: error: 'sample_interval' applies with 'sample: auto'"):
+        load_study(write(tmp_path, STUDY + "sample_interval: 2\n"))
+
+
 def test_results_tables_carry_the_sampling_columns(tmp_path, sampled_grid):
     study = load_study(write(tmp_path, STUDY))
     folder = ResultsFolder(tmp_path / "out", study, fmt="csv")
