@@ -492,12 +492,16 @@ def _sample_policy(ns, mode: Optional[str]):
     pct = getattr(ns, "sample_interval", None)
     if pct is None:
         return mode
-    if not 0 < pct <= 100:
-        raise UsageError(f"--sample-interval {pct:g}: expected a percentage above 0 and at most 100")
-    if ns.sample in (None, "off") or mode is None:
-        raise UsageError("--sample-interval applies to a sampled timed run: give --sample auto or on "
-                         "(and no --no-timing)")
+    _check_sample_interval(pct, ns.sample if mode is not None else None)
     return mode if mode == "off" else SamplingPolicy(mode=mode, grid_interval_pct=pct)
+
+
+def _check_sample_interval(pct: Optional[float], mode: Optional[str]) -> None:
+    """_check_sample_interval raises UsageError naming --sample-interval when ``pct`` (None: not given) does not
+    go with the --sample ``mode`` the user gave (None for none, or for a run with nothing to time)."""
+    from gpusim.engine.sampling_policy import interval_problem
+    if pct is not None and interval_problem(pct, mode):
+        raise UsageError(f"--sample-interval {pct:g}: {interval_problem(pct, mode)}")
 
 
 def run_json(result) -> dict:
@@ -708,6 +712,9 @@ def _add_tune(sub) -> None:
                        help="sampled timing of each kernel, as 'gpusim run --sample' (default off: every kernel in "
                             f"full, exact cycles; auto, experimental: a kernel above {SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} "
                             "wave-instructions is timed from a sample, its error estimate in the results)")
+        f.add_argument("--sample-interval", type=float, default=None, metavar="PCT",
+                       help="with --sample auto or on: each kernel's grid method waits for a 95%% interval within "
+                            "+-PCT%% on its cycles, as 'gpusim run --sample-interval'")
         f.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -767,6 +774,7 @@ def _cmd_tune(ns) -> int:
         value = getattr(ns, prm.name.replace("-", "_"))
         if value is not None:
             fixed[prm.name] = (value == "on") if prm.kind == "bool" else value
+    _check_sample_interval(ns.sample_interval, ns.sample)
     if ns.list:
         found = search(ns.family, ns.arch, fixed, max_points=ns.max_points)
         print(f"{found.enumerated} combinations, {found.valid} valid, {sum(found.pruned.values())} pruned by "
@@ -776,7 +784,7 @@ def _cmd_tune(ns) -> int:
         return 0
     outcome = tune(ns.family, ns.arch, fixed, top=ns.top, max_points=ns.max_points, out=ns.output,
                    workers=ns.workers, scheduler=ns.scheduler, progress=not ns.quiet, resume=ns.resume,
-                   sample=ns.sample)
+                   sample=ns.sample, sample_interval=ns.sample_interval)
     print(format_tune(outcome))
     return 0 if outcome.rows else 1
 

@@ -187,11 +187,11 @@ def test_the_sample_interval_reaches_simulate_as_the_grid_methods_interval(simul
 
 
 @pytest.mark.parametrize("args, says", [
-    (("--sample", "auto", "--sample-interval", "0"), "--sample-interval 0: expected a percentage above 0 and at most 100"),
-    (("--sample", "auto", "--sample-interval", "150"), "--sample-interval 150: expected a percentage above 0"),
-    (("--sample-interval", "2"), "--sample-interval applies to a sampled timed run: give --sample auto or on"),
-    (("--sample", "off", "--sample-interval", "2"), "--sample-interval applies to a sampled timed run"),
-    (("--sample", "on", "--sample-interval", "2", "--no-timing"), "--sample-interval applies to a sampled timed run"),
+    (("--sample", "auto", "--sample-interval", "0"), "--sample-interval 0: 0 is not a percentage above 0 and at most 100"),
+    (("--sample", "auto", "--sample-interval", "150"), "--sample-interval 150: 150 is not a percentage above 0"),
+    (("--sample-interval", "2"), "--sample-interval 2: it applies to sampled timing: give sample mode auto or on"),
+    (("--sample", "off", "--sample-interval", "2"), "--sample-interval 2: it applies to sampled timing"),
+    (("--sample", "on", "--sample-interval", "2", "--no-timing"), "--sample-interval 2: it applies to sampled timing"),
     (("--sample", "on", "--sample-interval", "much"), "argument --sample-interval: invalid float value: 'much'"),
 ])
 def test_a_bad_sample_interval_is_one_line_and_exit_2(capsys, args, says):
@@ -205,3 +205,11 @@ def test_a_program_file_refuses_sample_interval(capsys):
     code = main(["run", PROGRAM, "--sample-interval", "2"])
     assert code == 2
     assert "--sample-interval applies to a kernel file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [("--sample-interval", "2"), ("--sample", "auto", "--sample-interval", "-1")])
+def test_tune_refuses_a_bad_sample_interval_before_searching(capsys, args):
+    code = main(["tune", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--list", *args])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("error: --sample-interval") and len(err.strip().splitlines()) == 1

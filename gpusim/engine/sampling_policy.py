@@ -130,6 +130,16 @@ def _setting_value(name: str, kind: str, text: str) -> Union[bool, int, float]:
     raise ValueError(f"sampling setting {name}={text!r}: not {'an' if kind == 'int' else 'a'} {kind}")
 
 
+def interval_problem(pct: float, mode: str) -> str:
+    """interval_problem says what is wrong with asking the grid method for a ``pct`` percent interval under sample
+    mode ``mode`` (gpusim run --sample-interval, a study's sample_interval, tune), else ''."""
+    if not 0 < pct <= 100:
+        return f"{pct:g} is not a percentage above 0 and at most 100"
+    if mode not in ("auto", "on"):
+        return "it applies to sampled timing: give sample mode auto or on"
+    return ""
+
+
 def sampling_policy(sample: Union[str, SamplingPolicy, None]) -> SamplingPolicy:
     """sampling_policy turns a mode name, a policy or None (``off``) into a SamplingPolicy."""
     if sample is None:

@@ -199,18 +199,20 @@ def load_study(path, max_points: int = DEFAULT_MAX_POINTS) -> Study:
 
 
 def study_from_parts(name: str, arch: str, gen_family: str, gen: dict, points: Sequence[dict],
-                     metrics: Sequence[str] = DEFAULT_METRICS, sample: str = DEFAULT_SAMPLE_MODE) -> Study:
+                     metrics: Sequence[str] = DEFAULT_METRICS, sample: str = DEFAULT_SAMPLE_MODE,
+                     sample_interval: Optional[float] = None) -> Study:
     """study_from_parts builds a study of explicit points on one template (what ``gpusim tune`` runs).
 
     Each point maps ``gen.<family>.<param>`` keys to values; they are not re-validated here. ``sample`` is
-    the sampling mode of every point (gpusim.engine.sampling.SAMPLE_MODES).
+    the sampling mode of every point (gpusim.engine.sampling.SAMPLE_MODES) and ``sample_interval`` its grid
+    method's interval in percent (None: the default; a study file's ``sample_interval:``).
     """
     keys: list = []
     for p in points:
         keys.extend(k for k in p if k not in keys)
     vary = {k: sorted({p.get(k) for p in points}, key=str) for k in keys}
     return Study(name=name, arch=arch, vary=vary, metrics=tuple(metrics), gen_family=gen_family, gen=dict(gen),
-                 explicit_points=tuple(dict(p) for p in points), sample=sample)
+                 explicit_points=tuple(dict(p) for p in points), sample=sample, sample_interval=sample_interval)
 
 
 class _Builder:

@@ -382,7 +382,8 @@ def _arch_ref(arch_ref, arch, folder: Path) -> str:
 
 def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = DEFAULT_MAX_POINTS,
          out=None, workers: Optional[int] = None, scheduler=None, progress: bool = True, resume: bool = False,
-         space: Optional[dict] = None, metrics: Sequence[str] = TUNE_METRICS, sample: str = DEFAULT_SAMPLE_MODE) -> TuneOutcome:
+         space: Optional[dict] = None, metrics: Sequence[str] = TUNE_METRICS, sample: str = DEFAULT_SAMPLE_MODE,
+         sample_interval: Optional[float] = None) -> TuneOutcome:
     """tune searches ``family``'s kernels for the problem ``fixed`` on ``arch_ref`` and simulates the best guesses.
 
     ``arch_ref`` is a shipped name, a YAML path or an Arch (saved as ``arch.yaml`` in the results
@@ -390,7 +391,8 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     as a study in ``out`` (a temporary folder, removed afterwards, when None) with ``workers``
     local processes or on the Dask ``scheduler``; ``resume`` finishes a study ``out`` already holds.
     ``top`` is how many rows format_tune shows. ``sample`` is each kernel's sampling mode
-    (gpusim.engine.sampling.SAMPLE_MODES; auto samples a big dispatch). Writes only under ``out``; with
+    (gpusim.engine.sampling.SAMPLE_MODES; auto samples a big dispatch) and ``sample_interval`` the grid
+    method's interval in percent (None: the default; only with auto or on). Writes only under ``out``; with
     ``progress`` prints the search counts to stderr and a progress bar.
     """
     from gpusim.arch import load_arch
@@ -401,6 +403,9 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     from gpusim.engine.sampling_policy import SAMPLE_MODES
     if sample not in SAMPLE_MODES:
         raise StudyError(f"sample mode {sample!r} is not one of {', '.join(SAMPLE_MODES)}")
+    from gpusim.engine.sampling_policy import interval_problem
+    if sample_interval is not None and interval_problem(sample_interval, sample):
+        raise StudyError(f"sample interval: {interval_problem(sample_interval, sample)}")
     arch = load_arch(arch_ref)
     found = search(family, arch, fixed, max_points=max_points, space=space)
     if not found.kept:
@@ -415,7 +420,8 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     with tempfile.TemporaryDirectory(prefix="gpusim-tune-") as tmp:
         folder = Path(out) if out is not None else Path(tmp) / "results"
         ref = _arch_ref(arch_ref, arch, folder if out is not None else Path(tmp))
-        study = study_from_parts(f"tune-{family}", ref, family, fixed_all, points, metrics=metrics, sample=sample)
+        study = study_from_parts(f"tune-{family}", ref, family, fixed_all, points, metrics=metrics, sample=sample,
+                                 sample_interval=sample_interval)
         run_study(study, folder, workers=workers, scheduler=scheduler, resume=resume, progress=progress)
         rows = read_results(folder)
     if out is None and not isinstance(arch_ref, (str, Path)):

@@ -215,3 +215,12 @@ def test_format_tune_says_how_many_times_were_sampled_and_when_the_best_two_tie(
     assert "sampled: 2 of 2" in text and "the best two" not in text
     full = [_row(0, "64x64x32", 100.0, False, 0.0), _row(1, "128x128x32", 100.1, False, 0.0)]
     assert "sampled" not in format_tune(_outcome(full))
+
+
+def test_tune_passes_its_sample_interval_to_every_point_and_refuses_one_without_sampling(tmp_path):
+    from gpusim.sweep.tune import tune
+    with pytest.raises(StudyError, match="sample interval: it applies to sampled timing"):
+        tune("gemm", "cdna3", {"m": 256, "n": 256, "k": 256}, sample="off", sample_interval=2.0, progress=False)
+    study = study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}], sample="auto",
+                             sample_interval=2.0)
+    assert study.to_dict()["sample_interval"] == 2.0
