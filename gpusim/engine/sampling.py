@@ -19,7 +19,8 @@ last partial round) and replaces the repetition with a measured rate. Two method
     the L2 and MALL the skipped iterations left), with D as large as leaves every wave a few iterations
     before its loop ends. Every wave moves by the same D, so the waves' phases in time stay what they
     would have become, and D is added to the cycles. Loops, exits and epilogues then go on in detail
-    (gpusim.engine.kernels.skip).
+    (gpusim.engine.kernels.skip). No warp is made once a workgroup slot has emptied with no workgroup
+    left to fill it: the rates were measured with every slot busy, and a draining GPU's are not those.
 
 ``grid``
     The first rounds of workgroups (at least ``grid_head_fraction`` of the grid's rounds, and at least
@@ -346,5 +347,6 @@ def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
         return (f"the loop's cycles per iteration kept moving by more than {plan.policy.steady_pct:g}% "
                 f"between measuring windows ({int(out[skip.O_UNSTEADY])} looks): every iteration simulated")
     if plan.method == "loop":
-        return "no moment came when every wave was inside its loop past the head: every iteration simulated"
+        return ("no moment came, while every workgroup slot was kept busy, when every wave was inside its loop "
+                "past the head: every iteration simulated")
     return plan.reason

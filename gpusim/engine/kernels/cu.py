@@ -573,6 +573,8 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             last_end = max(last_end, vmq[w, j])
                         wg_live[ws] -= 1
                         if method != skip.METHOD_OFF:
+                            if wg_live[ws] == 0 and next_wg >= n_wg:
+                                skip.slot_left_empty(Z)
                             skip.wave_ended(Z, w, ws, wcount[w], age, cycle)
                             if wg_live[ws] == 0:
                                 skip.workgroup_completed(Z, ws, cycle, issued_total, counters, icount)

@@ -40,10 +40,12 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # or rounds whose windows differed (grid); 1 while the grid's latest two windows agree and its noise interval
 # is narrow enough; the workgroup index the dispatcher jumped from; the wave-instructions issued by the
 # grid's next counters-window start; round boundaries at which the windows agreed but the noise interval was
-# wider than Z_INTERVAL_PPM; the latest boundary's interval in parts per million (grid)
+# wider than Z_INTERVAL_PPM; the latest boundary's interval in parts per million (grid); 1 once a workgroup
+# slot emptied with no workgroup left to fill it (the GPU drains: loop method, no warp after it)
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
- O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_NOISY, O_INTERVAL, O_N) = range(28)
+ O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_NOISY, O_INTERVAL, O_DRAINING,
+ O_N) = range(29)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -297,13 +299,17 @@ def warp(Z, age, cycle):
     class's cycles per iteration (Z.todo; classes: _pool_rates, by loop and age rank on the CU). Every
     wave moves by the same D, so their phases in time stay what they would be after D more cycles at
     their measured rates, and D is added to the projected end (O_SHIFT). A shift shorter than two of the
-    slowest class's iterations is not made. While some class's rate still moves (_unsteady, at ``cycle``)
+    slowest class's iterations is not made, nor one while a wave is within its last Z_TAIL_ITERS
+    iterations (it would overrun its loop's end: it blocks the warp till it ends), nor any once the GPU
+    drains (O_DRAINING: slot_left_empty). While some class's rate still moves (_unsteady, at ``cycle``)
     the warp is refused (O_UNSTEADY) and tried again one slowest measuring window later (O_RETRY_AT).
     The shift's 95% half-width (O_SHIFT_HALF_WIDTH) is the standard error of the waves' own mean rate,
     relative, times D."""
     out = Z.out
     out[O_RETRY_AT] = 0
     if Z.params[Z_MAX_WARPS] > 0 and out[O_WARPS] >= Z.params[Z_MAX_WARPS]:
+        return
+    if out[O_DRAINING]:
         return
     measure = Z.params[Z_MEASURE_ITERS]
     _pool_rates(Z, age)
@@ -318,7 +324,7 @@ def warp(Z, age, cycle):
         b = Z.loop_row[w]
         span = _class_span(Z, w)
         d = (Z.trip[b] - Z.iters[w] - Z.params[Z_TAIL_ITERS]) * span // measure
-        if shift < 0 or d < shift:
+        if n == 0 or d < shift:   # a wave within its tail leaves a negative shift: no warp
             shift = d
         slowest = max(slowest, span)
         own = _span(Z, w, 0)
@@ -348,6 +354,14 @@ def warp(Z, age, cycle):
         mean = total / n
         sd = np.sqrt(max(squares / n - mean * mean, 0.0) * n / (n - 1))
         out[O_SHIFT_HALF_WIDTH] += np.int64(np.ceil(1.959963984540054 * sd / mean / np.sqrt(n) * shift))
+
+
+@njit(_nrt=False)
+def slot_left_empty(Z):
+    """slot_left_empty records that a workgroup slot emptied with no workgroup left to dispatch: from then on
+    the GPU drains, its occupancy and so its waves' rates falling as workgroups finish, and no warp is made
+    (a rate measured with every slot kept busy says nothing about a draining GPU's)."""
+    Z.out[O_DRAINING] = 1
 
 
 @njit(_nrt=False)
