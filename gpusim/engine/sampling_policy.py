@@ -51,9 +51,9 @@ class SamplingPolicy:
     with every slot busy no longer hold). With no bound, each later round of a multi-round grid warps too:
     the 4096^3 32x32-tile GEMM went from +15.3% with 82% in detail to +0.01% with 47%, the 38912-workgroup
     shared_tile from 79% in detail to 19% (+0.13% to +0.03%), but the 4-round LDS bank-conflict loop from
-    -0.06% to -4.2%, its second warp made while on CU 0 one wave of each of its two workgroups trailed its
-    siblings by 119 and 237 iterations (benchmarks/sampling.py --policy loop_max_warps=0, the large loop
-    cases). Several half warps, each after measuring again, moved the 4096^3 GEMM from -2.9% to +1.0% and
+    -0.06% to -4.2%, its second warp made while on CU 0 one wave of each of its two workgroups, both on
+    SIMD 1, trailed its siblings by 119 and 237 iterations, a lag that rate classes by age do not describe
+    (benchmarks/sampling.py --policy loop_max_warps=0, the large loop cases). Several half warps, each after measuring again, moved the 4096^3 GEMM from -2.9% to +1.0% and
     the 256M grid-stride triad from -5.0% to -3.1%, but left 56% instead of 39% (46% instead of 20%) in
     detail (the large cases of benchmarks/sampling_cases.py). ``loop_warm_caches`` False skips the
     fast-forward's cache warming (faster, for studying what warming changes).
