@@ -255,6 +255,9 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
                  f"warp{'s' if warps > 1 else ''} of {int(out[skip.O_SHIFT]):,} cycles in all"
         if out[skip.O_UNSTEADY]:
             reason += f"; it waited {int(out[skip.O_UNSTEADY])} measuring windows for steady rates"
+        if out[skip.O_APART]:
+            reason += (f"; it waited {int(out[skip.O_APART])} measuring windows for every workgroup's waves to "
+                       f"come within {2 * plan.policy.loop_measure_iterations} iterations of each other")
         if out[skip.O_NONUNIFORM]:
             reason += "; some loops ended before the first workgroup's trip count (less certain)"
     elif plan.method == "grid" and out[skip.O_JUMPED] == 1:
@@ -343,6 +346,10 @@ def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
     if plan.method == "grid" and out[skip.O_NONUNIFORM]:
         return (f"workgroups differ (the first ones ran {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
                 "wave-instructions each): every workgroup simulated")
+    if plan.method == "loop" and out[skip.O_APART] and not out[skip.O_UNSTEADY]:
+        return (f"a workgroup's waves stayed more than {2 * plan.policy.loop_measure_iterations} iterations apart "
+                "in their loop (they took a shared unit in turn, so one wave's rate changes as its siblings end): "
+                "every iteration simulated")
     if plan.method == "loop" and out[skip.O_UNSTEADY]:
         return (f"the loop's cycles per iteration kept moving by more than {plan.policy.steady_pct:g}% "
                 f"between measuring windows ({int(out[skip.O_UNSTEADY])} looks): every iteration simulated")

@@ -45,15 +45,18 @@ class SamplingPolicy:
     for the same precision (on the per-round timelines of the 29 grid kernels of benchmarks/sampling.py's
     large cases, a rule of +-1% took the largest error from 11.3% to 2.1%, within 3% for 29 rather than 27,
     within 1% for 19 rather than 16, at 39% rather than 21% of the rounds in detail).
-    ``loop_max_warps`` bounds the warps of one dispatch (0: none) and ``loop_warp_fraction`` is the part of
-    the largest possible shift each makes: one whole warp, then detail, is the default. No warp is made
-    once a workgroup slot has emptied with no workgroup left to fill it (the GPU drains, and rates measured
-    with every slot busy no longer hold). With no bound, each later round of a multi-round grid warps too:
-    the 4096^3 32x32-tile GEMM went from +15.3% with 82% in detail to +0.01% with 47%, the 38912-workgroup
-    shared_tile from 79% in detail to 19% (+0.13% to +0.03%), but the 4-round LDS bank-conflict loop from
-    -0.06% to -4.2%, its second warp made while on CU 0 one wave of each of its two workgroups, both on
-    SIMD 1, trailed its siblings by 119 and 237 iterations, a lag that rate classes by age do not describe
-    (benchmarks/sampling.py --policy loop_max_warps=0, the large loop cases). Several half warps, each after measuring again, moved the 4096^3 GEMM from -2.9% to +1.0% and
+    ``loop_max_warps`` bounds the warps of one dispatch (0, the default: none) and ``loop_warp_fraction`` is
+    the part of the largest possible shift each makes. A warp is made only while the GPU is full (none once
+    a workgroup slot has emptied with no workgroup left to fill it: rates measured with every slot busy do
+    not hold for a draining GPU) and while each workgroup's waves are within 2 x ``loop_measure_iterations``
+    iterations of each other in one loop (waves that take a shared unit in turn, as the LDS of a bank-conflict
+    loop, change rate as their siblings end, which the age-ranked classes do not describe). So each full
+    round of a multi-round grid warps: against one warp per dispatch, the 4096^3 32x32-tile GEMM went from
+    +15.3% with 82% in detail to +0.01% with 47%, the 38912-workgroup shared_tile from 79% in detail to 19%
+    (+0.13% to +0.03%) and the 4-round LDS bank-conflict loop from -0.06% to -0.34% (-4.2% without the
+    second rule, its second warp made while on CU 0 one wave of each of its two workgroups trailed its
+    siblings by 119 and 237 iterations); every other large loop case of benchmarks/sampling.py kept its
+    cycles. Several half warps, each after measuring again, moved the 4096^3 GEMM from -2.9% to +1.0% and
     the 256M grid-stride triad from -5.0% to -3.1%, but left 56% instead of 39% (46% instead of 20%) in
     detail (the large cases of benchmarks/sampling_cases.py). ``loop_warm_caches`` False skips the
     fast-forward's cache warming (faster, for studying what warming changes).
@@ -64,7 +67,7 @@ class SamplingPolicy:
     loop_head_iterations: int = 8
     loop_measure_iterations: int = 4
     loop_tail_iterations: int = 2
-    loop_max_warps: int = 1
+    loop_max_warps: int = 0
     steady_pct: float = 3.0
     loop_warm_caches: bool = True
     loop_warp_fraction: float = 1.0

@@ -3,7 +3,8 @@
 Two waves on two CUs measure the same loop (trip 40, back edge at row 3) at one rate, 100 cycles per
 iteration. A warp moves both by the largest shift that leaves each its tail of 2 iterations, so the wave
 with the fewest iterations left sets it; a wave already within its tail leaves no shift at all, and no warp
-is made once a workgroup slot has emptied with nothing left to dispatch (the GPU drains).
+is made once a workgroup slot has emptied with nothing left to dispatch (the GPU drains), nor while the
+waves of one workgroup are more than 2 x 4 iterations apart (they take a shared unit in turn).
 """
 from types import SimpleNamespace
 
@@ -17,9 +18,10 @@ from gpusim.engine.sampling_policy import SamplingPolicy
 TRIP, EDGE, CYCLES_PER_ITERATION = 40, 3, 100
 
 
-def _measuring(iterations: list[int]):
-    """SampleArrays with one wave per CU (slots 0, 1, ...) inside the loop after ``iterations[w]`` iterations,
-    its last 2 x 4 + 1 back edges 100 cycles apart, ending at cycle 10,000; and the waves' ages."""
+def _measuring(iterations: list[int], waves_per_workgroup: int = 1):
+    """SampleArrays with one workgroup of ``waves_per_workgroup`` waves per CU, wave ``w`` inside the loop after
+    ``iterations[w]`` iterations, its last 2 x 4 + 1 back edges 100 cycles apart, ending at cycle 10,000; and
+    the waves' ages."""
     views = [np.zeros(1, np.int64) for _ in range(7)]
     memory = SimpleNamespace(counter_views=lambda: [(str(i), v) for i, v in enumerate(views)])
     skip_head = np.full(EDGE + 1, -1, np.int64)
@@ -28,8 +30,8 @@ def _measuring(iterations: list[int]):
     trip[EDGE] = TRIP
     plan = SamplePlan("loop", "", SamplingPolicy(mode="on", loop_max_warps=0), skip_head=skip_head, trip=trip)
     waves = len(iterations)
-    Z = sample_arrays(plan, rows=EDGE + 1, wave_slots=waves, workgroup_slots=waves, slots_per_cu=1,
-                      n_counters=4, memory=memory)
+    Z = sample_arrays(plan, rows=EDGE + 1, wave_slots=waves, workgroup_slots=waves // waves_per_workgroup,
+                      slots_per_cu=waves_per_workgroup, n_counters=4, memory=memory)
     measure = plan.policy.loop_measure_iterations
     ring = 2 * measure + 1
     for w, done in enumerate(iterations):
@@ -64,3 +66,11 @@ def test_no_warp_once_the_gpu_drains():
     skip.warp(Z, age, 10_000)
     assert Z.out[skip.O_WARPS] == 0
     assert list(Z.todo) == [0, 0]
+
+
+@pytest.mark.parametrize("iterations, warps", [([10, 18], 1), ([10, 19], 0)])
+def test_no_warp_while_a_workgroups_waves_are_far_apart_in_their_loop(iterations, warps):
+    Z, age = _measuring(iterations, waves_per_workgroup=2)
+    skip.warp(Z, age, 10_000)
+    assert Z.out[skip.O_WARPS] == warps
+    assert Z.out[skip.O_APART] == 1 - warps

@@ -41,11 +41,12 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # is narrow enough; the workgroup index the dispatcher jumped from; the wave-instructions issued by the
 # grid's next counters-window start; round boundaries at which the windows agreed but the noise interval was
 # wider than Z_INTERVAL_PPM; the latest boundary's interval in parts per million (grid); 1 once a workgroup
-# slot emptied with no workgroup left to fill it (the GPU drains: loop method, no warp after it)
+# slot emptied with no workgroup left to fill it (the GPU drains: loop method, no warp after it); warps
+# refused because a workgroup's waves were too far apart in their loop (loop method)
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
  O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_NOISY, O_INTERVAL, O_DRAINING,
- O_N) = range(29)
+ O_APART, O_N) = range(30)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -292,6 +293,30 @@ def _unsteady(Z):
 
 
 @njit(_nrt=False)
+def _apart(Z):
+    """_apart says whether the warping waves of some workgroup are in different loops or more than
+    2 * Z_MEASURE_ITERS iterations apart in one: they take a shared unit in turn (the LDS of a bank-conflict loop goes to one wave until its
+    loop ends), so a wave's rate changes as its siblings finish, which rate classes by age do not describe.
+    Wave slots are numbered workgroup slot by workgroup slot (Z.insts has one entry per workgroup slot)."""
+    per_workgroup = Z.iters.shape[0] // Z.insts.shape[0]
+    limit = 2 * Z.params[Z_MEASURE_ITERS]
+    for first in range(0, Z.iters.shape[0], per_workgroup):
+        low = np.int64(-1)
+        high = np.int64(-1)
+        row = np.int64(-1)
+        for w in range(first, first + per_workgroup):
+            if _warping(Z, w):
+                if row >= 0 and Z.loop_row[w] != row:
+                    return True
+                row = Z.loop_row[w]
+                low = Z.iters[w] if low < 0 else min(low, Z.iters[w])
+                high = max(high, Z.iters[w])
+        if high - low > limit:
+            return True
+    return False
+
+
+@njit(_nrt=False)
 def warp(Z, age, cycle):
     """warp moves the whole machine forward in time when every live wave is measuring a loop and the loop
     is steady: by the largest shift D that leaves each wave Z_TAIL_ITERS iterations of its loop (the first
@@ -301,8 +326,9 @@ def warp(Z, age, cycle):
     their measured rates, and D is added to the projected end (O_SHIFT). A shift shorter than two of the
     slowest class's iterations is not made, nor one while a wave is within its last Z_TAIL_ITERS
     iterations (it would overrun its loop's end: it blocks the warp till it ends), nor any once the GPU
-    drains (O_DRAINING: slot_left_empty). While some class's rate still moves (_unsteady, at ``cycle``)
-    the warp is refused (O_UNSTEADY) and tried again one slowest measuring window later (O_RETRY_AT).
+    drains (O_DRAINING: slot_left_empty). While some class's rate still moves (_unsteady, at ``cycle``),
+    or some workgroup's waves are far apart in their loop (_apart), the warp is refused (O_UNSTEADY,
+    O_APART) and tried again one slowest measuring window later (O_RETRY_AT).
     The shift's 95% half-width (O_SHIFT_HALF_WIDTH) is the standard error of the waves' own mean rate,
     relative, times D."""
     out = Z.out
@@ -336,6 +362,10 @@ def warp(Z, age, cycle):
         return
     if _unsteady(Z):
         out[O_UNSTEADY] += 1
+        out[O_RETRY_AT] = cycle + max(slowest, 1)
+        return
+    if _apart(Z):
+        out[O_APART] += 1
         out[O_RETRY_AT] = cycle + max(slowest, 1)
         return
     last_cu = -1
