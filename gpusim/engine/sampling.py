@@ -213,7 +213,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
 # benchmarks/sampling_bias.py, which checks it on held-out cases. loop: trained on the small cases of
 # benchmarks/sampling.py --quick (12 loop-sampled, the highest the grid-stride triad's 0.148), held out the
 # large ones: the full cycles lie within the noise interval and this bound together for 16 of 18
-# loop-sampled large cases (within the noise interval alone, 3). grid: no small case is grid-sampled
+# loop-sampled large cases (within the noise interval alone, 4). grid: no small case is grid-sampled
 # (their rates never settle), so it is trained on the large corpus kernels (12 grid-sampled, the highest
 # the 8192^2 stencil's 0.0203, with the +-1% interval rule) and held out the large workloads and HIP
 # kernels: 15 of 17 within the bound (9 within the noise interval alone; not the naive transpose, +1.9%
