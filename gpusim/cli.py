@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 
 from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder
 from gpusim.engine.sampling_policy import (
-    DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingPolicy,
+    DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingPolicy, sample_with_interval,
 )
 from gpusim.errors import GpusimError, UsageError
 
@@ -493,15 +493,16 @@ def _sample_policy(ns, mode: Optional[str]):
     if pct is None:
         return mode
     _check_sample_interval(pct, ns.sample if mode is not None else None)
-    return mode if mode == "off" else SamplingPolicy(mode=mode, grid_interval_pct=pct)
+    return sample_with_interval(mode, pct)
 
 
 def _check_sample_interval(pct: Optional[float], mode: Optional[str]) -> None:
     """_check_sample_interval raises UsageError naming --sample-interval when ``pct`` (None: not given) does not
     go with the --sample ``mode`` the user gave (None for none, or for a run with nothing to time)."""
     from gpusim.engine.sampling_policy import interval_problem
-    if pct is not None and interval_problem(pct, mode):
-        raise UsageError(f"--sample-interval {pct:g}: {interval_problem(pct, mode)}")
+    problem = interval_problem(pct, mode) if pct is not None else ""
+    if problem:
+        raise UsageError(f"--sample-interval {pct:g}: {problem}")
 
 
 def run_json(result) -> dict:

@@ -149,6 +149,13 @@ def interval_problem(pct: float, mode: str) -> str:
     return ""
 
 
+def sample_with_interval(mode: str, pct: Union[float, None]) -> Union[str, SamplingPolicy]:
+    """sample_with_interval is what a run of sample mode ``mode`` passes to simulate as ``sample`` when the grid
+    method's interval is ``pct`` percent (None: the policy's default): the mode itself, or a SamplingPolicy of
+    both (the mode alone under ``off``, which samples nothing). ``pct`` is not checked (interval_problem)."""
+    return mode if pct is None or mode == "off" else SamplingPolicy(mode=mode, grid_interval_pct=pct)
+
+
 def sampling_policy(sample: Union[str, SamplingPolicy, None]) -> SamplingPolicy:
     """sampling_policy turns a mode name, a policy or None (``off``) into a SamplingPolicy."""
     if sample is None:

@@ -141,10 +141,8 @@ def _simulate_into(row: dict, study: dict, params: dict) -> None:
 def _sampling(study: dict):
     """_sampling is the ``sample`` a study's point passes to simulate: its mode, or with a ``sample_interval``
     a SamplingPolicy of that mode and interval."""
-    from gpusim.engine.sampling_policy import SamplingPolicy
-    mode = study.get("sample", DEFAULT_SAMPLE_MODE)
-    interval = study.get("sample_interval")
-    return mode if interval is None else SamplingPolicy(mode=mode, grid_interval_pct=interval)
+    from gpusim.engine.sampling_policy import sample_with_interval
+    return sample_with_interval(study.get("sample", DEFAULT_SAMPLE_MODE), study.get("sample_interval"))
 
 
 def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:

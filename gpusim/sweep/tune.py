@@ -404,8 +404,9 @@ def tune(family: str, arch_ref, fixed: dict, *, top: int = 5, max_points: int = 
     if sample not in SAMPLE_MODES:
         raise StudyError(f"sample mode {sample!r} is not one of {', '.join(SAMPLE_MODES)}")
     from gpusim.engine.sampling_policy import interval_problem
-    if sample_interval is not None and interval_problem(sample_interval, sample):
-        raise StudyError(f"sample interval: {interval_problem(sample_interval, sample)}")
+    problem = interval_problem(sample_interval, sample) if sample_interval is not None else ""
+    if problem:
+        raise StudyError(f"sample interval: {problem}")
     arch = load_arch(arch_ref)
     found = search(family, arch, fixed, max_points=max_points, space=space)
     if not found.kept:
