@@ -339,8 +339,9 @@ def _why_nothing_skipped(plan: SamplePlan, out: np.ndarray) -> str:
             why.append(f"the grid's completion rate kept moving by more than {plan.policy.steady_pct:g}% between "
                        f"windows of {plan.window} rounds")
         if out[skip.O_NOISY]:
+            asked = plan.policy.grid_interval_pct
             why.append(f"{'while it held' if why else 'the grid held its rate but'} its round boundaries never "
-                       f"fell close enough to a straight line for a 95% interval of ±{plan.policy.grid_interval_pct:g}% "
+                       f"fell close enough to a straight line for a 95% interval of ±{asked:g}% "
                        f"on the projected cycles (the last: ±{out[skip.O_INTERVAL] / 1e4:.1f}%)")
         return "; ".join(why) + ": every workgroup simulated"
     if plan.method == "grid" and out[skip.O_NONUNIFORM]:

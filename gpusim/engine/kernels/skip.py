@@ -295,9 +295,10 @@ def _unsteady(Z):
 @njit(_nrt=False)
 def _apart(Z):
     """_apart says whether the warping waves of some workgroup are in different loops or more than
-    2 * Z_MEASURE_ITERS iterations apart in one: they take a shared unit in turn (the LDS of a bank-conflict loop goes to one wave until its
-    loop ends), so a wave's rate changes as its siblings finish, which rate classes by age do not describe.
-    Wave slots are numbered workgroup slot by workgroup slot (Z.insts has one entry per workgroup slot)."""
+    2 * Z_MEASURE_ITERS iterations apart in one: they take a shared unit in turn (the LDS of a bank-conflict
+    loop goes to one wave until its loop ends), so a wave's rate changes as its siblings finish, which rate
+    classes by age do not describe. Wave slots are numbered workgroup slot by workgroup slot (Z.insts has
+    one entry per workgroup slot)."""
     per_workgroup = Z.iters.shape[0] // Z.insts.shape[0]
     limit = 2 * Z.params[Z_MEASURE_ITERS]
     for first in range(0, Z.iters.shape[0], per_workgroup):
@@ -339,7 +340,7 @@ def warp(Z, age, cycle):
         return
     measure = Z.params[Z_MEASURE_ITERS]
     _pool_rates(Z, age)
-    shift = np.int64(-1)
+    shift = np.int64(0)   # the first warping wave's sets it (n == 0)
     slowest = np.int64(0)
     n = 0
     total = 0.0
