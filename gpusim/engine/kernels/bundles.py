@@ -83,9 +83,10 @@ MemoryCounterViews = namedtuple("MemoryCounterViews", ("tcp", "sqc", "tcc", "mal
 #   of the counters (rows 0 and 1: the measuring window's start and end; row 2: the grid method's next
 #   start); memory: the live views; rank (per wave slot) and pool_span / pool_prev / pool_n ([rows, slots per
 #   CU]): a warp's rate classes (skip.warp); round_t[k]: the cycle the grid method's head completed its k-th
-#   round; t95[d - 1]: Student's two-sided 95% point at d degrees of freedom (skip.interval_ppm).
+#   round, round_i[k]: the wave-instructions of the workgroups completed by then; t95[d - 1]: Student's
+#   two-sided 95% point at d degrees of freedom (skip.interval_ppm).
 SampleArrays = namedtuple("SampleArrays", (
     "params", "out", "skip_head", "trip", "iters", "loop_row", "fresh", "mark", "outside", "todo", "insts",
     "samples", "snap_counters", "snap_icount", "snap_memory", "memory", "rank", "pool_span", "pool_prev",
-    "pool_n", "round_t", "t95",
+    "pool_n", "round_t", "round_i", "t95",
 ))

@@ -42,11 +42,12 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # grid's next counters-window start; round boundaries at which the windows agreed but the noise interval was
 # wider than Z_INTERVAL_PPM; the latest boundary's interval in parts per million (grid); 1 once a workgroup
 # slot emptied with no workgroup left to fill it (the GPU drains: loop method, no warp after it); warps
-# refused because a workgroup's waves were too far apart in their loop (loop method)
+# refused because a workgroup's waves were too far apart in their loop (loop method); the wave-instructions
+# of the workgroups completed before the jump (grid method)
 (O_SHIFT, O_FF_INSTS, O_FF_ITERS, O_WARPS, O_T_A, O_T_B, O_I_A, O_I_B, O_DONE_A, O_DONE_B, O_JUMPED,
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
  O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_NOISY, O_INTERVAL, O_DRAINING,
- O_APART, O_N) = range(30)
+ O_APART, O_SIG_SUM, O_N) = range(31)
 # fast_forward's outcomes
 FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
 _STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
@@ -442,6 +443,7 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
     if k >= Z.round_t.shape[0]:
         return
     Z.round_t[k] = cycle
+    Z.round_i[k] = out[O_SIG_SUM]
     if k == 1:
         snapshot(Z, 0, cycle, issued, out[O_COMPLETED], counters, icount)
     elif (k & (k - 1)) == 0:   # 2, 4, 8, ...: the window's start moves to the previous power of two
@@ -527,17 +529,40 @@ def workgroup_completed(Z, ws, cycle, issued, counters, icount):
     if out[O_JUMPED] == 0:
         out[O_SIG_MIN] = min(out[O_SIG_MIN], Z.insts[ws])
         out[O_SIG_MAX] = max(out[O_SIG_MAX], Z.insts[ws])
+        out[O_SIG_SUM] += Z.insts[ws]
     Z.insts[ws] = 0
     if Z.params[Z_METHOD] == METHOD_GRID and out[O_JUMPED] == 0 and out[O_COMPLETED] % Z.params[Z_ROUND] == 0:
         _round_boundary(Z, out[O_COMPLETED] // Z.params[Z_ROUND], cycle, issued, counters, icount)
+
+
+# how far the mean wave-instructions per workgroup may move between the head's halves, in parts per
+# thousand, for the middle of a grid whose workgroups differ to be projected from the head (work_moved)
+WORK_MOVED_PERMIL = 3
+
+
+@njit(_nrt=False)
+def work_moved(round_i, k, per_round):
+    """work_moved says whether the mean wave-instructions per workgroup of the head's later half (round
+    boundaries ceil(k/2) to ``k``, the rate's window) differ from its earlier half's by more than
+    WORK_MOVED_PERMIL parts per thousand (``round_i[j]``: the wave-instructions of the workgroups completed
+    by boundary j). Workgroups that differ by their data (an iteration count per element) keep one mean
+    over the grid, so the rate measured in workgroups still holds for the middle; workgroups whose work
+    grows or shrinks across the grid (a triangular loop) move the mean, and are not projected."""
+    first = (k + 1) // 2
+    if k < 2 or first < 1:
+        return True
+    early = round_i[first] / (first * per_round)
+    late = (round_i[k] - round_i[first]) / ((k - first) * per_round)
+    return abs(late - early) * 1000 > WORK_MOVED_PERMIL * late
 
 
 @njit(_nrt=False)
 def next_workgroup(Z, next_wg):
     """next_workgroup is the workgroup the dispatcher launches after ``next_wg - 1``: under the grid method,
     from Z_JUMP_AT on (the shortest head) and while the latest two measuring windows agree (O_STEADY), it
-    jumps to Z_RESUME_AT, provided every completed workgroup ran the same number of wave-instructions (else
-    it records that they differed and runs the grid in full). Past Z_RESUME_AT it never jumps."""
+    jumps to Z_RESUME_AT, provided the completed workgroups did the same work on average in the two halves
+    of the head (work_moved; else it records that they differed and runs the grid in full). Past
+    Z_RESUME_AT it never jumps."""
     out = Z.out
     if Z.params[Z_METHOD] != METHOD_GRID or out[O_JUMPED] != 0 or next_wg < Z.params[Z_JUMP_AT]:
         return next_wg
@@ -546,7 +571,8 @@ def next_workgroup(Z, next_wg):
         return next_wg
     if out[O_STEADY] == 0:
         return next_wg
-    if out[O_SIG_MIN] != out[O_SIG_MAX]:
+    if out[O_SIG_MIN] != out[O_SIG_MAX] and work_moved(Z.round_i, out[O_DONE_B] // Z.params[Z_ROUND],
+                                                        Z.params[Z_ROUND]):
         out[O_NONUNIFORM] = 1
         out[O_JUMPED] = -1
         return next_wg
