@@ -73,6 +73,8 @@ ARCH = "cdna3"
 MIN_SPEEDUP = 10.0          # issue 19: every case at least 10x faster than its full simulation
 GEMM_CASE = "gemm_128x128"  # issue 19: the 4096^3 f16 GEMM ...
 GEMM_MAX_SECONDS = 2.0      # ... sampled in under 2 s of host time after numba compilation
+COUNT_ESTIMATE_PCT = 0.1    # how far a grid of differing workgroups may estimate its wave-instructions (they
+                            # are exact otherwise: every other sampled count is counted, not estimated)
 TOP_COUNTERS = 8            # counters with the largest sampled-vs-full differences kept in --json
 
 
@@ -200,8 +202,16 @@ def misses(rec: dict) -> list:
         out.append(f"< {MIN_SPEEDUP:g}x")
     if rec["name"] == GEMM_CASE and rec["scale"] == "large" and rec["sampled_s"] >= GEMM_MAX_SECONDS:
         out.append(f"4096^3 GEMM >= {GEMM_MAX_SECONDS:g} s")
-    if rec.get("wave_instructions") is not None and rec["sampled_wave_instructions"] != rec["wave_instructions"]:
-        out.append("instruction counts differ")
+    full, sampled = rec.get("wave_instructions"), rec["sampled_wave_instructions"]
+    if full is not None and sampled != full:
+        # exact, except the middle of a grid whose workgroups differ by their data, counted at their mean
+        # (gpusim.engine.sampling; its reason says so): that estimate is held to COUNT_ESTIMATE_PCT
+        estimated = "the workgroups differ" in (rec.get("reason") or "")
+        off = 100 * abs(sampled - full) / full
+        if not estimated:
+            out.append("instruction counts differ")
+        elif off > COUNT_ESTIMATE_PCT:
+            out.append(f"instruction count off by {off:.2f}%")
     return out
 
 

@@ -218,8 +218,9 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
 # benchmarks/sampling.py --quick (12 loop-sampled, the highest the grid-stride triad's 0.148), held out the
 # large ones: the full cycles lie within the noise interval and this bound together for 16 of 18
 # loop-sampled large cases (within the noise interval alone, 4). grid: no small case is grid-sampled
-# (their rates never settle), so it is trained on the large corpus kernels (12 grid-sampled, the highest
-# the 8192^2 stencil's 0.0203, with the +-1% interval rule) and held out the large workloads and HIP
+# (their rates never settle), so it is trained on the large corpus kernels (15 grid-sampled, among them three
+# whose workgroups differ by their data, the highest the 8192^2 stencil's 0.0203, with the +-1% interval
+# rule) and held out the large workloads and HIP
 # kernels: 15 of 17 within the bound (9 within the noise interval alone; not the naive transpose, +1.9%
 # at 92% in detail, nor the 8192^2 LDS transpose, -1.4% against a bound of 1.1%).
 # A run's method_error_pct is this times its skipped share: the 4096^3 GEMM, 61% skipped, gets +-9.0%, the
