@@ -178,7 +178,8 @@ def run_case(case: Case, scale: str, arch, sample, reference: Optional[dict]) ->
     rec.update(method=outcome.method, reason=outcome.reason, simulated_fraction=outcome.simulated_fraction,
                ci_pct=outcome.noise_pct(sampled.cycles) if outcome.sampled else None,
                bound_pct=outcome.error_pct(sampled.cycles) if outcome.sampled else None,
-               cycles_low=int(outcome.cycles_low), cycles_high=int(outcome.cycles_high), samples=int(outcome.samples))
+               cycles_low=int(outcome.cycles_low), cycles_high=int(outcome.cycles_high), samples=int(outcome.samples),
+               counts_estimated=bool(outcome.counts_estimated))
     if full_counters is not None:
         rec["counter_diff_pct"] = counter_differences(full_counters, dict(sampled.counters))
     del sampled, kernel
@@ -205,10 +206,9 @@ def misses(rec: dict) -> list:
     full, sampled = rec.get("wave_instructions"), rec["sampled_wave_instructions"]
     if full is not None and sampled != full:
         # exact, except the middle of a grid whose workgroups differ by their data, counted at their mean
-        # (gpusim.engine.sampling; its reason says so): that estimate is held to COUNT_ESTIMATE_PCT
-        estimated = "the workgroups differ" in (rec.get("reason") or "")
+        # (SamplingOutcome.counts_estimated): that estimate is held to COUNT_ESTIMATE_PCT
         off = 100 * abs(sampled - full) / full
-        if not estimated:
+        if not rec.get("counts_estimated"):
             out.append("instruction counts differ")
         elif off > COUNT_ESTIMATE_PCT:
             out.append(f"instruction count off by {off:.2f}%")

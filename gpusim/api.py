@@ -341,8 +341,9 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     warm-up run (gpusim.engine.timing.time_kernel); cycles and counters are the timed dispatch's.
     ``sample`` (timed runs only; a mode name of gpusim.engine.sampling.SAMPLE_MODES or a SamplingPolicy;
     None: ``off``) lets a big dispatch be timed from a representative part (gpusim.engine.sampling):
-    ``Result.sampling`` says what was done and how sure the projection is. Outputs, checks and
-    instruction counts stay exact: with ``check`` or ``outputs`` every workgroup also runs functionally.
+    ``Result.sampling`` says what was done and how sure the projection is. Outputs and checks stay exact:
+    with ``check`` or ``outputs`` every workgroup also runs functionally; so do the timed run's instruction
+    counts, unless ``Result.sampling.counts_estimated`` (a grid whose workgroups differ by their data).
     Raises KernelFault if the kernel faults and HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch

@@ -220,8 +220,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
 # loop-sampled large cases (within the noise interval alone, 4). grid: no small case is grid-sampled
 # (their rates never settle), so it is trained on the large corpus kernels (15 grid-sampled, among them three
 # whose workgroups differ by their data, the highest the 8192^2 stencil's 0.0203, with the +-1% interval
-# rule) and held out the large workloads and HIP
-# kernels: 15 of 17 within the bound (9 within the noise interval alone; not the naive transpose, +1.9%
+# rule) and held out the large workloads and HIP kernels: 15 of 17 within the bound (9 within the noise interval alone; not the naive transpose, +1.9%
 # at 92% in detail, nor the 8192^2 LDS transpose, -1.4% against a bound of 1.1%).
 # A run's method_error_pct is this times its skipped share: the 4096^3 GEMM, 61% skipped, gets +-9.0%, the
 # 256M triad, 53% skipped, +-1.1%.
@@ -252,7 +251,8 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         _add_scaled(Z, counters, None, skipped_insts / window_insts if window_insts > 0 else 0.0)
         projected = cycles + int(out[skip.O_SHIFT])
         counters[columns["cu_busy"]] += int(out[skip.O_CU_BUSY_SHIFT])
-        total = issued + skipped_insts
+        total = issued + skipped_insts   # fast-forwarded iterations count their instructions
+        estimated = False
         half = float(out[skip.O_SHIFT_HALF_WIDTH])
         rates = Z.samples[:min(int(out[skip.O_SAMPLES]), Z.samples.size)]
         warps = int(out[skip.O_WARPS])
@@ -281,7 +281,8 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         half = _jitter_half_width(boundaries, projected - cycles)
         rates = boundaries
         reason = f"{plan.reason}; {skipped_wgs:,} workgroups of the middle projected at the measured rate"
-        if out[skip.O_SIG_MIN] != out[skip.O_SIG_MAX]:
+        estimated = bool(out[skip.O_SIG_MIN] != out[skip.O_SIG_MAX])
+        if estimated:
             reason += (f" (the workgroups differ, {int(out[skip.O_SIG_MIN]):,} to {int(out[skip.O_SIG_MAX]):,} "
                        f"wave-instructions, alike on average in both halves of the head: {mean_work:,.0f})")
     else:
@@ -291,7 +292,7 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
     fraction = issued / total if total else 1.0
     outcome = SamplingOutcome(plan.method, reason, fraction, cycles, int(np.floor(projected - half)),
                               int(np.ceil(projected + half)), int(rates.size),
-                              100.0 * METHOD_ERROR.get(plan.method, 0.0) * (1.0 - fraction))
+                              100.0 * METHOD_ERROR.get(plan.method, 0.0) * (1.0 - fraction), estimated)
     return projected, outcome
 
 

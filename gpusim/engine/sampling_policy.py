@@ -179,6 +179,9 @@ class SamplingOutcome:
     the projected cycles: the method's error per unit of skipped work measured against full simulations
     (gpusim.engine.sampling.METHOD_ERROR, benchmarks/sampling_bias.py) times the share of the work skipped.
     ``error_pct`` adds the two in quadrature: the error estimate a report, a sweep row or tune uses.
+    ``counts_estimated``: the instruction counts of the skipped part are the measuring window's scaled to
+    it, not counted (a grid whose workgroups differ by their data; every other sampled run counts them
+    exactly).
     """
 
     method: str
@@ -189,6 +192,7 @@ class SamplingOutcome:
     cycles_high: int = 0
     samples: int = 0
     method_error_pct: float = 0.0
+    counts_estimated: bool = False
 
     @property
     def sampled(self) -> bool:

@@ -62,6 +62,7 @@ def test_grid_sampling_is_deterministic_and_stays_near_the_full_simulation(arch)
     from gpusim.engine.sampling import METHOD_ERROR
     assert s.method_error_pct == pytest.approx(100.0 * METHOD_ERROR["grid"] * (1.0 - s.simulated_fraction))
     # every head workgroup ran the same instructions, so the projected total is exact
+    assert not s.counts_estimated
     assert first.counters["GPUSIM_INSTS_TOTAL"] == full.counters["GPUSIM_INSTS_TOTAL"]
 
 
@@ -246,7 +247,7 @@ def test_workgroups_that_differ_by_their_data_are_projected_at_their_mean(arch):
     assert "the workgroups differ, 1,018 to 1,052 wave-instructions, alike on average in both halves" in s.reason
     assert abs(_error(sampled, full)) < 0.02                       # measured today: -0.6%, 89% in detail
     insts, exact = sampled.counters["GPUSIM_INSTS_TOTAL"], full.counters["GPUSIM_INSTS_TOTAL"]
-    assert insts != exact and abs(insts - exact) / exact < 0.005   # projected at the mean, not counted
+    assert s.counts_estimated and insts != exact and abs(insts - exact) / exact < 0.005   # at the mean
 
 
 def test_workgroups_whose_work_moves_across_the_grid_are_not_projected():

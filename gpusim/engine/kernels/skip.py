@@ -548,9 +548,9 @@ def work_moved(round_i, k, per_round):
     by boundary j). Workgroups that differ by their data (an iteration count per element) keep one mean
     over the grid, so the rate measured in workgroups still holds for the middle; workgroups whose work
     grows or shrinks across the grid (a triangular loop) move the mean, and are not projected."""
-    first = (k + 1) // 2
-    if k < 2 or first < 1:
+    if k < 2:
         return True
+    first = (k + 1) // 2
     early = round_i[first] / (first * per_round)
     late = (round_i[k] - round_i[first]) / ((k - first) * per_round)
     return abs(late - early) * 1000 > WORK_MOVED_PERMIL * late
