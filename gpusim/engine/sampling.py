@@ -276,7 +276,7 @@ def project(plan: SamplePlan, Z: bundles.SampleArrays, cycles: int, counters: np
         counters[columns["cu_busy"]] += cus * (projected - cycles)
         # the middle's workgroups ran what the rate's window's did on average (all of them the same, unless
         # they differ by their data: skip.work_moved)
-        mean_work = (Z.round_i[last] - Z.round_i[first]) / ((last - first) * plan.round)
+        mean_work = skip.head_work(Z.round_i, last, plan.round)[1]
         total = issued + int(round(skipped_wgs * mean_work))
         half = _jitter_half_width(boundaries, projected - cycles)
         rates = boundaries

@@ -541,18 +541,25 @@ WORK_MOVED_PERMIL = 3
 
 
 @njit(_nrt=False)
+def head_work(round_i, k, per_round):
+    """head_work is the mean wave-instructions per workgroup of the head's earlier half (round boundaries
+    0 to ceil(k/2)) and of its later half (ceil(k/2) to ``k``, the rate's window), for ``k`` >= 2
+    (``round_i[j]``: the wave-instructions of the workgroups completed by boundary j)."""
+    first = (k + 1) // 2
+    return (round_i[first] / (first * per_round),
+            (round_i[k] - round_i[first]) / ((k - first) * per_round))
+
+
+@njit(_nrt=False)
 def work_moved(round_i, k, per_round):
-    """work_moved says whether the mean wave-instructions per workgroup of the head's later half (round
-    boundaries ceil(k/2) to ``k``, the rate's window) differ from its earlier half's by more than
-    WORK_MOVED_PERMIL parts per thousand (``round_i[j]``: the wave-instructions of the workgroups completed
-    by boundary j). Workgroups that differ by their data (an iteration count per element) keep one mean
-    over the grid, so the rate measured in workgroups still holds for the middle; workgroups whose work
-    grows or shrinks across the grid (a triangular loop) move the mean, and are not projected."""
+    """work_moved says whether the two halves of the head (head_work) differ in their mean wave-instructions
+    per workgroup by more than WORK_MOVED_PERMIL parts per thousand of the later half's. Workgroups that
+    differ by their data (an iteration count per element) keep one mean over the grid, so the rate measured
+    in workgroups still holds for the middle; workgroups whose work grows or shrinks across the grid (a
+    triangular loop) move the mean, and are not projected."""
     if k < 2:
         return True
-    first = (k + 1) // 2
-    early = round_i[first] / (first * per_round)
-    late = (round_i[k] - round_i[first]) / ((k - first) * per_round)
+    early, late = head_work(round_i, k, per_round)
     return abs(late - early) * 1000 > WORK_MOVED_PERMIL * late
 
 
