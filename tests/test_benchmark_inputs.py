@@ -186,3 +186,39 @@ def test_the_sampling_benchmark_holds_instruction_counts_exact_unless_the_run_es
            "sampled_s": 1.0, "wave_instructions": 1_000_000, "sampled_wave_instructions": sampled,
            "counts_estimated": estimated}
     assert bench.misses(rec) == ([says] if says else [])
+
+
+def test_the_kernel_profiler_reads_function_sizes_from_an_object_file(tmp_path):
+    clang, nm = shutil.which("clang-19"), shutil.which("llvm-nm-19")
+    if clang is None or nm is None:
+        pytest.skip("clang-19 and llvm-nm-19 are needed to build an object file")
+    source = tmp_path / "two.c"
+    source.write_text("int small(int x) { return x + 1; }\n"
+                      "int large(int *p, int n) { int s = 0; for (int i = 0; i < n; i++) s += p[i] * i; return s; }\n")
+    obj = tmp_path / "two.o"
+    subprocess.run([clang, "-O1", "-c", "-target", "x86_64-linux-gnu", str(source), "-o", str(obj)], check=True)
+    listed = subprocess.run([nm, "-S", "--defined-only", str(obj)], capture_output=True, text=True, check=True)
+    expected = {fields[3]: int(fields[1], 16) for fields in (line.split() for line in listed.stdout.splitlines())
+                if len(fields) == 4 and fields[2] in "Tt"}
+    profiler = _module("profile_kernels")
+    assert dict(profiler.function_symbols(obj.read_bytes())) == expected == {"small": expected["small"],
+                                                                              "large": expected["large"]}
+    assert expected["large"] > expected["small"] > 0
+
+
+def test_the_kernel_profiler_names_numba_functions_by_module_and_function():
+    profiler = _module("profile_kernels")
+    mangled = ("_ZN6gpusim6engine7kernels2cu9run_timedB2v1B54c8tJTC_2fWwGaMLSgd6CjA4xXKR0tsqKIYSQtVGpi4EHECT01gNZoAE"
+               "530ProgramArrays_28array_28int32")
+    assert profiler.short_name(mangled) == "cu.run_timed"
+    assert profiler.short_name("_ZN6gpusim6memory7kernels7channel15channel_requestB4v452B42c8t") == \
+        "channel.channel_request"
+    assert profiler.short_name("memcpy") == "memcpy"
+
+
+def test_the_kernel_profiler_refuses_an_unknown_case_before_compiling_anything():
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "profile_kernels.py"), "stream_triadd"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "no case 'stream_triadd'" in run.stderr
+    assert "Traceback" not in run.stderr and run.stdout == ""
