@@ -160,14 +160,19 @@ def _profile(args, perf: str, run) -> int:
           f"{write_perf_map()} functions named in /tmp/perf-{os.getpid()}.map", flush=True)
     data = args.perf_data or os.path.join(os.environ["NUMBA_CACHE_DIR"], "perf.data")
     recorder = subprocess.Popen([perf, "record", "-q", "-F", "499", "-p", str(os.getpid()), "-o", data],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)   # perf attaches
     started = time.perf_counter()
     for _ in range(args.reps):
         result = run()
     seconds = time.perf_counter() - started
     recorder.send_signal(signal.SIGINT)
-    recorder.wait()
+    _, complaint = recorder.communicate()
+    if not os.path.exists(data) or os.path.getsize(data) == 0:
+        last = complaint.strip().splitlines()[-1] if complaint.strip() else "it wrote nothing"
+        print(f"profile_kernels.py: error: perf record failed ({last}); "
+              "/proc/sys/kernel/perf_event_paranoid may forbid it", file=sys.stderr)
+        return 2
     print(f"{args.case} [{args.scale}, sample {args.sample}]: {result.cycles:,} cycles, "
           f"{seconds / args.reps:.2f} s a run over {args.reps}")
     report = subprocess.run([perf, "report", "-i", data, "--stdio", "--sort", "dso,sym"],
