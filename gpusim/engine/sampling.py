@@ -24,30 +24,21 @@ last partial round) and replaces the repetition with a measured rate. Two method
 
 ``grid``
     The first rounds of workgroups (at least ``grid_head_fraction`` of the grid's rounds, and at least
-    ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous
-    dispatch (the dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and
-    contention the head left. The head goes on until its last two windows of ``grid_window_rounds``
-    rounds (fewer on a grid too short for two such windows and the tail, but not below 2) took cycles
-    within ``steady_pct`` of each other. A kernel's rate climbs for its first rounds (the 8192^2
-    stencil's rounds take about 2,500 cycles at first and 2,950 from the twelfth on; its L2 misses and
-    L2-to-memory writes per round are the same from the second round on, so this is not the caches
-    filling), and single rounds are noisy (workgroups launched together finish in bursts: one round of
-    the 256M triad takes 26,100 cycles and the next 8,400), so windows of 4 rounds see a climb that
-    windows of 2 miss by chance. The skipped middle costs the completion rate measured over the later
-    half of the head (its counters scale from a window of its last half to three quarters), and the head
+    ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous dispatch (the
+    dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and contention the head
+    left. The head goes on until its last two windows of ``grid_window_rounds`` rounds (fewer on a grid too
+    short for two such windows and the tail, but not below 2) took cycles within ``steady_pct`` of each other (a
+    kernel's rate climbs for its first rounds, and single rounds are noisy: windows of several rounds see a
+    climb that windows of 2 miss by chance). The skipped middle costs the completion rate measured over the
+    later half of the head (its counters scale from a window of its last half to three quarters), and the head
     goes on, too, until the noise interval that rate would leave on the projected cycles is within
-    ``grid_interval_pct`` (skip.interval_ppm, the interval project() reports): a grid whose round
-    boundaries stray far from a straight line is measured over more rounds, and one whose rate changes
-    within the head keeps it from steadying. On the 29 grid-sampled large cases of benchmarks/sampling.py
-    the +-1% default took the largest error from 10.9% (the naive transpose) to 1.9% and the mean from
-    1.4% to 0.7%, all 29 within 3% rather than 27, at a median of 45% of the wave-instructions in detail
-    rather than 14% (2.0x faster than the full simulation rather than 4.6x). Workgroups whose instruction
-    counts differ by their data (a loop per element of random length) are projected too, provided the
-    head's two halves ran the same wave-instructions per workgroup on average (skip.work_moved: a grid whose
-    work grows or shrinks with the workgroup id, a triangular loop, runs in detail); the middle's instruction
-    counts are then the rate window's, scaled (the divergent loop, newton_sqrt and intdiv64 of
-    benchmarks/sampling.py, run in full before: -0.05%, -0.01% and -0.06%, their totals within 0.005%). A
-    rate that never settles before the tail runs the whole grid in detail.
+    ``grid_interval_pct`` (skip.interval_ppm, the interval project() reports): a grid whose round boundaries
+    stray far from a straight line is measured over more rounds, and one whose rate changes within the head
+    keeps it from steadying. Workgroups whose instruction counts differ by their data (a loop per element of
+    random length) are projected too, provided the head's two halves ran the same wave-instructions per
+    workgroup on average (skip.work_moved: a grid whose work grows or shrinks with the workgroup id, a
+    triangular loop, runs in detail); the middle's instruction counts are then the rate window's, scaled
+    (SamplingOutcome.counts_estimated). A rate that never settles before the tail runs the whole grid in detail.
 
 Counters of the skipped work are the counters accumulated over the measuring window, scaled by how much
 more work was skipped than the window did (instruction counts of fast-forwarded iterations are exact),
@@ -57,24 +48,12 @@ measured rates (the loop method's per-wave cycles per iteration; the grid head's
 their straight line, _jitter_half_width), and the method's own error (METHOD_ERROR times the skipped
 share), which the interval alone does not cover: the two together are the error estimate a report prints.
 
-Accuracy (benchmarks/sampling.py against the full simulation): neither method meets issue 19's targets
-on every case yet, so sampling is off unless asked for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid
-method measures its rate on a head of the grid, so a grid whose rate changes after it is projected from
-its early rate unless the change reaches the head's later half and widens its interval (the naive
-16384^2 transpose's rounds 60 to 95 of 105 take half as long again as the others on average: -10.9%
-with a tenth of the grid as its head, +1.9% once the interval rule kept 92% of it in detail); the loop
-method extrapolates from a few iterations, so a loop whose rate
-drifts after its head (the clang-built 128x128 MFMA GEMM's iterations climb from about 1,800 to 4,600
-cycles over the 128 of its first round, as its L2 hit rate falls from 0.89 to 0.65) is projected from
-its early rate. That drift is a feedback no early window shows: its iterations keep one rate for their
-first 32 while the workgroups' spread in phase grows, until the lines they share no longer stay in the 4
-MB L2 between readers and the misses saturate the fabric; with a 16 MB L2 (an arch file of ``extends:
-cdna3`` and ``l2: {size_bytes: 16_777_216}``) the full simulation stays near its early rate, 476,854
-cycles against 690,215, within 2.6% of the sampled run's 464,907. A warp moves the phases as the measured
-rates say, so it cannot foresee that. Part of any measured error is the full simulation's own: moving
-the L1 or L2 latency by one cycle moves the 4096^3 GEMM's full cycles over 2.96% and the 256M triad's
-over 1.3%, and one window of simulated rounds tells a stream's rate only to a few percent
-(benchmarks/sampling_floor.py).
+Accuracy: neither method meets issue 19's targets on every case yet, so sampling is off unless asked
+for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid method projects the middle from a head of the grid,
+so a rate that changes after the head is projected from its early value; the loop method extrapolates
+from a few iterations, so a loop whose rate drifts after them (a GEMM whose L2 hit rate falls as its
+workgroups spread in phase) is projected from its early rate. The measured errors, the reasons behind
+each rule and default, and the full simulation's own variation are in docs/sampling.md.
 """
 from __future__ import annotations
 

@@ -20,46 +20,34 @@ SAMPLE_ABOVE_WAVE_INSTRUCTIONS = 4_000_000
 
 @dataclass(frozen=True)
 class SamplingPolicy:
-    """SamplingPolicy says whether and how a timed dispatch may be sampled.
+    """SamplingPolicy says whether and how a timed dispatch may be sampled (gpusim.engine.sampling).
 
     ``mode``: ``auto`` samples a dispatch estimated above ``above_wave_instructions`` wave-instructions
     (its first workgroup's count times the grid), ``on`` samples whatever a method applies to (tests and
-    studies of small grids), ``off`` simulates every workgroup in full. The loop method: every wave runs
-    at least ``loop_head_iterations`` iterations of a long loop in detail; its last
-    ``2 * loop_measure_iterations`` make two measuring windows of cycles per iteration, pooled over the
-    waves of one rate class, and the GPU warps only once no class's rate moved by more than
-    ``steady_pct`` percent from the first window to the second (else it waits a window and looks
-    again, so a loop whose rate keeps drifting runs in detail); a warp leaves every wave at least
-    ``loop_tail_iterations`` iterations to run in detail; a loop is long when the first workgroup runs
-    it at least ``4 * loop_head_iterations`` times. The grid method: rounds of workgroups (every
-    workgroup slot of the GPU once) simulated at the start, at least ``grid_head_fraction`` of the grid's
-    rounds and at least ``grid_head_rounds`` (a longer head measures its rate past the first rounds'
-    climb: the 256M saxpy, -44% with 3 rounds, -0.4% with 10%) and then until the last two windows of
-    ``grid_window_rounds`` rounds took cycles within ``steady_pct`` percent of each other (windows of 4
-    rather than 2 took the 8192^2 stencil from -10.0% to -1.3% and the 256M triad from -3.6% to -0.2%;
-    a grid too short for two windows and the tail gets shorter ones, shortened no further than 2), and
-    ``grid_tail_rounds`` at the end; it needs ``grid_head_rounds + grid_tail_rounds + 2`` rounds. It jumps
-    only once, besides, the 95% confidence interval the head's round boundaries give the projected cycles
-    (sampling noise: how far they stray from a straight line, gpusim.engine.kernels.skip.interval_ppm) is
-    within ``grid_interval_pct`` percent of them: rounds whose completions come in bursts need a longer head
-    for the same precision (on the per-round timelines of the 29 grid kernels of benchmarks/sampling.py's
-    large cases, a rule of +-1% took the largest error from 11.3% to 2.1%, within 3% for 29 rather than 27,
-    within 1% for 19 rather than 16, at 39% rather than 21% of the rounds in detail).
-    ``loop_max_warps`` bounds the warps of one dispatch (0, the default: none) and ``loop_warp_fraction`` is
-    the part of the largest possible shift each makes. A warp is made only while the GPU is full (none once
-    a workgroup slot has emptied with no workgroup left to fill it: rates measured with every slot busy do
-    not hold for a draining GPU) and while each workgroup's waves are within 2 x ``loop_measure_iterations``
-    iterations of each other in one loop (waves that take a shared unit in turn, as the LDS of a bank-conflict
-    loop, change rate as their siblings end, which the age-ranked classes do not describe). So each full
-    round of a multi-round grid warps: against one warp per dispatch, the 4096^3 32x32-tile GEMM went from
-    +15.3% with 82% in detail to +0.01% with 47%, the 38912-workgroup shared_tile from 79% in detail to 19%
-    (+0.13% to +0.03%) and the 4-round LDS bank-conflict loop from -0.06% to -0.34% (-4.2% without the
-    second rule, its second warp made while on CU 0 one wave of each of its two workgroups trailed its
-    siblings by 119 and 237 iterations); every other large loop case of benchmarks/sampling.py kept its
-    cycles. Several half warps, each after measuring again, moved the 4096^3 GEMM from -2.9% to +1.0% and
-    the 256M grid-stride triad from -5.0% to -3.1%, but left 56% instead of 39% (46% instead of 20%) in
-    detail (the large cases of benchmarks/sampling_cases.py). ``loop_warm_caches`` False skips the
-    fast-forward's cache warming (faster, for studying what warming changes).
+    studies of small grids), ``off`` simulates every workgroup in full.
+
+    The loop method takes a loop the first workgroup runs at least ``4 * loop_head_iterations`` times per
+    wave. Every wave runs at least ``loop_head_iterations`` iterations of it in detail; its last
+    ``2 * loop_measure_iterations`` make two measuring windows of cycles per iteration, pooled over the waves
+    of one rate class. The GPU warps once no class's rate moved by more than ``steady_pct`` percent from the
+    first window to the second (else it waits a window and looks again, so a loop whose rate keeps drifting
+    runs in detail), and only while the GPU is full (not once a workgroup slot has emptied with no
+    workgroup left to fill it) and each workgroup's waves are within ``2 * loop_measure_iterations``
+    iterations of each other in one loop. A warp makes ``loop_warp_fraction`` of the largest shift that
+    leaves every wave ``loop_tail_iterations`` iterations to run in detail, at most ``loop_max_warps`` of
+    them per dispatch (0: no limit); the iterations it fast-forwards warm the caches unless
+    ``loop_warm_caches`` is False (faster, for studying what warming changes).
+
+    The grid method runs a head of at least ``grid_head_fraction`` of the grid's rounds (a round fills every
+    workgroup slot of the GPU once) and at least ``grid_head_rounds``, then until the last two windows of
+    ``grid_window_rounds`` rounds took cycles within ``steady_pct`` percent of each other (a grid too short
+    for two such windows and the tail gets shorter ones, shortened no further than 2) and the 95% confidence
+    interval the head's round boundaries give the projected cycles (gpusim.engine.kernels.skip.interval_ppm)
+    is within ``grid_interval_pct`` percent of them; the last ``grid_tail_rounds`` rounds run in detail too.
+    It needs ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
+
+    The measurements behind each default are in docs/sampling.md ("Why the defaults are what they are").
+    Raises ValueError for a setting outside its range.
     """
 
     mode: str = "auto"
