@@ -33,7 +33,6 @@ import os
 import re
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -47,26 +46,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import sampling_cases  # noqa: E402
 
-SYMTAB, STT_FUNC = 2, 2
+STT_FUNC = 2   # an ELF symbol's st_info type for a function
 
 
 def function_symbols(obj: bytes) -> list[tuple[str, int]]:
-    """function_symbols lists (name, size) of the defined functions in a 64-bit little-endian ELF
-    relocatable object (numba's object code for one library)."""
-    shoff, = struct.unpack_from("<Q", obj, 0x28)
-    shnum, = struct.unpack_from("<H", obj, 0x3C)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + 64 * i) for i in range(shnum)]
-    out = []
-    for _name, kind, _flags, _addr, offset, size, link, _info, _align, _entsize in sections:
-        if kind != SYMTAB:
-            continue
-        str_offset = sections[link][4]
-        for i in range(1, size // 24):
-            name, info, _other, shndx, _value, sym_size = struct.unpack_from("<IBBHQQ", obj, offset + 24 * i)
-            if info & 0xF == STT_FUNC and shndx != 0 and sym_size > 0:
-                end = obj.index(b"\0", str_offset + name)
-                out.append((obj[str_offset + name:end].decode("ascii", "replace"), sym_size))
-    return out
+    """function_symbols lists (name, size) of the defined functions in a 64-bit little-endian ELF object
+    (numba's object code for one library)."""
+    from gpusim.frontends.elf import Elf
+    return [(s.name, s.size) for s in Elf(obj, "numba's object code", machine=None).symbols()
+            if s.kind == STT_FUNC and s.section != 0 and s.size > 0]
 
 
 def short_name(symbol: str) -> str:
