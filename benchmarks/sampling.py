@@ -45,6 +45,7 @@ Usage:
     python benchmarks/sampling.py --json full.json        # also write every figure
     python benchmarks/sampling.py --reference full.json   # take the full runs' figures from an earlier --json
                                                           # (same cases and sizes): only the sampled runs run
+    python benchmarks/sampling.py --report run.json       # print a saved run's summary and its table by method
     python benchmarks/sampling.py --reference full.json --cases 'gemm*' --policy loop_warm_caches=false
 """
 from __future__ import annotations
@@ -56,6 +57,7 @@ import gc
 import json
 import math
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -267,6 +269,73 @@ def summary(records: list) -> dict:
     }
 
 
+def by_method(records: list) -> list:
+    """by_method is the README's table of the run: one row per method the sampled runs took (grid, loop, then
+    full: run in full detail), each with its cases, how many are within their error target and within the
+    sampled run's bound, the mean and largest |error|, the median (least, most) speed-up and the median
+    fraction simulated in detail. Failed cases are left out."""
+    rows = []
+    done = [r for r in records if "failed" not in r]
+    for method in ("grid", "loop", "full"):
+        group = [r for r in done if (r["method"] or "full") == method]
+        if not group:
+            continue
+        errs = [abs(r["error_pct"]) for r in group]
+        speedups = [r["speedup"] for r in group]
+        rows.append({
+            "method": method, "cases": len(group),
+            "within_error_target": sum(1 for r in group if abs(r["error_pct"]) <= r["tolerance_pct"]),
+            "within_bound": sum(1 for r in group if r.get("full_in_bound")) if method != "full" else None,
+            "mean_abs_error_pct": statistics.fmean(errs), "max_abs_error_pct": max(errs),
+            "median_speedup": statistics.median(speedups), "min_speedup": min(speedups),
+            "max_speedup": max(speedups),
+            "median_detail": statistics.median(r["simulated_fraction"] for r in group),
+        })
+    return rows
+
+
+def method_table(rows: list) -> list:
+    """method_table lays by_method's rows out as text rows, a header first."""
+    out = [["method", "cases", "within target", "mean |error|", "max |error|", "full in bound",
+            "speed-up median (range)", "detail median"]]
+    for m in rows:
+        out.append([m["method"], str(m["cases"]), str(m["within_error_target"]), f"{m['mean_abs_error_pct']:.2f}%",
+                     f"{m['max_abs_error_pct']:.2f}%", "" if m["within_bound"] is None else str(m["within_bound"]),
+                     f"{m['median_speedup']:.1f}x ({m['min_speedup']:.1f}-{m['max_speedup']:.1f}x)",
+                     f"{100 * m['median_detail']:.0f}%"])
+    return out
+
+
+def print_summary(records: list, scale: str) -> dict:
+    """print_summary prints the run's table of every case, its totals, the table by method (by_method), why
+    each case took its method, and the 4096^3 GEMM's seconds against its target; returns the totals."""
+    from gpusim.report.columns import aligned
+    totals = summary(records)
+    print("\nsummary")
+    print("\n".join(line.rstrip() for line in aligned([COLUMNS] + [cells(r) for r in records], right=RIGHT)))
+    print(f"\n{totals['cases']} cases ({totals['failed']} failed), {totals['sampled']} sampled; "
+          f"within their error target: {totals['within_error_target']}; >= {MIN_SPEEDUP:g}x: {totals['at_least_10x']}; "
+          f"every target met: {totals['met_all']}; full cycles within the sampled run's bound: "
+          f"{totals['within_bound']} of {totals['sampled']}")
+    print(f"|error|: max {totals['max_abs_error_pct']:.2f}%, mean {totals['mean_abs_error_pct']:.2f}%; host seconds: "
+          f"full {totals['full_s']:.1f}, sampled {totals['sampled_s']:.1f} (setup {totals['setup_s']:.1f} in each), "
+          f"overall {totals['overall_speedup']:.1f}x" +
+          (f", slowest case {totals['min_speedup']:.1f}x" if totals["min_speedup"] is not None else ""))
+    reasons = [r for r in records if r.get("reason")]
+    if reasons:
+        print("\nwhy each method (Result.sampling.reason)")
+        width = max(len(r["name"]) for r in reasons)
+        for r in reasons:
+            print(f"  {r['name']:{width}s}  {r['method'] or 'n/a':6s}  {r['reason']}")
+    if totals["gemm_4096_sampled_s"] is not None and scale == "large":
+        s = totals["gemm_4096_sampled_s"]
+        print(f"4096^3 f16 GEMM sampled: {s:.2f} s (target < {GEMM_MAX_SECONDS:g} s: "
+              f"{'met' if s < GEMM_MAX_SECONDS else 'MISSED'})")
+    print("\nby method")
+    print("\n".join(line.rstrip() for line in aligned(method_table(by_method(records)), right={1, 2, 3, 4, 5, 6, 7})))
+    return totals
+
+
 def warm_up(arch) -> float:
     """warm_up compiles (or loads from numba's cache) the timing model's kernels and the sampling methods':
     the corpus saxpy in full, then a small loop-bound and a small grid-bound case sampled. Returns seconds."""
@@ -311,10 +380,21 @@ def main(argv=None) -> int:
     ap.add_argument("--reference", type=Path, metavar="PATH",
                     help="a --json of an earlier run: its full-simulation figures replace the full runs of the cases "
                          "it holds at the same size (marked * in the full s column)")
+    ap.add_argument("--report", type=Path, metavar="PATH",
+                    help="print the summary of a --json of an earlier run (every case, totals, by method) and exit: "
+                         "nothing is simulated")
     ap.add_argument("--policy", action="append", default=[], metavar="NAME=VALUE",
                     help="set one SamplingPolicy field of the sampled run (repeatable), e.g. loop_warm_caches=false "
                          "or grid_window_rounds=2; default: the policy's defaults")
     args = ap.parse_args(argv)
+    if args.report:
+        try:
+            saved = json.loads(args.report.read_text())
+            records, scale = saved["cases"], saved["scale"]
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            ap.error(f"--report {args.report}: not a --json of this benchmark ({err})")
+        print_summary(records, scale)
+        return 0
     from gpusim.engine.sampling_policy import policy_with_settings
     sample = args.sample or ("on" if args.quick else "auto")
     try:
@@ -323,7 +403,6 @@ def main(argv=None) -> int:
         ap.error(str(err))
 
     import gpusim
-    from gpusim.report.columns import aligned
     arch = gpusim.load_arch(ARCH)
     scale = "small" if args.quick else "large"
     todo = select(sampling_cases.cases(scale), args.cases)
@@ -363,27 +442,7 @@ def main(argv=None) -> int:
         records.append(rec)
         print(fixed(cells(rec)), flush=True)
 
-    totals = summary(records)
-    print("\nsummary")
-    print("\n".join(line.rstrip() for line in aligned([COLUMNS] + [cells(r) for r in records], right=RIGHT)))
-    print(f"\n{totals['cases']} cases ({totals['failed']} failed), {totals['sampled']} sampled; "
-          f"within their error target: {totals['within_error_target']}; >= {MIN_SPEEDUP:g}x: {totals['at_least_10x']}; "
-          f"every target met: {totals['met_all']}; full cycles within the sampled run's bound: "
-          f"{totals['within_bound']} of {totals['sampled']}")
-    print(f"|error|: max {totals['max_abs_error_pct']:.2f}%, mean {totals['mean_abs_error_pct']:.2f}%; host seconds: "
-          f"full {totals['full_s']:.1f}, sampled {totals['sampled_s']:.1f} (setup {totals['setup_s']:.1f} in each), "
-          f"overall {totals['overall_speedup']:.1f}x" +
-          (f", slowest case {totals['min_speedup']:.1f}x" if totals["min_speedup"] is not None else ""))
-    reasons = [r for r in records if r.get("reason")]
-    if reasons:
-        print("\nwhy each method (Result.sampling.reason)")
-        width = max(len(r["name"]) for r in reasons)
-        for r in reasons:
-            print(f"  {r['name']:{width}s}  {r['method'] or 'n/a':6s}  {r['reason']}")
-    if totals["gemm_4096_sampled_s"] is not None and scale == "large":
-        s = totals["gemm_4096_sampled_s"]
-        print(f"4096^3 f16 GEMM sampled: {s:.2f} s (target < {GEMM_MAX_SECONDS:g} s: "
-              f"{'met' if s < GEMM_MAX_SECONDS else 'MISSED'})")
+    totals = print_summary(records, scale)
     if args.json:
         args.json.write_text(json.dumps({
             "benchmark": "sampling", "arch": ARCH, "scale": scale, "sample": sample, "policy": list(args.policy),

@@ -6,6 +6,7 @@ buffers becoming ``f32[n]``) would otherwise break them unnoticed. Nothing here 
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -187,6 +188,43 @@ def test_the_sampling_benchmark_holds_instruction_counts_exact_unless_the_run_es
            "counts_estimated": estimated}
     assert bench.misses(rec) == ([says] if says else [])
 
+
+
+def _run_record(name, method, error_pct, in_bound, speedup, detail, tolerance_pct=1.0):
+    """_run_record is one case's record as benchmarks/sampling.py --json writes it, with the figures given."""
+    return {"name": name, "size": "n", "scale": "large", "workgroups": 1000, "rounds": 10.0, "full_cycles": 1000,
+            "sampled_cycles": round(1000 * (1 + error_pct / 100)), "error_pct": error_pct, "ci_pct": 0.1,
+            "bound_pct": 1.0, "full_in_bound": in_bound if method else None, "method": method,
+            "simulated_fraction": detail, "full_s": speedup, "sampled_s": 1.0, "setup_s": 0.1, "speedup": speedup,
+            "tolerance_pct": tolerance_pct, "misses": [] if abs(error_pct) <= tolerance_pct else ["|error|"],
+            "reason": "", "wave_instructions": 10, "sampled_wave_instructions": 10}
+
+
+def test_the_sampling_benchmark_tables_its_cases_by_method_from_a_saved_run(tmp_path):
+    records = [_run_record("a", "grid", -0.5, True, 3.0, 0.4), _run_record("b", "grid", 1.5, False, 5.0, 0.2),
+               _run_record("c", "loop", -2.0, True, 2.0, 0.5, tolerance_pct=3.0),
+               _run_record("d", None, 0.0, None, 0.9, 1.0),
+               {"name": "e", "size": "n", "scale": "large", "failed": "MemoryError: "}]
+    rows = {m["method"]: m for m in _module("sampling").by_method(records)}
+    assert list(rows) == ["grid", "loop", "full"]   # the failed case is left out
+    grid = rows["grid"]
+    assert (grid["cases"], grid["within_error_target"], grid["within_bound"]) == (2, 1, 1)
+    assert grid["mean_abs_error_pct"] == pytest.approx(1.0) and grid["max_abs_error_pct"] == pytest.approx(1.5)
+    assert (grid["median_speedup"], grid["min_speedup"], grid["max_speedup"]) == (4.0, 3.0, 5.0)
+    assert grid["median_detail"] == pytest.approx(0.3)
+    assert rows["loop"]["within_error_target"] == 1 and rows["full"]["within_bound"] is None
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"scale": "large", "cases": records}))
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "sampling.py"), "--report", str(saved)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    table = run.stdout[run.stdout.index("by method"):].splitlines()
+    assert table[2].split() == ["grid", "2", "1", "1.00%", "1.50%", "1", "4.0x", "(3.0-5.0x)", "30%"]
+    assert table[4].split() == ["full", "1", "1", "0.00%", "0.00%", "0.9x", "(0.9-0.9x)", "100%"]
+    saved.write_text("[1, 2]")
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "sampling.py"), "--report", str(saved)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "not a --json of this benchmark" in run.stderr
 
 def test_the_kernel_profiler_reads_function_sizes_from_an_object_file(tmp_path):
     clang, nm = shutil.which("clang-19"), shutil.which("llvm-nm-19")
