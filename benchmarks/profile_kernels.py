@@ -53,7 +53,7 @@ def function_symbols(obj: bytes) -> list[tuple[str, int]]:
     """function_symbols lists (name, size) of the defined functions in a 64-bit little-endian ELF object
     (numba's object code for one library)."""
     from gpusim.frontends.elf import Elf
-    return [(s.name, s.size) for s in Elf(obj, "numba's object code", machine=None).symbols()
+    return [(s.name, s.size) for s in Elf(obj, "numba's object code", any_machine=True).symbols()
             if s.kind == STT_FUNC and s.section != 0 and s.size > 0]
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Optional
 
 from gpusim.errors import GpusimError
 
@@ -49,11 +48,11 @@ class Symbol:
 
 
 class Elf:
-    """Elf is a parsed 64-bit little-endian ELF file held in memory; it is read-only. ``machine`` is the
-    e_machine it must have (EM_AMDGPU: a GPU code object; None: any, as for the host's own objects that
-    benchmarks/profile_kernels.py reads the symbols of)."""
+    """Elf is a parsed 64-bit little-endian AMDGPU ELF file held in memory; it is read-only. With
+    ``any_machine`` it takes any e_machine (the host's own objects, whose symbols
+    benchmarks/profile_kernels.py reads)."""
 
-    def __init__(self, data: bytes, path: str, machine: Optional[int] = EM_AMDGPU):
+    def __init__(self, data: bytes, path: str, any_machine: bool = False):
         self.data, self.path = data, path
         if len(data) < 64 or data[:4] != ELF_MAGIC:
             raise self.error("not an ELF file")
@@ -61,9 +60,8 @@ class Elf:
             raise self.error("not a 64-bit little-endian ELF file")
         (self.type, found, _version, _entry, _phoff, shoff, self.flags, _ehsize, _phentsize, _phnum,
          shentsize, shnum, shstrndx) = struct.unpack_from("<HHIQQQIHHHHHH", data, 16)
-        if machine is not None and found != machine:
-            raise self.error(f"ELF machine {found} is not AMDGPU ({EM_AMDGPU}): not a GPU code object"
-                             if machine == EM_AMDGPU else f"ELF machine {found} is not {machine}")
+        if not any_machine and found != EM_AMDGPU:
+            raise self.error(f"ELF machine {found} is not AMDGPU ({EM_AMDGPU}): not a GPU code object")
         if shnum == 0 or shnum > MAX_SECTIONS or shentsize != 64 or shoff + shnum * 64 > len(data):
             raise self.error("truncated or malformed ELF section table")
         raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + 64 * i) for i in range(shnum)]
