@@ -196,10 +196,15 @@ def run_case(case: Case, scale: str, arch, sample, reference: Optional[dict]) ->
     return rec
 
 
+def within_target(rec: dict) -> bool:
+    """within_target says whether a case's |error| is within its issue-19 target (Case.tolerance_pct)."""
+    return abs(rec["error_pct"]) <= rec["tolerance_pct"]
+
+
 def misses(rec: dict) -> list:
     """misses lists the issue-19 targets a case's record misses, in words (empty: every target met)."""
     out = []
-    if abs(rec["error_pct"]) > rec["tolerance_pct"]:
+    if not within_target(rec):
         out.append(f"|error| > {rec['tolerance_pct']:g}%")
     if rec["speedup"] < MIN_SPEEDUP:
         out.append(f"< {MIN_SPEEDUP:g}x")
@@ -256,7 +261,7 @@ def summary(records: list) -> dict:
     return {
         "cases": len(records), "failed": len(records) - len(done),
         "sampled": sum(1 for r in done if r["method"] not in (None, "full")),
-        "within_error_target": sum(1 for r in done if abs(r["error_pct"]) <= r["tolerance_pct"]),
+        "within_error_target": sum(1 for r in done if within_target(r)),
         "within_bound": sum(1 for r in done if r.get("full_in_bound")),
         "at_least_10x": sum(1 for r in done if r["speedup"] >= MIN_SPEEDUP),
         "met_all": sum(1 for r in done if not r["misses"]),
@@ -284,7 +289,7 @@ def by_method(records: list) -> list:
         speedups = [r["speedup"] for r in group]
         rows.append({
             "method": method, "cases": len(group),
-            "within_error_target": sum(1 for r in group if abs(r["error_pct"]) <= r["tolerance_pct"]),
+            "within_error_target": sum(1 for r in group if within_target(r)),
             "within_bound": sum(1 for r in group if r.get("full_in_bound")) if method != "full" else None,
             "mean_abs_error_pct": statistics.fmean(errs), "max_abs_error_pct": max(errs),
             "median_speedup": statistics.median(speedups), "min_speedup": min(speedups),

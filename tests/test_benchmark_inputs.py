@@ -242,6 +242,10 @@ def test_the_kernel_profiler_reads_function_sizes_from_an_object_file(tmp_path):
     assert dict(profiler.function_symbols(obj.read_bytes())) == expected == {"small": expected["small"],
                                                                               "large": expected["large"]}
     assert expected["large"] > expected["small"] > 0
+    # gpusim's code-object reader still refuses the host's object unless asked to take any machine
+    from gpusim.frontends.elf import CodeObjectError, Elf
+    with pytest.raises(CodeObjectError, match="is not AMDGPU"):
+        Elf(obj.read_bytes(), str(obj))
 
 
 def test_the_kernel_profiler_names_numba_functions_by_module_and_function():
