@@ -121,7 +121,8 @@ def autotune(kernel, *, grid, args: Sequence, arch: Union[str, Arch] = "cdna3", 
     fixes the meta-parameters no config sets. This is how a Triton autotuner's configs are judged on a
     hypothetical architecture (``arch`` a YAML file) without the GPU. A config Triton refuses to compile
     is kept, last, with its error. ``sample`` is each config's sampling mode, as gpusim.simulate takes it
-    (default off, as ``gpusim tune``; ``auto`` times a big dispatch from a sample, experimental).
+    (default auto, as ``gpusim tune``: a big dispatch is timed by the grid method from a sample; ``off``
+    times every config in full).
     """
     fn = getattr(kernel, "fn", kernel)
     configs = list(configs if configs is not None else getattr(kernel, "configs", ()) or ())

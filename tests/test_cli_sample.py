@@ -1,4 +1,4 @@
-"""``gpusim run --sample``: the flag's help and validation, how the mode reaches gpusim.simulate (off by
+"""``gpusim run --sample``: the flag's help and validation, how the mode reaches gpusim.simulate (auto by
 default, off with a trace), the report's ``sampled`` line and the ``sampling`` object of ``--json``.
 
 The engine decides what is sampled; these tests give the CLI a Result whose ``sampling`` is the
@@ -70,7 +70,9 @@ def test_run_help_teaches_sampling_and_names_the_threshold(capsys):
     for phrase in ("off simulates every workgroup in detail", "--check stay exact", "regression goldens",
                    "wave traces", "95% confidence interval", "the method's own error as measured against full",
                    "--trace and --timeline record every wave",
-                   "Ignored with --no-timing", "gpusim run k.s --sample off"):
+                   "Ignored with --no-timing", "gpusim run k.s --sample off", "auto, the default",
+                   "by the grid method", "a grid of under 6 rounds runs in full",
+                   "on also uses the experimental loop method"):
         assert phrase in out, phrase
 
 
@@ -90,8 +92,8 @@ def test_a_program_file_refuses_sample(capsys):
 
 
 # ---------------------------------------------------------------- the mode that reaches simulate
-def test_the_mode_is_off_by_default_and_the_flag_otherwise(simulated, capsys):
-    for args, mode in (((), "off"), (("--sample", "off"), "off"), (("--sample", "on"), "on"),
+def test_the_mode_is_auto_by_default_and_the_flag_otherwise(simulated, capsys):
+    for args, mode in (((), "auto"), (("--sample", "off"), "off"), (("--sample", "on"), "on"),
                        (("--no-timing",), None)):   # a functional run has nothing to sample
         code, _, err = _run(capsys, *args)
         assert code == 0, err
@@ -102,7 +104,7 @@ def test_a_trace_forces_the_full_simulation_with_a_note(simulated, capsys, tmp_p
     trace = str(tmp_path / "t.json")
     code, _, err = _run(capsys, "--trace", trace)
     assert code == 0 and simulated.kwargs[-1]["sample"] == "off"
-    assert "note:" not in err   # the default (off) needs no note
+    assert "note:" not in err   # the default (auto) given up for a trace needs no note
     code, _, err = _run(capsys, "--trace", trace, "--sample", "on")
     assert code == 0 and simulated.kwargs[-1]["sample"] == "off"
     assert "note: --sample on ignored: --trace records every wave, so the run is simulated in full" in err
@@ -181,6 +183,9 @@ def test_the_sample_interval_reaches_simulate_as_the_grid_methods_interval(simul
     code, _, err = _run(capsys, "--sample", "on", "--sample-interval", "2.5")
     assert code == 0, err
     assert simulated.kwargs[-1]["sample"] == SamplingPolicy(mode="on", grid_interval_pct=2.5)
+    code, _, err = _run(capsys, "--sample-interval", "2.5")   # the default mode, auto
+    assert code == 0, err
+    assert simulated.kwargs[-1]["sample"] == SamplingPolicy(mode="auto", grid_interval_pct=2.5)
     code, _, err = _run(capsys, "--sample", "on", "--sample-interval", "2.5", "--timeline")
     assert code == 0 and simulated.kwargs[-1]["sample"] == "off"   # a timeline records every wave: full
     assert "note: --sample on ignored" in err
@@ -189,8 +194,8 @@ def test_the_sample_interval_reaches_simulate_as_the_grid_methods_interval(simul
 @pytest.mark.parametrize("args, says", [
     (("--sample", "auto", "--sample-interval", "0"), "--sample-interval 0: 0 is not a percentage above 0 and at most 100"),
     (("--sample", "auto", "--sample-interval", "150"), "--sample-interval 150: 150 is not a percentage above 0"),
-    (("--sample-interval", "2"), "--sample-interval 2: it applies to sampled timing: give sample mode auto or on"),
-    (("--sample", "off", "--sample-interval", "2"), "--sample-interval 2: it applies to sampled timing"),
+    (("--sample", "off", "--sample-interval", "2"),
+     "--sample-interval 2: it applies to sampled timing: give sample mode auto or on"),
     (("--sample", "on", "--sample-interval", "2", "--no-timing"), "--sample-interval 2: it applies to sampled timing"),
     (("--sample", "on", "--sample-interval", "much"), "argument --sample-interval: invalid float value: 'much'"),
 ])
@@ -207,7 +212,8 @@ def test_a_program_file_refuses_sample_interval(capsys):
     assert "--sample-interval applies to a kernel file" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [("--sample-interval", "2"), ("--sample", "auto", "--sample-interval", "-1")])
+@pytest.mark.parametrize("args", [("--sample", "off", "--sample-interval", "2"),
+                                  ("--sample", "auto", "--sample-interval", "-1")])
 def test_tune_refuses_a_bad_sample_interval_before_searching(capsys, args):
     code = main(["tune", "gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--list", *args])
     out, err = capsys.readouterr()

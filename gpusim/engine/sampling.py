@@ -48,12 +48,13 @@ measured rates (the loop method's per-wave cycles per iteration; the grid head's
 their straight line, _jitter_half_width), and the method's own error (METHOD_ERROR times the skipped
 share), which the interval alone does not cover: the two together are the error estimate a report prints.
 
-Accuracy: neither method meets issue 19's targets on every case yet, so sampling is off unless asked
-for (sampling_policy.DEFAULT_SAMPLE_MODE). The grid method projects the middle from a head of the grid,
-so a rate that changes after the head is projected from its early value; the loop method extrapolates
+Accuracy: the grid method projects the middle from a head of the grid, so a rate that changes after the
+head is projected from its early value (streams come out up to 1.5% fast); the loop method extrapolates
 from a few iterations, so a loop whose rate drifts after them (a GEMM whose L2 hit rate falls as its
-workgroups spread in phase) is projected from its early rate. The measured errors, the reasons behind
-each rule and default, and the full simulation's own variation are in docs/sampling.md.
+workgroups spread in phase) is projected from its early rate, up to 33% off. So the default mode,
+``auto``, samples by the grid method alone, and the loop method runs only under ``on``
+(sampling_policy.MODE_METHODS). The measured errors, the reasons behind each rule and default, and the
+full simulation's own variation are in docs/sampling.md.
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ import numpy as np
 from gpusim.asm import sems
 from gpusim.engine.kernels import bundles, skip
 from gpusim.engine.loop_skip import skippable_loops
-from gpusim.engine.sampling_policy import SamplingOutcome, SamplingPolicy, full_outcome
+from gpusim.engine.sampling_policy import MODE_METHODS, SamplingOutcome, SamplingPolicy, full_outcome
 
 @dataclass(frozen=True)
 class SamplePlan:
@@ -94,9 +95,10 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
     ``probe_counts``: per-instruction counts of its first workgroup run alone (the runaway probe), None
     when there was none: a dispatch of ``few_workgroups`` or fewer (never sampled), or one without loops
     (its size is bounded by its rows); ``needed``: the value slice (gpusim.asm.value_slice). ``auto`` samples above
-    ``policy.above_wave_instructions`` (the first workgroup's count times the grid). The loop method
-    is chosen when an outermost loop may be fast-forwarded and the first workgroup runs it at least
-    ``4 * head_iterations`` times per wave; else the grid method when the grid has enough rounds.
+    ``policy.above_wave_instructions`` (the first workgroup's count times the grid). The loop method, when
+    the mode allows it (sampling_policy.MODE_METHODS: ``on`` only), is chosen when an outermost loop may be
+    fast-forwarded and the first workgroup runs it at least ``4 * head_iterations`` times per wave; else the
+    grid method when the grid has enough rounds. A ``full`` plan's reason says what kept each method off.
     """
     if policy.mode == "off":
         return SamplePlan("full", "sampling is off")
@@ -114,17 +116,22 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
                                   f" auto samples above {policy.above_wave_instructions / 1e6:g} M)")
     skip_head, refusals = skippable_loops(program, needed)
     head = policy.loop_head_iterations
+    loop_left = ""   # the long loop a mode without the loop method leaves to the grid method or the full run
     if probe_counts is not None:
         long_edges = [b for b in np.flatnonzero(skip_head >= 0)
                       if probe_counts[b] >= 4 * head * waves_per_workgroup]
         if long_edges:
             rows = ", ".join(f"rows {int(skip_head[b])}-{int(b)}" for b in long_edges)
-            return SamplePlan("loop", f"long loop ({rows}): every wave runs {head} iterations in detail before "
-                                      "the GPU warps", skip_head=np.where(np.isin(np.arange(skip_head.size),
-                                                                                   long_edges), skip_head, -1),
-                              trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, policy=policy)
+            if "loop" in MODE_METHODS[policy.mode]:
+                return SamplePlan("loop", f"long loop ({rows}): every wave runs {head} iterations in detail "
+                                          "before the GPU warps",
+                                  skip_head=np.where(np.isin(np.arange(skip_head.size), long_edges), skip_head, -1),
+                                  trip=np.asarray(probe_counts, np.int64) // waves_per_workgroup, policy=policy)
+            loop_left = (f"its long loop ({rows}) is sampled only under --sample on (the loop method, "
+                         "experimental: it projects a loop from its first iterations, up to 33% off where the "
+                         "loop's rate drifts)")
     rounds = workgroups / max(slots, 1)
-    need = policy.grid_head_rounds + policy.grid_tail_rounds + 2
+    need = policy.grid_min_rounds
     if rounds >= need:
         head_rounds = max(policy.grid_head_rounds, int(np.ceil(policy.grid_head_fraction * rounds)))
         # two windows and the tail must fit in the grid; a 6.5-round grid still gets windows of 2
@@ -137,7 +144,9 @@ def plan_sampling(program, policy: SamplingPolicy, *, workgroups: int, slots: in
                           resume_at=workgroups - policy.grid_tail_rounds * slots, round=slots, window=window,
                           policy=policy)
     why = f"{rounds:.1f} rounds of workgroups (the grid method needs {need})"
-    if refusals:
+    if loop_left:
+        why += "; " + loop_left
+    elif refusals:
         why += "; loops not fast-forwarded: " + "; ".join(refusals)
     elif not np.any(skip_head >= 0):
         why += ", and no loop"

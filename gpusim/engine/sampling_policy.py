@@ -10,9 +10,13 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Iterable, Union
 
 SAMPLE_MODES = ("auto", "on", "off")
-# the mode a timed run uses when none is given: off until the methods meet issue 19's accuracy targets
-# (benchmarks/sampling.py measures them against the full simulation; see README "Sampled timing")
-DEFAULT_SAMPLE_MODE = "off"
+# the mode a timed run of the CLI, a study or tune uses when none is given (gpusim.simulate's own default is
+# off): auto, which samples only by the grid method, the one whose projections benchmarks/sampling.py finds
+# within 2% of the full simulation on every large case; the loop method, up to 33% off where a loop's rate
+# drifts, is used only when asked for (on). See README "Sampled timing".
+DEFAULT_SAMPLE_MODE = "auto"
+# the methods each mode may use (gpusim.engine.sampling.plan_sampling)
+MODE_METHODS = {"auto": ("grid",), "on": ("grid", "loop"), "off": ()}
 # a dispatch estimated at more wave-instructions than this is sampled under ``auto`` (about 2 s of full
 # simulation at the timing loop's 2-3 M wave-instructions per second, benchmarks/timed_rate.py)
 SAMPLE_ABOVE_WAVE_INSTRUCTIONS = 4_000_000
@@ -23,8 +27,9 @@ class SamplingPolicy:
     """SamplingPolicy says whether and how a timed dispatch may be sampled (gpusim.engine.sampling).
 
     ``mode``: ``auto`` samples a dispatch estimated above ``above_wave_instructions`` wave-instructions
-    (its first workgroup's count times the grid), ``on`` samples whatever a method applies to (tests and
-    studies of small grids), ``off`` simulates every workgroup in full.
+    (its first workgroup's count times the grid) by the grid method, ``on`` samples whatever either method
+    applies to, however small (the loop method, experimental, only here; tests and studies of small grids),
+    ``off`` simulates every workgroup in full (MODE_METHODS).
 
     The loop method takes a loop the first workgroup runs at least ``4 * loop_head_iterations`` times per
     wave. Every wave runs at least ``loop_head_iterations`` iterations of it in detail; its last
@@ -44,7 +49,7 @@ class SamplingPolicy:
     for two such windows and the tail gets shorter ones, shortened no further than 2) and the 95% confidence
     interval the head's round boundaries give the projected cycles (gpusim.engine.kernels.skip.interval_ppm)
     is within ``grid_interval_pct`` percent of them; the last ``grid_tail_rounds`` rounds run in detail too.
-    It needs ``grid_head_rounds + grid_tail_rounds + 2`` rounds.
+    It needs ``grid_min_rounds`` (``grid_head_rounds + grid_tail_rounds + 2``) rounds.
 
     The measurements behind each default are in docs/sampling.md ("Why the defaults are what they are").
     Raises ValueError for a setting outside its range.
@@ -64,6 +69,11 @@ class SamplingPolicy:
     grid_tail_rounds: int = 1
     grid_window_rounds: int = 4
     grid_interval_pct: float = 1.0
+
+    @property
+    def grid_min_rounds(self) -> int:
+        """grid_min_rounds is the fewest rounds of workgroups the grid method samples: its head, two more, its tail."""
+        return self.grid_head_rounds + self.grid_tail_rounds + 2
 
     def __post_init__(self):
         if self.mode not in SAMPLE_MODES:

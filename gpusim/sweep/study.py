@@ -10,11 +10,12 @@ A study is a YAML file::
       gen.gemm.tile: [64x64x32, 128x128x32]        # gen.<template>.<parameter>
     workload: {gen: gemm, m: 4096, n: 4096, k: 4096, dtype: f16}
     metrics: [time_us, tflops, MFMA_Util, L2_Hit_Rate]
-    sample: off                      # optional: off (default), auto or on, as gpusim run --sample
+    sample: auto                     # optional: auto (default), on or off, as gpusim run --sample
     sample_interval: 1               # optional, with sample auto or on: as gpusim run --sample-interval
 
-Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` (experimental) when its dispatch is
-estimated above gpusim.engine.sampling.SAMPLE_ABOVE_WAVE_INSTRUCTIONS wave-instructions; every row records
+Each point is timed as ``gpusim run`` times a kernel, sampled under ``sample: auto`` (the default) by the grid method
+when its dispatch is estimated above gpusim.engine.sampling.SAMPLE_ABOVE_WAVE_INSTRUCTIONS wave-instructions in
+enough rounds of workgroups (``on`` adds the experimental loop method, at any size); every row records
 whether it was (``sampled``, ``sample_method``, ``sample_error_pct``: SamplingOutcome.error_pct, the
 error estimate on cycles in percent: sampling noise and the method's measured error). ``sample: off``
 times every point in full.
@@ -288,7 +289,7 @@ class _Builder:
     @staticmethod
     def _sample_interval(node: Optional[Located], sample: str) -> Optional[float]:
         """_sample_interval is the study's ``sample_interval:`` (None when absent): a percentage above 0 and at
-        most 100, given only with ``sample: auto`` or ``on`` (gpusim run --sample-interval)."""
+        most 100, given only with ``sample: auto`` (the default) or ``on`` (gpusim run --sample-interval)."""
         if node is None:
             return None
         value = node.value

@@ -35,7 +35,7 @@
 4. Simulate (:func:`tune`). The shortlist becomes a study of explicit points
    (``study_from_parts``) run by ``run_study`` on local processes or a Dask cluster; the ``ok``
    rows are ranked by ``time_us``. A big kernel's time is sampled (``sample``, as ``gpusim run
-   --sample``; default off): a sampled row records the sampling and its error estimate, and
+   --sample``; default auto): a sampled row records the sampling and its error estimate, and
    :func:`format_tune` says when the best two are closer than their error. :func:`format_tune`
    prints the best ones and the ``gpusim gen`` command that reproduces the winner.
 """

@@ -131,7 +131,7 @@ def test_auto_leaves_a_small_dispatch_exact(arch):
     assert r.cycles == full.cycles and r.counters == full.counters
 
 
-def test_off_is_the_default(arch):
+def test_off_is_the_apis_default(arch):   # the command line's is auto (tests/test_cli_sample.py)
     r = gpusim.simulate(CASES["saxpy"].load(), arch, timing=True, outputs=False)
     assert r.sampling is None
 
@@ -145,6 +145,24 @@ def test_the_grid_measures_over_windows_of_4_rounds_unless_the_grid_is_too_short
                          waves_per_workgroup=4, probe_counts=None, needed=value_slice(triad), few_workgroups=8)
     assert plan.method == "grid" and plan.window == window
     assert f"windows of {window} rounds" in plan.reason
+
+
+@pytest.mark.parametrize("rounds", [1.1, 30])
+def test_auto_leaves_a_long_loop_to_the_grid_method_or_the_full_run_and_on_warps_it(rounds):
+    gemm = CASES["gemm_128x128"].load().program
+    slots, waves = 912, 4
+    probe = np.full(gemm.rows, 4096 * waves, np.int64)   # every row, the loop's edge too, run 4,096 times a wave
+    plans = {mode: plan_sampling(gemm, SamplingPolicy(mode=mode), workgroups=int(rounds * slots), slots=slots,
+                                 waves_per_workgroup=waves, probe_counts=probe, needed=value_slice(gemm),
+                                 few_workgroups=8) for mode in ("auto", "on")}
+    assert plans["on"].method == "loop" and plans["on"].reason.startswith("long loop (rows ")
+    if rounds < SamplingPolicy().grid_min_rounds:
+        assert plans["auto"].method == "full"
+        assert plans["auto"].reason.startswith(f"{rounds:.1f} rounds of workgroups (the grid method needs 6); its "
+                                               "long loop (rows ")
+        assert "is sampled only under --sample on (the loop method, experimental" in plans["auto"].reason
+    else:
+        assert plans["auto"].method == "grid" and plans["auto"].jump_at == 3 * slots
 
 
 def test_only_outermost_loops_without_atomics_are_fast_forwarded():

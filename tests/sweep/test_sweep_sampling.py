@@ -36,7 +36,7 @@ def with_sample(value: str) -> str:
 
 # --- the study key ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("written, mode", [(None, "off"), ("off", "off"), ("on", "on"), ("'on'", "on"),
+@pytest.mark.parametrize("written, mode", [(None, "auto"), ("off", "off"), ("on", "on"), ("'on'", "on"),
                                            ("auto", "auto")])
 def test_sample_key_gives_each_point_its_mode(tmp_path, written, mode):
     study = load_study(write(tmp_path, STUDY if written is None else with_sample(written)))
@@ -46,7 +46,7 @@ def test_sample_key_gives_each_point_its_mode(tmp_path, written, mode):
 def test_the_sample_mode_is_part_of_the_study_hash(tmp_path):
     hashes = {load_study(write(tmp_path, with_sample(m), f"{m}.yaml")).hash() for m in ("auto", "on", "off")}
     assert len(hashes) == 3
-    assert load_study(write(tmp_path, STUDY)).hash() == load_study(write(tmp_path, with_sample("off"))).hash()
+    assert load_study(write(tmp_path, STUDY)).hash() == load_study(write(tmp_path, with_sample("auto"))).hash()
 
 
 @pytest.mark.parametrize("value, message", [
@@ -135,8 +135,9 @@ def test_a_bad_sample_interval_is_named_at_its_line(tmp_path, value, message):
 
 
 def test_a_sample_interval_needs_a_sampled_study(tmp_path):
-    with pytest.raises(StudyError, match=r"study.yaml:7:18: error: 'sample_interval' applies with 'sample: auto'"):
-        load_study(write(tmp_path, STUDY + "sample_interval: 2\n"))
+    assert load_study(write(tmp_path, STUDY + "sample_interval: 2\n")).sample_interval == 2   # auto, the default
+    with pytest.raises(StudyError, match=r"study.yaml:8:18: error: 'sample_interval' applies with 'sample: auto'"):
+        load_study(write(tmp_path, with_sample("off") + "sample_interval: 2\n"))
 
 
 def test_results_tables_carry_the_sampling_columns(tmp_path, sampled_grid):
@@ -163,7 +164,7 @@ def test_a_program_study_has_no_sampling_columns(tmp_path):
 # --- tune ---------------------------------------------------------------------------------------
 
 def test_tune_studies_take_the_sample_mode():
-    assert study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}]).to_dict()["sample"] == "off"
+    assert study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}]).to_dict()["sample"] == "auto"
     study = study_from_parts("t", "cdna3", "gemm", {}, [{"gen.gemm.tile": "64x64x32"}], sample="off")
     assert study.to_dict()["sample"] == "off"
 
@@ -184,9 +185,9 @@ def test_cli_tune_passes_sample(monkeypatch, capsys):
 
     monkeypatch.setattr(tune_module, "tune", fake_tune)
     main(["tune", "gemm", "--quiet"])
-    main(["tune", "gemm", "--quiet", "--sample", "auto"])
+    main(["tune", "gemm", "--quiet", "--sample", "off"])
     capsys.readouterr()
-    assert seen == ["off", "auto"]
+    assert seen == ["auto", "off"]
 
 
 def _row(point: int, tile: str, time_us: float, sampled: bool, error: float) -> dict:
