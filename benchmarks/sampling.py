@@ -7,8 +7,9 @@ on cdna3 twice with outputs=False (what ``gpusim run`` does without --check):
   full     ``gpusim.simulate(kernel, "cdna3", timing=True, outputs=False, sample="off")``: every workgroup
            in detail. This is the reference: the error is measured against it, not against the sampled
            run's own confidence interval (which covers sampling noise only, not the method's bias).
-  sampled  the same call with ``sample="auto"`` (the default of a timed run; ``--sample on`` samples
-           whatever a method applies to, whatever the size; ``--quick`` uses ``on``).
+  sampled  the same call with ``sample="auto"`` (the default of ``gpusim run``: the grid method alone, above
+           a size threshold; ``--sample on`` adds the loop method and samples whatever size; ``--quick``
+           uses ``on``).
 
 and prints, per case: the grid (workgroups, and rounds: how many times the grid fills every workgroup
 slot of the GPU), full and sampled cycles, the error (sampled - full) / full, the sampled run's 95%

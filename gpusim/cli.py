@@ -261,6 +261,8 @@ def _add_explain(sub) -> None:
                         "  gpusim explain run.json")
     ex.add_argument("kernel", metavar="KERNEL.s|RUN.json")
     ex.add_argument("--arch", default="cdna3", help="architecture for a kernel simulated here (default cdna3)")
+    ex.add_argument("--sample", choices=SAMPLE_MODES, default=DEFAULT_SAMPLE_MODE,
+                    help="sampled timing of a kernel simulated here, as 'gpusim run --sample' (default auto)")
     rp = sub.add_parser("report", help="compare two saved runs side by side",
                         formatter_class=argparse.RawDescriptionHelpFormatter,
                         description="Compare two runs saved with 'gpusim run --json' (a tile change, an "
@@ -292,6 +294,8 @@ def _add_roofline(sub) -> None:
                     "saved runs keep their own and must match it")
     ro.add_argument("-o", "--output", default="roofline.png", metavar="FILE.png", help="image (default "
                     "roofline.png)")
+    ro.add_argument("--sample", choices=SAMPLE_MODES, default=DEFAULT_SAMPLE_MODE,
+                    help="sampled timing of the kernels simulated here, as 'gpusim run --sample' (default auto)")
 
 
 EPILOG_SWEEP = """\
@@ -733,10 +737,15 @@ def _cmd_explain(ns) -> int:
 
     from gpusim import api
     from gpusim.report.explain import explain, format_explain
+    from gpusim.report.text import sampling_line
     if Path(ns.kernel).suffix == ".json":
         run = ns.kernel
     else:
-        run = api.simulate(api.load_kernel(ns.kernel), api.load_arch(ns.arch), timing=True, outputs=False)
+        run = api.simulate(api.load_kernel(ns.kernel), api.load_arch(ns.arch), timing=True, outputs=False,
+                           sample=ns.sample)
+        sampled = sampling_line(run, ns.sample)
+        if sampled:
+            print(sampled)
     print(format_explain(explain(run)))
     return 0
 
@@ -753,19 +762,23 @@ def _cmd_roofline(ns) -> int:
 
     from gpusim import api
     from gpusim.report.roofline import kernel_points, plot_roofline, roofline_summary
+    from gpusim.report.text import sampling_line
     check_output_file("-o", ns.output, IMAGE_SUFFIXES)
     arch = api.load_arch(ns.arch)
-    points = {}
+    points, sampled = {}, []
     for ref in ns.kernels:
         path = Path(ref)
         label = path.stem if path.stem not in points else str(path)   # a.s and a.json both shown
         if path.suffix == ".json":
             points[label] = kernel_points(path, arch)
         else:
-            result = api.simulate(api.load_kernel(path), arch, timing=True, outputs=False)
+            result = api.simulate(api.load_kernel(path), arch, timing=True, outputs=False, sample=ns.sample)
             points[label] = kernel_points(result, arch)
+            line = sampling_line(result, ns.sample)
+            if line:
+                sampled.append(f"{label}: {line}")
     out = plot_roofline(points, arch, ns.output)
-    print("\n".join(roofline_summary(points, arch)))
+    print("\n".join(roofline_summary(points, arch) + sampled))
     print(f"wrote {out}")
     return 0
 

@@ -219,3 +219,21 @@ def test_tune_refuses_a_bad_sample_interval_before_searching(capsys, args):
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert err.startswith("error: --sample-interval") and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- explain and roofline
+def test_explain_and_roofline_sample_as_run_does_and_say_so(simulated, capsys, tmp_path):
+    for command in (["explain", VADD], ["roofline", VADD, "-o", str(tmp_path / "roof.png")]):
+        assert main(command) == 0
+        assert simulated.kwargs[-1]["sample"] == "auto", command   # the default of a timed run
+        assert "sampled" not in capsys.readouterr().out             # a small dispatch: nothing to say
+        assert main([*command, "--sample", "off"]) == 0
+        assert simulated.kwargs[-1]["sample"] == "off"
+        capsys.readouterr()
+    simulated.outcome = _loop_outcome
+    assert main(["explain", VADD]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("sampled  loop: 9.1% of wave-instructions simulated in detail; cycles ")
+    assert out.splitlines()[1].startswith("Bound by ")
+    assert main(["roofline", VADD, "-o", str(tmp_path / "roof.png")]) == 0
+    assert "vadd_tail: sampled  loop: 9.1% of wave-instructions simulated in detail" in capsys.readouterr().out
