@@ -68,7 +68,7 @@ class SamplingPolicy:
     grid_head_fraction: float = 0.1
     grid_tail_rounds: int = 1
     grid_window_rounds: int = 4
-    grid_interval_pct: float = 1.0
+    grid_interval_pct: float = 0.5
 
     @property
     def grid_min_rounds(self) -> int:

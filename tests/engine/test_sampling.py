@@ -198,11 +198,11 @@ def test_a_grid_whose_rate_keeps_moving_is_simulated_in_full_and_says_why(arch):
 
 def test_a_grid_is_projected_only_once_its_round_boundaries_give_the_interval_asked_for(arch):
     # any rate counts as steady here, so only the interval decides: the small triad's 6.7 rounds jitter too
-    # much for +-1%, and the run says so and runs in full; +-100% lets it jump after the same head
+    # much for the default +-0.5%, and the run says so and runs in full; +-100% lets it jump after the same head
     steady, full = SamplingPolicy(mode="on", steady_pct=100.0), _timed("stream_triad", arch, "off")
     narrow = _timed("stream_triad", arch, steady)
     assert narrow.sampling.method == "full"
-    assert "never fell close enough to a straight line for a 95% interval of ±1% on the projected cycles" \
+    assert "never fell close enough to a straight line for a 95% interval of ±0.5% on the projected cycles" \
         in narrow.sampling.reason
     assert (narrow.cycles, narrow.counters) == (full.cycles, full.counters)
     wide = _timed("stream_triad", arch, policy_with_settings("on", ["steady_pct=100", "grid_interval_pct=100"]))
