@@ -70,8 +70,8 @@ the default): the grid method runs its first rounds of workgroups and its last i
 and projects the middle from their measured rate; the 'sampled' line says how much ran in
 detail and gives an error estimate on cycles: a 95% confidence interval from the measured
 rates, and the method's own error as measured against full simulations
-(benchmarks/sampling_bias.py). Against the full simulation it was within 2% on every large
-kernel measured, up to 1.5% fast on streams (README, "Sampled timing"). A grid of too few
+(benchmarks/sampling_bias.py). Against the full simulation it was within 1.6% on every large
+kernel measured, within 1% on the streams (README, "Sampled timing"). A grid of too few
 rounds (a GEMM) runs in full; --sample on also warps long loops (experimental, up to 33% off);
 --sample off times everything in full: use it for exact cycles and close what-ifs.
 
@@ -117,7 +117,7 @@ SAMPLE_HELP = (
     f"dispatch estimated above {SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} ({_MILLIONS}) wave-instructions (its first "
     "workgroup's count times the grid; about 2 s of full simulation at 2-3 M per second, below which the full "
     "simulation is quick) by the grid method: the first rounds of workgroups and the last in detail, the middle "
-    "at their rate, within 2%% of the full simulation on every measured kernel; a grid of under "
+    "at their rate, within 1.6%% of the full simulation on every measured kernel; a grid of under "
     f"{SamplingPolicy().grid_min_rounds} rounds runs in full. on also uses the experimental loop method (long "
     "loops warped past their first iterations: a GEMM of one or two rounds, but up to 33%% off where a loop's "
     "rate drifts), whatever the size; off simulates every workgroup in detail. Outputs and --check stay exact "

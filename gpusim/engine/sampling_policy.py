@@ -12,7 +12,7 @@ from typing import Iterable, Union
 SAMPLE_MODES = ("auto", "on", "off")
 # the mode a timed run of the CLI, a study or tune uses when none is given (gpusim.simulate's own default is
 # off): auto, which samples only by the grid method, the one whose projections benchmarks/sampling.py finds
-# within 2% of the full simulation on every large case; the loop method, up to 33% off where a loop's rate
+# within 1.6% of the full simulation on every large case; the loop method, up to 33% off where a loop's rate
 # drifts, is used only when asked for (on). See README "Sampled timing".
 DEFAULT_SAMPLE_MODE = "auto"
 # the methods each mode may use (gpusim.engine.sampling.plan_sampling)
