@@ -185,8 +185,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--sample", choices=SAMPLE_MODES, default=None, help=SAMPLE_HELP)
     run.add_argument("--sample-interval", type=float, default=None, metavar="PCT",
                      help="with --sample auto (the default) or on: the grid method simulates rounds of workgroups "
-                          "until the 95%% interval their round boundaries give the projected cycles (sampling noise) is "
-                          f"within +-PCT%% (default {SamplingPolicy().grid_interval_pct:g}; 0 < PCT <= 100): "
+                          "until the 95%% interval their round boundaries give the projected cycles (sampling "
+                          f"noise) is within +-PCT%% (default {SamplingPolicy().grid_interval_pct:g}; 0 < PCT <= 100): "
                           "smaller is more exact and slower")
     run.add_argument("--json", metavar="FILE", help="also write counters (per instance too), derived metrics and "
                      "check results as JSON ('-' for stdout)")

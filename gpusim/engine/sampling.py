@@ -50,12 +50,11 @@ share), which the interval alone does not cover: the two together are the error 
 
 Accuracy: the grid method projects the middle from a head of the grid, so a rate that changes after the
 head is projected from its early value (hence its long heads: within 1.6% of the full simulation on every
-large case measured); the loop method extrapolates
-from a few iterations, so a loop whose rate drifts after them (a GEMM whose L2 hit rate falls as its
-workgroups spread in phase) is projected from its early rate, up to 33% off. So the default mode,
-``auto``, samples by the grid method alone, and the loop method runs only under ``on``
-(sampling_policy.MODE_METHODS). The measured errors, the reasons behind each rule and default, and the
-full simulation's own variation are in docs/sampling.md.
+large case measured); the loop method extrapolates from a few iterations, so a loop whose rate drifts
+after them (a GEMM whose L2 hit rate falls as its workgroups spread in phase) is projected from its early
+rate, up to 33% off. So the default mode, ``auto``, samples by the grid method alone, and the loop method
+runs only under ``on`` (sampling_policy.MODE_METHODS). The measured errors, the reasons behind each rule
+and default, and the full simulation's own variation are in docs/sampling.md.
 """
 from __future__ import annotations
 
