@@ -248,6 +248,32 @@ def test_the_kernel_profiler_reads_function_sizes_from_an_object_file(tmp_path):
         Elf(obj.read_bytes(), str(obj))
 
 
+def test_the_kernel_profiler_maps_code_addresses_to_source_lines(tmp_path):
+    clang, nm = shutil.which("clang-19"), shutil.which("llvm-nm-19")
+    dwarfdump = shutil.which("llvm-dwarfdump-19")
+    if clang is None or nm is None or dwarfdump is None:
+        pytest.skip("clang-19, llvm-nm-19 and llvm-dwarfdump-19 are needed")
+    source = tmp_path / "two.c"
+    source.write_text("int small(int x) { return x + 1; }\n"
+                      "int large(int *p, int n) {\n"
+                      "  int s = 0;\n"
+                      "  for (int i = 0; i < n; i++) s += p[i] * i;\n"
+                      "  return s;\n"
+                      "}\n")
+    obj = tmp_path / "two.o"
+    subprocess.run([clang, "-O1", "-gline-tables-only", "-c", "-target", "x86_64-linux-gnu", str(source), "-o",
+                    str(obj)], check=True)
+    listed = subprocess.run([nm, "--defined-only", str(obj)], capture_output=True, text=True, check=True)
+    start = {fields[2]: int(fields[0], 16) for fields in (line.split() for line in listed.stdout.splitlines())
+             if len(fields) == 3}
+    rows = _module("profile_kernels").line_rows(obj.read_bytes(), dwarfdump)
+    assert rows == sorted(rows)
+    assert dict(rows)[start["small"]].endswith("two.c:1")
+    lines_of_large = {int(where.rsplit(":", 1)[1]) for address, where in rows if address >= start["large"]}
+    assert 4 in lines_of_large and lines_of_large <= {0, 2, 3, 4, 5, 6}   # 0: code the compiler kept no line for
+    assert all(where.rsplit(":", 1)[0] == str(source) for _, where in rows)
+
+
 def test_the_kernel_profiler_names_numba_functions_by_module_and_function():
     profiler = _module("profile_kernels")
     mangled = ("_ZN6gpusim6engine7kernels2cu9run_timedB2v1B54c8tJTC_2fWwGaMLSgd6CjA4xXKR0tsqKIYSQtVGpi4EHECT01gNZoAE"
