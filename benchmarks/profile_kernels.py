@@ -45,6 +45,7 @@ no line for. Loads of the model's state, not arithmetic, lead.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import shutil
@@ -101,6 +102,7 @@ def line_rows(obj: bytes, dwarfdump: str) -> list[tuple[int, str]]:
     return rows
 
 
+@functools.lru_cache(maxsize=None)
 def _source_path(path: str) -> str:
     """_source_path names a line table's file for the report: relative to the checkout, from ``numba/`` for
     numba's own, and a bare name (a DWARF 4 table leaves the compilation directory out) as the one gpusim
