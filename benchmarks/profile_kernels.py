@@ -304,15 +304,17 @@ def _print_lines(perf: str, data: str, ranges, top: int) -> int:
     """_print_lines prints the shares of the kernels' samples by source file and by source line."""
     import bisect
     script = subprocess.run([perf, "script", "-i", data, "-F", "ip"], capture_output=True, text=True).stdout
+    ranges = sorted(ranges, key=lambda r: r[0])   # code sections do not overlap: the last start at or below
+    starts = [start for start, _, _ in ranges]     # a sample's address is the only section that can hold it
     by_line, total = Counter(), 0
     for word in script.split():
         total += 1
         ip = int(word, 16)
-        for start, size, rows in ranges:
-            if start <= ip < start + size:
-                k = bisect.bisect_right(rows, (ip - start, "\uffff")) - 1
-                by_line[rows[k][1] if k >= 0 else "?:0"] += 1
-                break
+        j = bisect.bisect_right(starts, ip) - 1
+        if j >= 0 and ip < starts[j] + ranges[j][1]:
+            rows = ranges[j][2]
+            k = bisect.bisect_right(rows, (ip - starts[j], "\uffff")) - 1
+            by_line[rows[k][1] if k >= 0 else "?:0"] += 1
     inside = sum(by_line.values())
     if not inside:
         print("profile_kernels.py: error: no sample fell in the kernels' code", file=sys.stderr)
