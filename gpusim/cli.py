@@ -74,6 +74,8 @@ rates, and the method's own error as measured against full simulations
 kernel measured, within 1% on the streams (README, "Sampled timing"). A grid of too few
 rounds (a GEMM) runs in full; --sample on also warps long loops (experimental, up to 33% off);
 --sample off times everything in full: use it for exact cycles and close what-ifs.
+A program's launches are sampled the same way, each on its own; the 'sampled' line
+of its report counts them and sums their error estimates.
 
 examples:
   gpusim run workloads/saxpy.s --arch cdna3 --check
@@ -329,6 +331,8 @@ a program study (an application program, 'gpusim run app.yaml'):
 program metrics: total_us, kernel_us and comm_us (the busiest GPU's), hidden_fraction,
 busbw_gbps and algbw_gbps (mean over the largest collectives), link_util_max, launches,
 launches_reused (gpusim/sweep/metrics.py says each). No arch:, arch.* or gen.* keys.
+sample: and sample_interval: apply to each launch; a row's sampled says whether any launch was
+sampled, sample_error_pct the sum of their error estimates as a percentage of total_us.
 
 results (-o FOLDER), written as points complete:
   points.jsonl            one row per finished point (what --resume reads)
@@ -569,9 +573,6 @@ def _cmd_run_program(ns) -> int:
                         ("--header", ns.header)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
-    if ns.sample is not None or ns.sample_interval is not None:
-        flag = "--sample" if ns.sample is not None else "--sample-interval"
-        raise UsageError(f"{flag} applies to a kernel file; a program's kernel launches are timed in full")
     if ns.arch is not None:
         raise UsageError("--arch applies to a kernel file; a program names its GPUs' architectures in system.gpus "
                          f"(try --set system.gpus.arch={ns.arch})")
@@ -584,7 +585,9 @@ def _cmd_run_program(ns) -> int:
         if not ns.trace:
             raise UsageError("--trace-cus and --trace-cycles narrow --trace; give it")
         window = _trace_window(ns, None)
-    result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo, trace=window)
+    sample = _sample_policy(ns, _sample_mode(ns, window))   # each launch, as a kernel run's dispatch
+    result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo, trace=window,
+                              sample=sample)
     print(format_program(result), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.trace:
         from gpusim.report.program_trace import write_program_trace

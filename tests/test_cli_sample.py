@@ -85,10 +85,33 @@ def test_a_bad_sample_mode_is_one_line_and_exit_2(capsys, command):
     assert "argument --sample: invalid choice: 'sometimes' (choose from 'auto', 'on', 'off')" in err
 
 
-def test_a_program_file_refuses_sample(capsys):
-    code = main(["run", PROGRAM, "--sample", "off"])
-    assert code == 2
-    assert "--sample applies to a kernel file" in capsys.readouterr().err
+def test_a_program_file_samples_its_launches_auto_by_default_and_as_told(monkeypatch, tmp_path, capsys):
+    from gpusim.system import simulate as program_sim
+    real, seen = program_sim.simulate_program, []
+
+    def recording(*args, **kwargs):
+        seen.append(kwargs["sample"])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(program_sim, "simulate_program", recording)
+    app = _small_program(tmp_path)
+    for args in ((), ("--sample", "off"), ("--sample", "on", "--sample-interval", "2")):
+        assert main(["run", app, *args]) == 0
+    assert seen[:2] == ["auto", "off"]
+    assert (seen[2].mode, seen[2].grid_interval_pct) == ("on", 2.0)
+    out = capsys.readouterr().out
+    assert "launches   1 kernels" in out and "\nsampled" not in out   # 4,000 elements: too small to sample
+
+
+def _small_program(tmp_path) -> str:
+    path = tmp_path / "app.yaml"
+    path.write_text(f"""system: {{gpus: {{arch: cdna3, count: 1}}}}
+buffers:
+  x: {{type: "f32[4000] uniform(-1,1) seed=1", gpu: 0}}
+  y: {{type: "f32[4000] uniform(-1,1) seed=2", gpu: 0}}
+streams:
+  - {{name: s, gpu: 0, ops: [{{kernel: {REPO / "workloads" / "saxpy.s"}, args: {{x: x, y: y}}}}]}}
+""")
+    return str(path)
 
 
 # ---------------------------------------------------------------- the mode that reaches simulate
@@ -206,10 +229,11 @@ def test_a_bad_sample_interval_is_one_line_and_exit_2(capsys, args, says):
     assert "Traceback" not in err
 
 
-def test_a_program_file_refuses_sample_interval(capsys):
-    code = main(["run", PROGRAM, "--sample-interval", "2"])
-    assert code == 2
-    assert "--sample-interval applies to a kernel file" in capsys.readouterr().err
+def test_a_program_file_refuses_a_sample_interval_with_sample_off(tmp_path, capsys):
+    code = main(["run", _small_program(tmp_path), "--sample", "off", "--sample-interval", "2"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.strip() == "error: --sample-interval 2: it applies to sampled timing: give sample mode auto or on"
 
 
 @pytest.mark.parametrize("args", [("--sample", "off", "--sample-interval", "2"),

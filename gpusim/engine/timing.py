@@ -276,8 +276,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     ``sample`` (a gpusim.engine.sampling mode name or SamplingPolicy; None: off) may time the dispatch
     from a representative part of it (gpusim.engine.sampling): TimedRun.sampling says what was done,
     ``cycles`` and the counters are the projection, and with ``values`` every workgroup still runs
-    functionally for the outputs and the exact instruction counts. A run with ``trace``, ``bound`` or
-    ``first_workgroups`` is never sampled.
+    functionally for the outputs and the exact instruction counts (with ``bound``, in place, also when
+    ``values`` is False but the kernel's addresses read buffers, so that the buffers are what a full run
+    leaves). A run with ``trace`` or ``first_workgroups`` is never sampled.
     """
     # a kernel without loops cannot run away in a way the probe reports (may_wait_on_others): no probe
     probe = None
@@ -294,13 +295,18 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                         **limits)
         memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
     sampled = plan is not None and plan.method != "full"
-    run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace, bound=bound, **limits)
-    if sampled and values:
+    # a sampled run computes no values and skips workgroups: in a device space it must leave the buffers as
+    # they are, for the functional run below to read the inputs the kernel was given
+    run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace,
+                          bound=_untouched(kernel.program, bound) if sampled else bound, **limits)
+    if sampled and (values or (bound is not None and reads_buffers(kernel.program, value_slice(kernel.program)))):
         # only the timing is sampled: every workgroup runs functionally for the outputs and exact counts (the
-        # sampled run computed no values, even where it ended up running every workgroup)
+        # sampled run computed no values, even where it ended up running every workgroup), and in a device
+        # space for the buffers a later kernel's addresses may read
         run.functional = Dispatch(kernel.module, kernel.source, kernel.program, kernel.module.launch,
-                                  kernel.module.args).run(limit=max_instructions, wave_limit=max_wave_instructions,
-                                                          timeout=timeout)
+                                  kernel.module.args, bound=bound).run(limit=max_instructions,
+                                                                       wave_limit=max_wave_instructions,
+                                                                       timeout=timeout)
     run.warm_up = warm_up
     run.memory = memory
     return run
@@ -314,8 +320,8 @@ def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace
         return None
     if trace is not None:
         return SamplePlan("full", "a trace records every wave")
-    if bound is not None or first_workgroups:
-        return SamplePlan("full", "a program's kernels and partial dispatches are simulated in full")
+    if first_workgroups:
+        return SamplePlan("full", "a partial dispatch is simulated in full")
     occ = descriptor_occupancy(arch, kernel.descriptor, int(np.prod(kernel.module.launch.block)))
     return plan_sampling(kernel.program, policy, workgroups=int(np.prod(kernel.module.launch.grid)),
                          slots=arch.cus * occ.workgroups_per_cu, waves_per_workgroup=occ.waves_per_workgroup,

@@ -30,6 +30,12 @@ def format_program(result) -> str:
              f"total      {_us(result.total_us)} us from the first operation to the last stream's end",
              f"launches   {len(launches)} kernels, {len(launches) - reused} timed on the engine, {reused} reused "
              f"(same timing inputs)"]
+    sampled = result.sampling
+    if sampled["launches"]:
+        lines.append(f"sampled    {sampled['launches']} of {sampled['of_launches']} launches timed from a sample of "
+                     f"their grid ({_us(sampled['kernel_us'])} us of kernels); their error estimates sum to "
+                     f"±{_us(sampled['error_us'])} us, {sampled['error_pct']:.2f}% of the total (--sample off: "
+                     "every launch in full)")
     ov = result.overlap
     if ov["communication_us"]:
         lines.append(f"overlap    {_us(ov['hidden_us'])} of {_us(ov['communication_us'])} GPU-us of communication "
@@ -52,12 +58,16 @@ def format_program(result) -> str:
                       f"{r['gbps']:.1f}"] for r in used])
     per_kernel: dict = {}
     for r in launches:
-        k = per_kernel.setdefault(r["kernel"], [0, 0.0, 0])
+        k = per_kernel.setdefault(r["kernel"], [0, 0.0, 0, 0])
         k[0] += 1
         k[1] += r["kernel_time_us"]
         k[2] += r["reused"]
-    lines += _table("kernels", ["kernel", "launches", "reused", "kernel us (sum)", "mean us"],
-                    [[name, n, re, _us(t), _us(t / n)] for name, (n, t, re) in per_kernel.items()])
+        k[3] += r.get("sampled", False)
+    header = ["kernel", "launches", "reused"] + (["sampled"] if sampled["launches"] else []) + ["kernel us (sum)",
+                                                                                               "mean us"]
+    lines += _table("kernels", header,
+                    [[name, n, re] + ([sa] if sampled["launches"] else []) + [_us(t), _us(t / n)]
+                     for name, (n, t, re, sa) in per_kernel.items()])
     for c in result.checks:
         status = "PASS" if c.passed else f"FAIL ({c.mismatches:,} of {c.elements:,} elements differ)"
         lines.append(f"check      {c.spec.lhs} {c.spec.op} {c.spec.rhs}: {status}")

@@ -82,11 +82,12 @@ def program_arch_hash(archs) -> str:
 
 
 def empty_row(metrics, status: str = "ok", error: str = "", occupancy: bool = True) -> dict:
-    """empty_row is a row with ``status`` and ``error`` and no figures yet: every metric None (and, for a
-    kernel, ``occupancy``, its waves_per_simd and limiter, and the SAMPLE_COLUMNS)."""
+    """empty_row is a row with ``status`` and ``error`` and no figures yet: every metric None, the
+    SAMPLE_COLUMNS empty and, for a kernel (``occupancy``), its waves_per_simd and limiter."""
     row = {"status": status, "error": error, "arch_hash": "", "host_s": None}
     if occupancy:
-        row.update(waves_per_simd=None, limiter="", sampled=None, sample_method="", sample_error_pct=None)
+        row.update(waves_per_simd=None, limiter="")
+    row.update(sampled=None, sample_method="", sample_error_pct=None)
     row.update(dict.fromkeys(metrics))
     return row
 
@@ -95,7 +96,7 @@ def run_point(study: dict, params: dict) -> dict:
     """run_point simulates one point of ``study`` (Study.to_dict()) with the varied values ``params``.
 
     Returns ``{"status", "error", "arch_hash", "waves_per_simd", "limiter", <SAMPLE_COLUMNS>, "host_s",
-    <metric>: value}`` (a program's row has no ``waves_per_simd``, ``limiter`` or SAMPLE_COLUMNS).
+    <metric>: value}`` (a program's row has no ``waves_per_simd`` or ``limiter``).
     """
     from gpusim.errors import GpusimError, KernelFault, ProgramDeadlock
 
@@ -181,6 +182,18 @@ def _simulate_program_into(row: dict, study: dict, params: dict) -> None:
 
     program = load_program(study["program"], dict(params))
     row["arch_hash"] = program_arch_hash(distinct_archs(program.system.archs))
-    result = simulate_program(program)
+    result = simulate_program(program, sample=_sampling(study))
     for name in study["metrics"]:
         row[name] = program_metric_value(name, result)
+    row.update(program_sampling_columns(result))
+
+
+def program_sampling_columns(result) -> dict:
+    """program_sampling_columns are the SAMPLE_COLUMNS of a ProgramResult: ``sampled`` when any launch was
+    timed from a sample, ``sample_method`` the methods its launches used (``full`` when none was sampled,
+    ``grid+full`` when some were), ``sample_error_pct`` the program's error estimate
+    (ProgramResult.sampling's ``error_pct``: the sampled kernels' error estimates summed, over the total)."""
+    methods = sorted({r["sample_method"] for r in result.launches}) or ["full"]
+    summary = result.sampling
+    return {"sampled": summary["launches"] > 0, "sample_method": "+".join(methods),
+            "sample_error_pct": round(summary["error_pct"], 3)}

@@ -10,8 +10,8 @@ Layout of ``-o results/``:
 
 A row holds ``point`` (its index in the grid), every varied key, ``status`` and ``error``, the
 metrics, ``waves_per_simd``, ``limiter`` and how its timing was sampled (``sampled``,
-``sample_method``, ``sample_error_pct``: gpusim.sweep.point.SAMPLE_COLUMNS) (none of these five in a
-program study's rows), ``arch_hash`` (a program row's: its GPUs' distinct architectures' hashes
+``sample_method``, ``sample_error_pct``: gpusim.sweep.point.SAMPLE_COLUMNS; a program study's rows have
+only these three, for its launches: gpusim.sweep.point.program_sampling_columns), ``arch_hash`` (a program row's: its GPUs' distinct architectures' hashes
 joined with '+') and ``host_s`` (host seconds).
 """
 from __future__ import annotations
@@ -73,7 +73,7 @@ class ResultsFolder:
         self.folder = Path(folder)
         self.study = study
         self.format = table_format(fmt)
-        occupancy = [] if study.program else ["waves_per_simd", "limiter", *SAMPLE_COLUMNS]
+        occupancy = [*SAMPLE_COLUMNS] if study.program else ["waves_per_simd", "limiter", *SAMPLE_COLUMNS]
         self.columns = ["point", *study.columns, "status", *study.metrics, *occupancy, "arch_hash", "host_s",
                         "error"]
         self.rows: dict = {}   # point key -> latest row

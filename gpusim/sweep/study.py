@@ -41,8 +41,10 @@ A program study runs an application program (gpusim.system) at every point::
 
 Its points are ``simulate_program(program, overrides=<the point's values>)``. It has no ``arch``
 (the program's ``system`` names its GPUs' architectures: vary ``system.gpus.arch``), no ``arch.*``
-or ``gen.*`` keys, no ``warm_up``, ``max_instructions`` or ``sample``; kernel metrics are refused, as program
-metrics are in a kernel study. The program is loaded before anything runs (its own mistakes keep
+or ``gen.*`` keys, no ``warm_up`` or ``max_instructions``; ``sample`` and ``sample_interval`` apply to each of
+its launches (simulate_program's ``sample``), and its rows' SAMPLE_COLUMNS say whether any launch was
+sampled and the program's error estimate (ProgramResult.sampling's ``error_pct``); kernel metrics are
+refused, as program metrics are in a kernel study. The program is loaded before anything runs (its own mistakes keep
 their file:line), then once with each varied value alone, so a key the program cannot have (with a
 did-you-mean) or a value it refuses is named at the study's line; with up to
 ``PROGRAM_COMBINATIONS_CHECKED`` points every combination is loaded too. Files named in values
@@ -70,7 +72,7 @@ from gpusim.sweep.metrics import check_metric, DEFAULT_METRICS, DEFAULT_PROGRAM_
 
 TOP_KEYS = ("name", "arch", "vary", "workload", "workloads", "metrics", "max_instructions", "warm_up", "sample",
             "sample_interval")
-KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up", "sample", "sample_interval")   # not in a program study
+KERNEL_ONLY_KEYS = ("arch", "max_instructions", "warm_up")   # not in a program study
 PROGRAM_COMBINATIONS_CHECKED = 64   # a program study of at most this many points loads every point up front
 WORKLOAD_COLUMN = "workload"
 DEFAULT_MAX_POINTS = 10_000
@@ -155,6 +157,8 @@ class Study:
             data.pop("sample")
         if data["sample_interval"] is None:   # likewise before the interval could be set
             data.pop("sample_interval")
+        if data["program"] and data.get("sample", "off") != "off":   # program launches were timed in full before
+            data["program_launches_sampled"] = True
         text = json.dumps(data, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

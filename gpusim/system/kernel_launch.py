@@ -21,6 +21,7 @@ import numpy as np
 from gpusim.asm.ir import LaunchSpec
 from gpusim.asm import sems
 from gpusim.engine.launch import kernel_times
+from gpusim.engine.sampling_policy import sampling_policy
 from gpusim.engine.timing import QUANTUM_CYCLES, time_kernel
 from gpusim.errors import UsageError, did_you_mean
 from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch
@@ -56,6 +57,12 @@ class LaunchOutcome:
     instances: dict
     reused: bool = False
     trace: object = None   # gpusim.engine.timing.TraceEvents of a launch run with ``trace=``
+    sampling: object = None   # gpusim.engine.sampling_policy.SamplingOutcome of a launch timed with ``sample=``
+
+    @property
+    def sampled(self) -> bool:
+        """sampled is True when part of the launch's timing was projected, not simulated (``sampling``)."""
+        return self.sampling is not None and self.sampling.sampled
 
     @property
     def hbm_bytes(self) -> int:
@@ -86,7 +93,7 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
                scalars: Optional[Mapping[str, Number]] = None, timing: bool = True, values: bool = True,
                memo: Optional[LaunchMemo] = None, max_instructions: int = DEFAULT_LIMIT,
                max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES,
-               timeout: Optional[float] = None, trace=None) -> LaunchOutcome:
+               timeout: Optional[float] = None, trace=None, sample=None) -> LaunchOutcome:
     """run_launch runs one launch of ``kernel`` (a gpusim.api.Kernel) on GPU ``device`` and returns its LaunchOutcome.
 
     ``grid``/``block`` default to the kernel header's; ``buffers`` binds every buffer argument to a device
@@ -111,7 +118,12 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
     are what a timed run leaves. ``max_instructions``, ``max_wave_instructions``, ``quantum`` and
     ``timeout`` are time_kernel's. ``trace`` (a gpusim.engine.timing.TraceWindow) records the wave events of the
     CUs and cycles it selects in ``LaunchOutcome.trace``; a traced launch is always timed (a memo hit has no
-    events), and the memo still learns from it. Raises KernelFault as a single-kernel run does (the buffers then hold
+    events), and the memo still learns from it. ``sample`` (a sample mode name or a SamplingPolicy; None:
+    off) may time the launch from a sample, as time_kernel's (``LaunchOutcome.sampling`` says what it did);
+    the memo keys on it, so a sampled and a full timing of one launch are kept apart. A sampled launch
+    leaves the caches its detailed part left: the skipped middle of a grid moves no lines, so the next
+    kernel finds the lines of the grid's head and tail where a full run would have left the middle's
+    (docs/sampling.md, "Sampled launches in a program", measures what that changes). Raises KernelFault as a single-kernel run does (the buffers then hold
     what the kernel wrote before it faulted; the caches are not changed), UsageError for an argument
     the kernel does not have or leaves unbound.
     """
@@ -142,7 +154,8 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
         counters = _base_counters(kernel_now, run)
         return LaunchOutcome(None, None, None, None, counters, {}, reused=False)
 
-    limits = (max_instructions, max_wave_instructions, quantum)
+    policy = sampling_policy(sample)
+    limits = (max_instructions, max_wave_instructions, quantum, policy)
     key = None
     if memo is not None:
         key = _memo_key(memo, facts, device, dispatch, limits)
@@ -153,11 +166,12 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
             mark_stale()
             device.memory = entry.after.restore(arch)
             memo.remember_state(device.memory, entry.after)
-            return _outcome(entry.cycles, dict(entry.counters), {k: list(v) for k, v in entry.instances.items()},
-                            arch, reused=True)
+            return dataclasses.replace(
+                _outcome(entry.cycles, dict(entry.counters), {k: list(v) for k, v in entry.instances.items()}, arch,
+                         reused=True), sampling=entry.sampling)
     timed = time_kernel(kernel_now, arch, max_instructions=max_instructions, max_wave_instructions=max_wave_instructions,
                         quantum=quantum, values=values, timeout=timeout, memory=device.memory, bound=bound,
-                        trace=trace)
+                        trace=trace, sample=None if policy.mode == "off" else policy)
     mark_stale()
     counters = _base_counters(kernel_now, timed.functional)
     scalars_c, instances = split_instances(timed.counters)
@@ -166,8 +180,10 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
     if memo is not None:
         after = CacheSnapshot.of(timed.memory)
         memo.remember_state(timed.memory, after)
-        memo.store(key, MemoEntry(timed.cycles, dict(counters), {k: list(v) for k, v in instances.items()}, after))
-    return dataclasses.replace(_outcome(timed.cycles, counters, instances, arch, reused=False), trace=timed.trace)
+        memo.store(key, MemoEntry(timed.cycles, dict(counters), {k: list(v) for k, v in instances.items()}, after,
+                                  timed.sampling))
+    return dataclasses.replace(_outcome(timed.cycles, counters, instances, arch, reused=False), trace=timed.trace,
+                               sampling=timed.sampling)
 
 
 def _outcome(cycles: int, counters: dict, instances: dict, arch, reused: bool) -> LaunchOutcome:

@@ -124,12 +124,13 @@ def kernel_facts(kernel) -> KernelFacts:
 @dataclass(frozen=True)
 class MemoEntry:
     """MemoEntry is one timed launch's result: ``cycles``, ``counters`` and ``instances`` as LaunchOutcome
-    has them, and ``after`` the caches it left."""
+    has them, ``after`` the caches it left and ``sampling`` its SamplingOutcome (None: timed without one)."""
 
     cycles: int
     counters: dict
     instances: dict
     after: CacheSnapshot
+    sampling: object = None
 
 
 class LaunchMemo:

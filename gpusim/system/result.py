@@ -43,6 +43,19 @@ class ProgramResult:
         return all(c.passed for c in self.checks)
 
     @property
+    def sampling(self) -> dict:
+        """sampling sums up the launches whose timing was projected from a sample: how many of all launches,
+        the microseconds of their kernels, and ``error_us``, the sum over them of each kernel time's error
+        estimate (SamplingOutcome.error_pct of its cycles): a bound on how far their projections can move the
+        program's total if every kernel erred the same way on the critical path (``error_pct`` of
+        ``total_us``)."""
+        mine = [r for r in self.launches if r.get("sampled")]
+        error_us = sum(r["kernel_time_us"] * r["sample_error_pct"] / 100.0 for r in mine)
+        return {"launches": len(mine), "of_launches": len(self.launches),
+                "kernel_us": sum(r["kernel_time_us"] for r in mine), "error_us": error_us,
+                "error_pct": 100.0 * error_us / self.total_us if self.total_us else 0.0}
+
+    @property
     def overlap(self) -> dict:
         """overlap sums, over GPUs, the communication time and the part of it that ran beside a kernel."""
         comm = sum(g["communication_us"] for g in self.gpus)
@@ -54,13 +67,24 @@ class ProgramResult:
         return {
             "program": self.program, "total_us": self.total_us, "gpus": self.gpus, "streams": self.streams,
             "links": self.links, "collectives": self.collectives, "overlap": self.overlap,
-            "launches": self.launches, "memo": self.memo,
+            "launches": self.launches, "sampling": self.sampling, "memo": self.memo,
             "checks": [{"check": f"{c.spec.lhs} {c.spec.op} {c.spec.rhs}", "passed": c.passed,
                         "elements": c.elements, "mismatches": c.mismatches,
                         "worst_rel_error": c.worst_rel_error} for c in self.checks],
             "spans": [{"kind": s.kind, "label": s.label, "gpu": s.gpu, "stream": s.stream, "start_us": s.start,
                        "end_us": s.end, **s.detail} for s in self.spans],
         }
+
+
+def _launch_sampling(record) -> dict:
+    """_launch_sampling is a launch row's sampling columns: whether its timing was projected from a sample, by
+    which method, the share of its wave-instructions timed in detail and its error estimate on cycles in
+    percent (SamplingOutcome.error_pct; 0 for a launch timed in full)."""
+    outcome = record.sampling
+    if outcome is None or not outcome.sampled:
+        return {"sampled": False, "sample_method": "full", "simulated_fraction": 1.0, "sample_error_pct": 0.0}
+    return {"sampled": True, "sample_method": outcome.method, "simulated_fraction": outcome.simulated_fraction,
+            "sample_error_pct": outcome.error_pct(record.cycles)}
 
 
 def summarise(program, state, link_rows: list, memo_stats: dict, checks: list, outputs,
@@ -93,7 +117,7 @@ def summarise(program, state, link_rows: list, memo_stats: dict, checks: list, o
                     "algbw_gbps": c.algbw_gbps, "busbw_gbps": c.busbw_gbps} for c in state.collectives]
     launches = [{"kernel": r.label, "gpu": r.gpu, "stream": r.stream, "cycles": r.cycles,
                  "kernel_time_us": r.kernel_time_us, "launch_to_done_us": r.run_us, "reused": r.reused,
-                 "hbm_bytes": r.hbm_bytes} for r in state.launches]
+                 "hbm_bytes": r.hbm_bytes, **_launch_sampling(r)} for r in state.launches]
     return ProgramResult(program=program.path, total_us=state.end_us, gpus=gpus, streams=streams, links=link_rows,
                          collectives=collectives, launches=launches, spans=spans, checks=checks, outputs=outputs,
                          memo=memo_stats, link_intervals=link_intervals, kernel_traces=state.kernel_traces)

@@ -65,6 +65,7 @@ class LaunchRecord:
     run_us: float
     reused: bool
     hbm_bytes: int
+    sampling: object = None   # the launch's SamplingOutcome (gpusim.engine.sampling_policy); None: timed in full
 
 
 @dataclass
@@ -110,12 +111,14 @@ class ProgramRun:
     ``memo`` lets launches whose timing inputs repeat reuse a timed launch (gpusim.system.kernel_launch);
     ``keep_initial`` keeps a copy of every buffer's initial values (``initial``, what checks compare with);
     ``trace`` (a gpusim.engine.timing.TraceWindow) records every launch's wave events on the CUs and cycles it
-    selects (RunState.kernel_traces; each traced launch is timed, not reused)."""
+    selects (RunState.kernel_traces; each traced launch is timed, not reused); ``sample`` (a sample mode name or
+    a SamplingPolicy; None: off) may time each launch from a sample of its grid (run_launch's)."""
 
     def __init__(self, program: Program, *, values: bool = True, memo: bool = True, keep_initial: bool = True,
-                 trace=None):
+                 trace=None, sample=None):
         self.program = program
         self.values = values
+        self.sample = sample
         self.env = simpy.Environment()
         system = program.system
         self.fabric = Fabric(self.env, system)
@@ -262,7 +265,7 @@ class ProgramRun:
                                               self.program.buffer(ref.name).per_gpu)
                        for arg, ref in op.args if isinstance(ref, BufferRef)}
             out = run_launch(self.devices[gpu], kernel, buffers=buffers, values=self.values, memo=self.memo,
-                             trace=self.trace)
+                             trace=self.trace, sample=self.sample)
             hbm_bytes = out.hbm_bytes
             hbm_use = hbm_bytes / max(out.kernel_time_us, 1e-9) / (arch.hbm_bytes_per_s / 1e6)
             run_start = self.env.now
@@ -274,7 +277,7 @@ class ProgramRun:
                 self.state.kernel_traces.append(KernelTrace(span, out.trace, kernel.program, arch, out.cycles))
         yield self.env.timeout(arch.launch.completion_signal_cycles / mhz)
         self.state.launches.append(LaunchRecord(label, gpu, stream.name, out.cycles, out.kernel_time_us,
-                                                float(self.env.now - start), out.reused, hbm_bytes))
+                                                float(self.env.now - start), out.reused, hbm_bytes, out.sampling))
 
     # ------------------------------------------------------------ copies
     def _memcpy(self, stream: StreamSpec, op: MemcpyOp):

@@ -14,7 +14,7 @@ from gpusim.system.runtime import ProgramRun
 
 def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool = False,
                      overrides: Optional[Mapping[str, object]] = None, memo: bool = True,
-                     values: Optional[bool] = None, trace=None) -> ProgramResult:
+                     values: Optional[bool] = None, trace=None, sample=None) -> ProgramResult:
     """simulate_program runs an application program and returns its ProgramResult.
 
     ``program`` is a program file's path, the same structure as a dict (``{"system": ..., "buffers": ...,
@@ -25,7 +25,10 @@ def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool
     branches need, and buffers written by kernels do not hold real results. ``memo`` lets repeated launches
     reuse a timed launch (gpusim.system.kernel_launch.LaunchMemo). ``trace`` (a
     gpusim.engine.timing.TraceWindow) also records the wave events of every launch on the CUs and cycles
-    (counted from each kernel's dispatch) it selects, for the program's trace. Raises ProgramError for a bad program,
+    (counted from each kernel's dispatch) it selects, for the program's trace. ``sample`` (a sample mode
+    name or a gpusim.engine.sampling_policy.SamplingPolicy; None, the API's default: off) times each launch
+    as ``gpusim.simulate``'s ``sample`` would (``gpusim run app.yaml`` passes auto); ProgramResult.launches
+    and ``sampling`` say which were sampled and with what error estimate. Raises ProgramError for a bad program,
     ProgramDeadlock when it cannot finish and KernelFault when a kernel faults.
     """
     from gpusim.system.loader import load_program, program_from_dict
@@ -39,7 +42,7 @@ def simulate_program(program: Union[Program, Mapping, str, Path], *, check: bool
         raise HeaderError(f"{prog.path} has no checks to verify (a 'checks:' list)", None)
     if values is None:   # contents matter when checked, or when some kernel's addresses or branches read them
         values = check or any(slice_reads_buffers(k) for k in prog.kernels.values())
-    run = ProgramRun(prog, values=values, memo=memo, keep_initial=check, trace=trace)
+    run = ProgramRun(prog, values=values, memo=memo, keep_initial=check, trace=trace, sample=sample)
     state = run.run()
     outputs = run.final_buffers() if values else None
     checks = run_checks(list(prog.checks), outputs, run.initial, {}) if check else []

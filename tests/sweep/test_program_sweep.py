@@ -123,13 +123,15 @@ def test_rows_hold_the_program_figures_and_faster_links_finish_sooner(folder):
     assert outcome.counts == {"ok": 4}
     rows = {(r["system.link.bandwidth_gbps"], r["params.algorithm"]): r for r in read_results(folder / "out")}
     header = (folder / "out" / "results.csv").read_text().splitlines()[0].split(",")
-    assert header == ["point", "system.link.bandwidth_gbps", "params.algorithm", "status", *METRICS, "arch_hash",
-                      "host_s", "error"]
+    assert header == ["point", "system.link.bandwidth_gbps", "params.algorithm", "status", *METRICS, "sampled",
+                      "sample_method", "sample_error_pct", "arch_hash", "host_s", "error"]
     for (bw, algorithm), r in rows.items():
         assert all(r[m] is not None for m in METRICS), r
         assert r["launches"] == 3 and r["launches_reused"] == 2   # one saxpy per GPU, timed once
         assert r["comm_us"] < r["total_us"] and 0 < r["kernel_us"] < r["total_us"]
         assert 0 < r["link_util_max"] <= 1 and r["hidden_fraction"] == 0.0   # one stream per GPU: nothing hides
+        # sampled by default (auto), but a 4,000-element saxpy is far below the threshold
+        assert (r["sampled"], r["sample_method"], r["sample_error_pct"]) == (False, "full", 0.0)
     for algorithm in ("ring", "direct"):
         slow, fast = rows[(32, algorithm)], rows[(128, algorithm)]
         assert fast["total_us"] < slow["total_us"] and fast["comm_us"] < slow["comm_us"]

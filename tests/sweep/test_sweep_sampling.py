@@ -60,10 +60,28 @@ def test_a_bad_sample_mode_is_named_at_its_line(tmp_path, value, message):
         load_study(write(tmp_path, with_sample(value)))
 
 
-def test_a_program_study_refuses_sample(tmp_path):
-    text = f"workload: {{program: {REPO / 'workloads' / 'tp_mlp_8gpu.yaml'}}}\nsample: off\n"
-    with pytest.raises(StudyError, match=r"study.yaml:2:1: error: 'sample' is not a key of a program study"):
-        load_study(write(tmp_path, text))
+def test_a_program_study_samples_its_launches_as_told(tmp_path, monkeypatch):
+    program = REPO / "workloads" / "pipeline_2stream.yaml"
+    studies = {m: load_study(write(tmp_path, f"workload: {{program: {program}}}\nmetrics: [total_us]\nsample: {m}\n", f"{m}.yaml"))
+               for m in ("auto", "off")}
+    assert {m: s.sample for m, s in studies.items()} == {"auto": "auto", "off": "off"}
+    # a folder of program rows timed in full before launches could be sampled keeps its hash under off only
+    assert studies["auto"].hash() != studies["off"].hash()
+    from gpusim.system import simulate as program_sim
+    seen = []
+    monkeypatch.setattr(program_sim, "simulate_program", lambda prog, **kw: seen.append(kw["sample"]) or _Sampled())
+    row = run_point(studies["auto"].to_dict(), {})
+    assert seen == ["auto"]
+    assert row["status"] == "ok", row
+    # one of two launches sampled, its error estimate 1 us of a 200 us program
+    assert (row["sampled"], row["sample_method"], row["sample_error_pct"]) == (True, "full+grid", 0.5)
+
+
+class _Sampled:
+    """a ProgramResult as run_point reads it: two launches, the second sampled"""
+    launches = [{"sample_method": "full"}, {"sample_method": "grid"}]
+    sampling = {"launches": 1, "of_launches": 2, "kernel_us": 100.0, "error_us": 1.0, "error_pct": 0.5}
+    total_us = 200.0
 
 
 def test_cli_sweep_refuses_a_bad_sample_in_one_line(tmp_path, cli):
@@ -154,10 +172,10 @@ def test_results_tables_carry_the_sampling_columns(tmp_path, sampled_grid):
     assert all(r["sample_error_pct"] == pytest.approx(1.5, abs=0.01) for r in rows)
 
 
-def test_a_program_study_has_no_sampling_columns(tmp_path):
+def test_a_program_study_has_the_sampling_columns_but_no_occupancy(tmp_path):
     study = Study(name="p", arch="", vary={}, metrics=("total_us",), program=str(tmp_path / "app.yaml"))
     folder = ResultsFolder(tmp_path / "out", study, fmt="csv")
-    assert not set(SAMPLE_COLUMNS) & set(folder.columns)
+    assert folder.columns == ["point", "status", "total_us", *SAMPLE_COLUMNS, "arch_hash", "host_s", "error"]
     folder.close()
 
 
