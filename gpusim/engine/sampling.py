@@ -26,7 +26,11 @@ last partial round) and replaces the repetition with a measured rate. Two method
     The first rounds of workgroups (at least ``grid_head_fraction`` of the grid's rounds, and at least
     ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous dispatch (the
     dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and contention the head
-    left. The head goes on until its last two windows of ``grid_window_rounds`` rounds (fewer on a grid too
+    left. At the jump the skipped workgroups run one after another for their addresses (the address and
+    control slice, no time, no counts: gpusim.engine.kernels.skipped_grid), so a fault in one is reported as
+    the full simulation reports it; in a program's launch, whose caches the next kernel starts from, the
+    lines the last of them touch also warm the caches in dispatch order, so the next kernel finds what the
+    middle left rather than the head's lines. The head goes on until its last two windows of ``grid_window_rounds`` rounds (fewer on a grid too
     short for two such windows and the tail, but not below 2) took cycles within ``steady_pct`` of each other (a
     kernel's rate climbs for its first rounds, and single rounds are noisy: windows of several rounds see a
     climb that windows of 2 miss by chance). The skipped middle costs the completion rate measured over the
@@ -159,9 +163,11 @@ SAMPLE_CAPACITY = 1 << 16   # the loop method's measured rates kept per dispatch
 
 
 def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slots: int, slots_per_cu: int,
-                  n_counters: int, memory) -> bundles.SampleArrays:
+                  n_counters: int, memory, warm_middle: bool = False) -> bundles.SampleArrays:
     """sample_arrays builds the timing loop's SampleArrays for ``plan`` (METHOD_OFF for ``full``), with
-    views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots."""
+    views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots.
+    ``warm_middle``: the workgroups the grid method skips warm the caches with their last lines
+    (gpusim.engine.kernels.skipped_grid), for a next kernel that starts from them."""
     params = np.zeros(skip.Z_N, np.int64)
     params[skip.Z_METHOD] = {"loop": skip.METHOD_LOOP, "grid": skip.METHOD_GRID}.get(plan.method, skip.METHOD_OFF)
     policy = plan.policy
@@ -178,6 +184,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_ROUND] = max(plan.round, 1)
     params[skip.Z_WINDOW_ROUNDS] = max(plan.window, 1)
     params[skip.Z_INTERVAL_PPM] = int(round(1e4 * policy.grid_interval_pct))
+    params[skip.Z_WARM_MIDDLE] = int(warm_middle)
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))

@@ -414,7 +414,8 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
                            last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu(), cu_start=per_cu())
     counted = bundles.CounterArrays(counters, icount, uninit, fault)
     sampling = sample_arrays(plan or SamplePlan("full", ""), rows=p.rows, wave_slots=slots, workgroup_slots=n_wgs,
-                             slots_per_cu=spc, n_counters=cuk.C_N, memory=memory)
+                             slots_per_cu=spc, n_counters=cuk.C_N, memory=memory,
+                             warm_middle=bound is not None)   # a program's launch: the next one starts from its caches
     scratch = bundles.ScratchArrays(scratch_for(arch.cu.lds.banks), memo_for(p.rows), np.zeros(3, np.int64),
                                     np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
                                     np.zeros(5, np.int64))

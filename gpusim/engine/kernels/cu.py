@@ -42,7 +42,7 @@ from gpusim.memory.kernels.maintenance import cache_control, end_of_kernel_write
 from gpusim.memory.kernels.translation import translated_access_line
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
-from gpusim.engine.kernels import skip
+from gpusim.engine.kernels import skip, skipped_grid
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.lds import ds2_offsets
@@ -60,8 +60,9 @@ from gpusim.engine.kernels.params import (
     P_SLOTS_PER_CU, P_WAVE_LIMIT, P_WAVES_PER_WG, P_WGS_PER_CU,
 )
 from gpusim.engine.kernels.requests import request_lines
-# wave slot states (TRAPPED: in a loop it can never leave, gpusim.exec.runaway; it never issues again)
-FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
+from gpusim.engine.kernels.workgroup_slots import (
+    AT_BARRIER, DONE, RUNNING, TRAPPED, launch_workgroup as _launch_workgroup, release as _release,
+)
 # counters columns
 (C_CYCLES, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT, C_INSTS,
  C_WAVE_ISSUE, C_WAVE_WAITCNT_VM, C_WAVE_WAITCNT_LGKM, C_WAVE_BARRIER, C_WAVE_DEPENDENCY, C_WAVE_UNIT_BUSY,
@@ -515,8 +516,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             act = skip.back_edge_seen(Z, w, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle)
                             ff = skip.FF_DONE
                             if act:
-                                ff = skip.back_edge(act, w, cu, i, cycle, issued_total, P, L, V, W, K, X, M, Z, lds[ws],
-                                                    lds.shape[1])
+                                ff = skip.back_edge(act, w, cu, i, cycle, issued_total, P, L, V, W, K, X, M, Z, lds[ws])
                             if ff == skip.FF_FAULT:
                                 fault[F_WORKGROUP] = wg_id[ws]
                                 fault[F_WAVE] = (w - base) % wpw
@@ -579,7 +579,17 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             if wg_live[ws] == 0:
                                 skip.workgroup_completed(Z, ws, cycle, issued_total, counters, icount)
                                 if next_wg < n_wg:
-                                    next_wg = skip.next_workgroup(Z, next_wg)
+                                    resume = skip.next_workgroup(Z, next_wg)
+                                    if resume > next_wg:   # the grid jumps: its middle runs for faults and lines
+                                        warm = resume   # none, unless the caches outlive the dispatch
+                                        if Z.params[skip.Z_WARM_MIDDLE] != 0:
+                                            warm = skipped_grid.warm_from(next_wg, resume, Z.out[skip.O_COMPLETED], M)
+                                        ff, fw = skipped_grid.run_skipped(next_wg, resume, warm, ws, cu, ws - cu * wpc,
+                                                                          spc, wpw, cycle, P, L, V, W, G, X, M, fault)
+                                        if ff != skip.FF_DONE:
+                                            _skipped_fault(ff, fw, fault, pc, state, cu, spc, wpc, wpw, ws, wg_id)
+                                            return cycle
+                                    next_wg = resume
                         if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
                             _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
                             wg_arrived[ws] = 0
@@ -650,6 +660,20 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
 
 
 @njit(_nrt=False)
+def _skipped_fault(ff, w, fault, pc, state, cu, spc, wpc, wpw, ws, wg_id):
+    """_skipped_fault records what stopped wave ``w`` of the skipped workgroup in slot ``ws`` (skipped_grid's
+    outcome ``ff``, not FF_DONE) as the full simulation reports it: the interpreter's fault, a runaway loop,
+    the per-wave instruction limit or the host watchdog."""
+    wave = (w - cu * spc) % wpw
+    if ff == skip.FF_FAULT:
+        fault[F_WORKGROUP] = wg_id[ws]
+        fault[F_WAVE] = wave
+        return
+    code = FAULT_ENDLESS if ff == skip.FF_TRAPPED else FAULT_WAVE_LIMIT if ff == skip.FF_WAVE_LIMIT else FAULT_TIMEOUT
+    _fault_at(fault, code, w, pc[w], wg_id[ws], wave, state, cu, spc, wpc, wpw, ws)
+
+
+@njit(_nrt=False)
 def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
     """_fault_at records a fault of wave ``wave`` of workgroup ``group`` (slot ``ws``) at instruction ``i``.
 
@@ -663,53 +687,3 @@ def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
         v = cu * spc + rnd * wpw + j
         if v != w and state[v] == AT_BARRIER:
             fault[F_AT_BARRIER] += 1
-
-
-@njit(_nrt=False)
-def _launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, L, V, W, G, wgv):
-    """_launch_workgroup starts workgroup ``g`` in slot ``ws`` (round ``rnd``) of CU ``cu`` at cycle ``start``.
-
-    It sets the ABI state of its waves (``L``'s launch registers into ``V``), clears their scoreboards (-1:
-    set by the launch, ready; 0: never written), instruction counts and queues (``W``), the workgroup slot
-    (``G``) and its LDS, and returns the next age stamp. ``wgv`` (int64[3]) is scratch for the workgroup id.
-    """
-    abi, user_sgprs, abi_written = L.abi, L.user_sgprs, L.abi_written
-    sreg, vreg, lds = V.sreg, V.vreg, V.lds
-    pc, reg_ready = W.pc, W.reg_ready
-    gx, gy = abi[itp.ABI_GRID_X], abi[itp.ABI_GRID_Y]
-    wgv[0] = g % gx
-    wgv[1] = (g // gx) % gy
-    wgv[2] = g // (gx * gy)
-    G.group[ws] = g
-    G.live[ws] = wpw
-    G.arrived[ws] = 0
-    for b in range(lds.shape[1]):
-        lds[ws, b] = 0
-    for j in range(wpw):
-        w = cu * spc + rnd * wpw + j
-        itp.init_wave(w, wgv, j, abi, user_sgprs, sreg, vreg, pc)
-        W.state[w] = RUNNING
-        W.ready[w] = start
-        W.age[w] = stamp
-        stamp += 1
-        W.wg_of[w] = ws
-        W.vmn[w] = 0
-        W.lgn[w] = 0
-        W.acct[w] = -1  # its cycles are accounted from its SIMD's first visit on
-        W.hazard[w] = 0
-        W.deps_at[w] = -1
-        W.wcount[w] = 0
-        for r in range(reg_ready.shape[1]):
-            reg_ready[w, r] = -abi_written[r]
-    return stamp
-
-
-@njit(_nrt=False)
-def _release(ws, cu, spc, wpc, wpw, state, ready, cycle):
-    """_release lets every wave of workgroup slot ``ws`` waiting at its barrier go on next cycle."""
-    rnd = ws - cu * wpc
-    for j in range(wpw):
-        w = cu * spc + rnd * wpw + j
-        if state[w] == AT_BARRIER:
-            state[w] = RUNNING
-            ready[w] = cycle + 1

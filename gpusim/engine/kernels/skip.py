@@ -25,9 +25,11 @@ from gpusim.memory.kernels.warming import warm_line
 # iterations warm the caches; the part of the largest possible shift a warp makes, in parts per thousand;
 # the grid method's workgroups per round (every workgroup slot of the GPU once), the rounds of each of
 # its two measuring windows (Z_STEADY_PERMIL bounds how far their durations may differ) and the widest
-# 95% noise interval on the projected cycles, in parts per million of them, at which it may jump
+# 95% noise interval on the projected cycles, in parts per million of them, at which it may jump; 1 when the
+# workgroups the grid method skips warm the caches with their last lines (gpusim.engine.kernels.skipped_grid)
 (Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT,
- Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_ROUND, Z_WINDOW_ROUNDS, Z_INTERVAL_PPM, Z_N) = range(15)
+ Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_ROUND, Z_WINDOW_ROUNDS, Z_INTERVAL_PPM, Z_WARM_MIDDLE,
+ Z_N) = range(16)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
 # wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and
@@ -84,7 +86,7 @@ def record_sample(Z, value):
 
 
 @njit(_nrt=False)
-def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, M, lds_ws, lds_size):
+def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, M, lds_ws):
     """fast_forward runs wave ``w`` of CU ``cu`` through ``iterations_wanted`` iterations of the loop
     ``h``..``b`` from its head ``h``, functionally, stopping early if the wave leaves the loop.
 
@@ -97,12 +99,9 @@ def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, 
     Barriers, waitcnts and s_nop only advance: every wave of a workgroup skips the same iterations, so
     their barriers stay paired.
     """
-    sem, ops, xops, mods, pc_bytes, full, endless = P.sem, P.ops, P.xops, P.mods, P.pc_bytes, P.full, P.endless
-    tkind, writes_at, writes = P.tkind, P.writes_at, P.writes
-    sreg, vreg, T, valid, mem = V.sreg, V.vreg, V.T, V.valid, V.mem
+    sem, endless, writes_at, writes = P.sem, P.endless, P.writes_at, P.writes
     pc, wcount, reg_ready = W.pc, W.wcount, W.reg_ready
-    icount, fault, lines = K.icount, K.fault, X.lines
-    code_base, wave_limit, line_bytes = L.params[P_CODE_BASE], L.params[P_WAVE_LIMIT], L.params[P_LINE_BYTES]
+    icount, fault, wave_limit = K.icount, K.fault, L.params[P_WAVE_LIMIT]
     n = np.int64(0)
     iterations = np.int64(0)
     while True:
@@ -120,18 +119,9 @@ def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, 
         if s == S.S_WAITCNT or s == S.S_NOP:
             pc[w] = i + 1
             continue
-        if full[i]:
-            r = itp.step(w, sem, xops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, L.regions, L.env,
-                         lds_ws, fault)
-        else:
-            r = itp.step_addresses(w, sem, xops, mods, pc, sreg, vreg, T, L.regions, L.env, lds_size, fault)
+        r = sliced_step(w, i, cu if warm else -1, cycle, P, L, V, W, X, M, lds_ws, fault)
         if r == itp.FAULT:
             return FF_FAULT, n, iterations
-        kind = tkind[i]
-        if warm and (kind == TK_SMEM or (kind == TK_VMEM and s != S.MEM_CACHE)):
-            count, store = request_lines(i, w, kind == TK_SMEM, sem, ops, mods, sreg, T[7], line_bytes, lines)
-            for j in range(count):
-                warm_line(M, cu, lines[j], cycle, store, kind == TK_SMEM, mods[i, M_CACHE])
         for j in range(writes_at[i], writes_at[i + 1]):
             reg_ready[w, writes[j]] = cycle
         if r == itp.JUMP:
@@ -139,6 +129,30 @@ def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, 
                 return FF_TRAPPED, n, iterations
             if i == b and pc[w] == h:
                 iterations += 1
+
+
+@njit(_nrt=False, inline="always")   # called once per instruction: its bundles must not be copied per call
+def sliced_step(w, i, warm_cu, cycle, P, L, V, W, X, M, lds_ws, fault):
+    """sliced_step runs instruction ``i`` (``W.pc[w]``) of wave ``w`` as the sliced timed run executes it (P.full
+    rows in full, the others for their addresses, faulting where it would) and, with ``warm_cu`` >= 0, warms
+    the caches of ``M`` as of cycle ``cycle`` with the lines its memory access touches from CU ``warm_cu``
+    (gpusim.memory.kernels.warming; X.lines holds them). Returns the interpreter's outcome (itp.NEXT, JUMP,
+    BARRIER, END or FAULT). Shared by fast-forwarded loop iterations and the grid's skipped workgroups
+    (gpusim.engine.kernels.skipped_grid)."""
+    sem, mods, sreg, T = P.sem, P.mods, V.sreg, V.T
+    if P.full[i]:
+        r = itp.step(w, sem, P.xops, mods, P.pc_bytes, L.params[P_CODE_BASE], W.pc, sreg, V.vreg, T, V.valid,
+                     V.mem, L.regions, L.env, lds_ws, fault)
+    else:
+        r = itp.step_addresses(w, sem, P.xops, mods, W.pc, sreg, V.vreg, T, L.regions, L.env, lds_ws.shape[0],
+                               fault)
+    kind = P.tkind[i]
+    if r != itp.FAULT and warm_cu >= 0 and (kind == TK_SMEM or (kind == TK_VMEM and sem[i] != S.MEM_CACHE)):
+        count, store = request_lines(i, w, kind == TK_SMEM, sem, P.ops, mods, sreg, T[7], L.params[P_LINE_BYTES],
+                                     X.lines)
+        for j in range(count):
+            warm_line(M, warm_cu, X.lines[j], cycle, store, kind == TK_SMEM, mods[i, M_CACHE])
+    return r
 
 
 # what back_edge_seen asks of back_edge: open the measuring window, fast-forward the wave, try a warp
@@ -188,7 +202,7 @@ def back_edge_seen(Z, w, b, taken, cycle):
 
 
 @njit(_nrt=False)
-def back_edge(act, w, cu, b, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, lds_size):
+def back_edge(act, w, cu, b, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws):
     """back_edge does what back_edge_seen asked (``act``, nonzero) at wave ``w`` of CU ``cu``'s back edge at row
     ``b``, at ``cycle``, ``issued`` wave-instructions into the dispatch: opens the counters' window, or
     fast-forwards the wave through the iterations warp() gave it (closing the window first if it is
@@ -202,7 +216,7 @@ def back_edge(act, w, cu, b, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws, lds_
         wanted = Z.todo[w]
         Z.todo[w] = 0
         code, n, done = fast_forward(w, cu, Z.skip_head[b], b, wanted, cycle, Z.params[Z_WARM] != 0, P, L, V, W, K, X, M,
-                                     lds_ws, lds_size)
+                                     lds_ws)
         out[O_FF_INSTS] += n
         out[O_FF_ITERS] += done
         Z.iters[w] += done

@@ -1,0 +1,126 @@
+"""The grid method's skipped middle, run for its addresses: faults found and caches warmed, no time.
+
+When the grid method jumps (gpusim.engine.kernels.skip.next_workgroup), the workgroups it skips are not
+timed, but they still run here, each in turn in the workgroup slot that the jump frees, through what
+the sliced timed run executes (P.full rows in full, the others for their addresses, as the loop method's
+fast_forward does). That gives two things the projection alone cannot:
+
+* a fault (a bad address, a runaway loop, too many instructions) in a skipped workgroup is reported as
+  the full simulation would report it (the timing-only run computes no values and runs no functional
+  pass afterwards);
+* in a program's launch (Z_WARM_MIDDLE: the next kernel starts from these caches), every line the last
+  of them load or store warms the L1 of the CU the first round would give them, their XCD's L2, the
+  MALL and the TLBs (gpusim.memory.kernels.warming: tags, LRU order, dirty bits; no time, no counts), in
+  dispatch order, so the next kernel finds the lines the middle left, not the head's. Only the last ones:
+  those whose lines, at the head's L2 requests per workgroup, add up to twice what the L2s and the MALL
+  hold (warm_from); the earlier ones' lines would be evicted by theirs, and warming every line of a long
+  middle costs about what timing it would. A lone dispatch does not warm: its caches end with it, and
+  warming them for its grid's last round moved the large cases' errors without bringing them closer
+  (docs/sampling.md, item 10).
+
+Instruction counts and counters are the projection's (gpusim.engine.sampling), so nothing is counted here.
+"""
+import numpy as np
+from numba import njit
+
+from gpusim.asm import sems as S
+from gpusim.engine.kernels.params import P_CUS, P_WAVE_LIMIT
+from gpusim.engine.kernels.skip import FF_DONE, FF_FAULT, FF_STOPPED, FF_TRAPPED, FF_WAVE_LIMIT, sliced_step
+from gpusim.engine.kernels.workgroup_slots import AT_BARRIER, DONE, RUNNING, launch_workgroup
+from gpusim.exec.kernels import interpreter as itp
+from gpusim.memory.kernels.access import TCC_REQ
+
+_STOP_POLL = 1 << 16   # instructions between looks at the host watchdog
+
+
+@njit(_nrt=False)
+def warm_from(first, last, completed, M):
+    """warm_from is the first of the skipped workgroups ``first`` .. ``last - 1`` whose lines run_skipped warms:
+    the last ones, as many as make twice the lines the L2s and the MALL hold at the L2 requests per workgroup
+    of the ``completed`` workgroups so far (M.tcc's TCC_REQ; L2 hits count too, so a kernel that reuses
+    lines gets fewer, whose lines the last workgroups touch anyway)."""
+    requests = np.int64(0)
+    for x in range(M.tcc.shape[0]):
+        for c in range(M.tcc.shape[1]):
+            requests += M.tcc[x, c, TCC_REQ]
+    per_workgroup = max(requests // max(completed, 1), 1)
+    held = M.l2_tags.size + M.mall_tags.size
+    return max(first, last - 2 * held // per_workgroup - 1)
+
+
+@njit(_nrt=False)
+def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, X, M, fault):
+    """run_skipped runs workgroups ``first`` .. ``last - 1`` one after another in the free workgroup slot ``ws``
+    (round ``rnd`` of CU ``cu``), each to its end; from workgroup ``warm`` on (warm_from) it warms the caches
+    as of cycle ``cycle`` with the lines of the CU ``L.cu_order[g % CUs]`` (where the first round puts
+    workgroup ``g``).
+
+    Returns ``(outcome, wave slot)``: FF_DONE, or for the first workgroup that cannot end, FF_FAULT (``fault``
+    holds the interpreter's record), FF_TRAPPED (a taken branch onto a ``P.endless`` instruction),
+    FF_WAVE_LIMIT (a wave past P_WAVE_LIMIT instructions) or FF_STOPPED (the host watchdog), with the wave
+    slot concerned; ``G.group[ws]`` is then that workgroup. Leaves the slot free (``G.live[ws]`` 0) on FF_DONE;
+    mutates the slot's registers, LDS and scoreboard, which the next launch into it resets.
+    """
+    n_cu = L.params[P_CUS]
+    base = cu * spc + rnd * wpw
+    polled = np.int64(0)
+    for g in range(first, last):
+        launch_workgroup(g, ws, cu, rnd, spc, wpw, cycle, 0, L, V, W, G, X.wgv)
+        warm_cu = L.cu_order[g % n_cu]
+        live = wpw
+        arrived = 0
+        while live > 0:
+            for j in range(wpw):
+                w = base + j
+                if W.state[w] != RUNNING:
+                    continue
+                outcome, ended, n = _run_wave(w, warm_cu if g >= warm else -1, cycle, P, L, V, W, X, M, V.lds[ws],
+                                              fault)
+                polled += n
+                if outcome != FF_DONE:
+                    return outcome, w
+                if polled >= _STOP_POLL:
+                    polled = 0
+                    if L.stop[0] != 0:
+                        return FF_STOPPED, w
+                if ended:
+                    W.state[w] = DONE
+                    live -= 1
+                else:
+                    W.state[w] = AT_BARRIER
+                    arrived += 1
+                if live > 0 and arrived == live:   # the barrier releases once every live wave is at it
+                    for k in range(wpw):
+                        if W.state[base + k] == AT_BARRIER:
+                            W.state[base + k] = RUNNING
+                    arrived = 0
+        G.live[ws] = 0
+    return FF_DONE, -1
+
+
+@njit(_nrt=False)
+def _run_wave(w, cu, cycle, P, L, V, W, X, M, lds_ws, fault):
+    """_run_wave runs wave ``w`` until it ends or reaches a barrier, warming the caches with CU ``cu``'s lines
+    (``cu`` -1: none). Returns (outcome FF_*, True if it ended, instructions run). Waitcnts and s_nop only
+    advance."""
+    pc, wcount, wave_limit = W.pc, W.wcount, L.params[P_WAVE_LIMIT]
+    n = np.int64(0)
+    while True:
+        i = pc[w]
+        wcount[w] += 1
+        n += 1
+        if wcount[w] > wave_limit:
+            return FF_WAVE_LIMIT, False, n
+        s = P.sem[i]
+        if s == S.S_WAITCNT or s == S.S_NOP:
+            pc[w] = i + 1
+            continue
+        r = sliced_step(w, i, cu, cycle, P, L, V, W, X, M, lds_ws, fault)
+        if r == itp.FAULT:
+            return FF_FAULT, False, n
+        if r == itp.END:
+            return FF_DONE, True, n
+        if r == itp.BARRIER:
+            return FF_DONE, False, n
+        if r == itp.JUMP and P.endless[pc[w]]:
+            return FF_TRAPPED, False, n
