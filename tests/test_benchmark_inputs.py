@@ -91,6 +91,17 @@ def test_every_sampling_case_loads_at_both_sizes():
 
 @pytest.mark.skipif(shutil.which("clang-19") is None or shutil.which("llvm-mc-19") is None,
                     reason="needs clang-19 and llvm-mc-19")
+@pytest.mark.parametrize("quick", [True, False])
+def test_every_program_sampling_chain_loads_its_kernels_at_their_buffers_sizes(tmp_path, quick):
+    from gpusim.system.loader import load_program
+    bench = _module("program_sampling")
+    for name, chain in bench.CHAINS.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(chain(tmp_path, quick))
+        program = load_program(str(path))   # refuses a kernel argument whose buffer has another shape
+        assert len(program.kernels) >= 1 and len(program.streams[0].ops) >= 2, name
+
+
 def test_hardware_accuracy_kernels_are_what_their_hip_sources_compile_to():
     build = subprocess.run([sys.executable, str(BENCHMARKS / "kernels" / "build_hip.py"), "--check"],
                            capture_output=True, text=True, timeout=300)

@@ -4,7 +4,7 @@ Uses the trace model of gpusim.report.trace, whose time axis counts integer unit
 here a unit is one nanosecond of program time. Tracks:
 
 * group ``GPU g``: one track per stream of that GPU, a slice per operation (kernel, copy, wait, ...)
-  with its details (cycles, bytes, whether the memo reused a launch);
+  with its details (cycles, bytes, whether the memo reused a launch, whether its timing was sampled);
 * group ``links``: one track per link that moved bytes, a slice per busy interval;
 * group ``collectives``: one track per collective kind, a slice per collective with its bandwidths;
 * with a trace window (``gpusim run app.yaml --trace F --trace-cus 0-1``), group ``GPU g CU n``: the

@@ -272,7 +272,7 @@ class ProgramRun:
             taken = yield self.env.process(compute.run(out.kernel_time_us, hbm_use))
             label = op.name or kernel.name
             span = self._span("kernel", label, stream, run_start, cycles=out.cycles, reused=out.reused,
-                              slowed_us=taken - out.kernel_time_us)
+                              sampled=out.sampled, slowed_us=taken - out.kernel_time_us)
             if out.trace is not None:
                 self.state.kernel_traces.append(KernelTrace(span, out.trace, kernel.program, arch, out.cycles))
         yield self.env.timeout(arch.launch.completion_signal_cycles / mhz)
