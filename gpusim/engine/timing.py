@@ -285,8 +285,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     if first_workgroups == 0 and int(np.prod(kernel.module.launch.grid)) > PROBE_ABOVE_WORKGROUPS \
             and has_loops(kernel.program):
         probe = _probe_runaway(kernel, arch, max_wave_instructions, quantum, timeout, bound)
-    plan = _sample_plan(kernel, arch, sampling_policy(sample), probe, trace=trace, bound=bound,
-                        first_workgroups=first_workgroups)
+    plan = _sample_plan(kernel, arch, sampling_policy(sample), probe, trace=trace, first_workgroups=first_workgroups)
     limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
                   timeout=timeout, first_workgroups=first_workgroups, plan=plan)
     memory = MemoryLevels(arch) if memory is None else memory.for_next_kernel(keep_l2=keeps_l2(arch))
@@ -312,7 +311,7 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     return run
 
 
-def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace, bound,
+def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace,
                  first_workgroups: int) -> Optional[SamplePlan]:
     """_sample_plan is how time_kernel samples the dispatch (gpusim.engine.sampling.plan_sampling), None
     when sampling is off."""

@@ -121,9 +121,9 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
     events), and the memo still learns from it. ``sample`` (a sample mode name or a SamplingPolicy; None:
     off) may time the launch from a sample, as time_kernel's (``LaunchOutcome.sampling`` says what it did);
     the memo keys on it, so a sampled and a full timing of one launch are kept apart. A sampled launch
-    leaves the caches its detailed part left: the skipped middle of a grid moves no lines, so the next
-    kernel finds the lines of the grid's head and tail where a full run would have left the middle's
-    (docs/sampling.md, "Sampled launches in a program", measures what that changes). Raises KernelFault as a single-kernel run does (the buffers then hold
+    leaves the caches its detailed part left, warmed with the lines of the last workgroups of the grid's
+    skipped middle (gpusim.engine.kernels.skipped_grid), so the next kernel finds about what a full run
+    leaves (docs/sampling.md, "Sampled launches in a program", measures it). Raises KernelFault as a single-kernel run does (the buffers then hold
     what the kernel wrote before it faulted; the caches are not changed), UsageError for an argument
     the kernel does not have or leaves unbound.
     """
