@@ -63,7 +63,6 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
     """
     n_cu = L.params[P_CUS]
     base = cu * spc + rnd * wpw
-    polled = np.int64(0)
     for g in range(first, last):
         launch_workgroup(g, ws, cu, rnd, spc, wpw, cycle, 0, L, V, W, G, X.wgv)
         warm_cu = L.cu_order[g % n_cu]
@@ -74,15 +73,10 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
                 w = base + j
                 if W.state[w] != RUNNING:
                     continue
-                outcome, ended, n = _run_wave(w, warm_cu if g >= warm else -1, cycle, P, L, V, W, X, M, V.lds[ws],
-                                              fault)
-                polled += n
+                outcome, ended = _run_wave(w, warm_cu if g >= warm else -1, cycle, P, L, V, W, X, M, V.lds[ws],
+                                           fault)
                 if outcome != FF_DONE:
                     return outcome, w
-                if polled >= _STOP_POLL:
-                    polled = 0
-                    if L.stop[0] != 0:
-                        return FF_STOPPED, w
                 if ended:
                     W.state[w] = DONE
                     live -= 1
@@ -101,26 +95,26 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
 @njit(_nrt=False)
 def _run_wave(w, cu, cycle, P, L, V, W, X, M, lds_ws, fault):
     """_run_wave runs wave ``w`` until it ends or reaches a barrier, warming the caches with CU ``cu``'s lines
-    (``cu`` -1: none). Returns (outcome FF_*, True if it ended, instructions run). Waitcnts and s_nop only
-    advance."""
+    (``cu`` -1: none), and looks at the host watchdog every _STOP_POLL instructions. Returns (outcome FF_*,
+    True if it ended). Waitcnts and s_nop only advance."""
     pc, wcount, wave_limit = W.pc, W.wcount, L.params[P_WAVE_LIMIT]
-    n = np.int64(0)
     while True:
         i = pc[w]
         wcount[w] += 1
-        n += 1
         if wcount[w] > wave_limit:
-            return FF_WAVE_LIMIT, False, n
+            return FF_WAVE_LIMIT, False
+        if wcount[w] % _STOP_POLL == 0 and L.stop[0] != 0:
+            return FF_STOPPED, False
         s = P.sem[i]
         if s == S.S_WAITCNT or s == S.S_NOP:
             pc[w] = i + 1
             continue
         r = sliced_step(w, i, cu, cycle, P, L, V, W, X, M, lds_ws, fault)
         if r == itp.FAULT:
-            return FF_FAULT, False, n
+            return FF_FAULT, False
         if r == itp.END:
-            return FF_DONE, True, n
+            return FF_DONE, True
         if r == itp.BARRIER:
-            return FF_DONE, False, n
+            return FF_DONE, False
         if r == itp.JUMP and P.endless[pc[w]]:
-            return FF_TRAPPED, False, n
+            return FF_TRAPPED, False
