@@ -217,6 +217,15 @@ class SamplingOutcome:
         return d
 
 
+def sampling_columns(outcome, cycles: int) -> dict:
+    """sampling_columns are the columns a results row gives a timing of ``cycles`` with SamplingOutcome
+    ``outcome`` (None: timed without one, in full): ``sampled``, ``sample_method`` (``full`` unless part was
+    projected) and ``sample_error_pct`` (SamplingOutcome.error_pct; 0 in full)."""
+    if outcome is None or not outcome.sampled:
+        return {"sampled": False, "sample_method": "full", "sample_error_pct": 0.0}
+    return {"sampled": True, "sample_method": outcome.method, "sample_error_pct": outcome.error_pct(cycles)}
+
+
 def full_outcome(reason: str, cycles: int = 0) -> SamplingOutcome:
     """full_outcome is the outcome of a dispatch simulated in full, for ``reason``."""
     return SamplingOutcome("full", reason, 1.0, cycles, cycles, cycles, 0)

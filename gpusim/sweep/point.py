@@ -165,13 +165,12 @@ def time_kernel_into(row: dict, study: dict, arch, kernel) -> None:
 
 
 def sampling_columns(result) -> dict:
-    """sampling_columns are the SAMPLE_COLUMNS of a timed Result; one whose timing model reports no
-    SamplingOutcome was timed in full."""
-    outcome = getattr(result, "sampling", None)
-    if outcome is None:
-        return {"sampled": False, "sample_method": "full", "sample_error_pct": 0.0}
-    return {"sampled": outcome.sampled, "sample_method": outcome.method,
-            "sample_error_pct": round(outcome.error_pct(result.cycles or 0), 3)}
+    """sampling_columns are the SAMPLE_COLUMNS of a timed Result (gpusim.engine.sampling_policy's, the error
+    rounded); one whose timing model reports no SamplingOutcome was timed in full."""
+    from gpusim.engine.sampling_policy import sampling_columns as outcome_columns
+    columns = outcome_columns(getattr(result, "sampling", None), result.cycles or 0)
+    columns["sample_error_pct"] = round(columns["sample_error_pct"], 3)
+    return columns
 
 
 def _simulate_program_into(row: dict, study: dict, params: dict) -> None:

@@ -171,7 +171,7 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
                          reused=True), sampling=entry.sampling)
     timed = time_kernel(kernel_now, arch, max_instructions=max_instructions, max_wave_instructions=max_wave_instructions,
                         quantum=quantum, values=values, timeout=timeout, memory=device.memory, bound=bound,
-                        trace=trace, sample=None if policy.mode == "off" else policy)
+                        trace=trace, sample=policy)
     mark_stale()
     counters = _base_counters(kernel_now, timed.functional)
     scalars_c, instances = split_instances(timed.counters)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from gpusim.engine.sampling_policy import sampling_columns
 from gpusim.system.timeline import Span, covered, hidden_communication, spans_of
 
 BUSY_KINDS = ("kernel", "memcpy", "peer", "memset", "collective")
@@ -77,14 +78,11 @@ class ProgramResult:
 
 
 def _launch_sampling(record) -> dict:
-    """_launch_sampling is a launch row's sampling columns: whether its timing was projected from a sample, by
-    which method, the share of its wave-instructions timed in detail and its error estimate on cycles in
-    percent (SamplingOutcome.error_pct; 0 for a launch timed in full)."""
+    """_launch_sampling is a launch row's sampling columns (gpusim.engine.sampling_policy.sampling_columns) and
+    the share of its wave-instructions timed in detail (``simulated_fraction``, 1 in full)."""
     outcome = record.sampling
-    if outcome is None or not outcome.sampled:
-        return {"sampled": False, "sample_method": "full", "simulated_fraction": 1.0, "sample_error_pct": 0.0}
-    return {"sampled": True, "sample_method": outcome.method, "simulated_fraction": outcome.simulated_fraction,
-            "sample_error_pct": outcome.error_pct(record.cycles)}
+    return {**sampling_columns(outcome, record.cycles),
+            "simulated_fraction": outcome.simulated_fraction if outcome is not None and outcome.sampled else 1.0}
 
 
 def summarise(program, state, link_rows: list, memo_stats: dict, checks: list, outputs,
