@@ -229,6 +229,18 @@ def reads_buffers(program: Program, needed: np.ndarray) -> bool:
     return any(_spaces(program, int(i), pointer_loads)[0] & _GLOBAL for i in np.flatnonzero(needed))
 
 
+def writes_memory(program: Program, needed: np.ndarray) -> bool:
+    """writes_memory tells whether a needed instruction (``needed`` from value_slice) stores to memory outside the
+    LDS: a global, flat or scratch store or atomic, or a scalar store (the slice keeps every scalar instruction).
+
+    When none does, the workgroups of a sliced run read memory that none of them writes: each runs the same
+    whatever ran before it or beside it.
+    """
+    pointer_loads = _launch_pointer_loads(program)
+    return bool(np.any(program.sem == S.S_STORE)) or any(
+        _spaces(program, int(i), pointer_loads)[1] & _GLOBAL for i in np.flatnonzero(needed))
+
+
 def value_slice(program: Program) -> np.ndarray:
     """value_slice returns bool[program.rows]: True where instruction i's values are needed for control and addresses.
 

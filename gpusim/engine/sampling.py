@@ -163,11 +163,13 @@ SAMPLE_CAPACITY = 1 << 16   # the loop method's measured rates kept per dispatch
 
 
 def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slots: int, slots_per_cu: int,
-                  n_counters: int, memory, warm_middle: bool = False) -> bundles.SampleArrays:
+                  n_counters: int, memory, warm_middle: bool = False,
+                  middle_in_loop: bool = True) -> bundles.SampleArrays:
     """sample_arrays builds the timing loop's SampleArrays for ``plan`` (METHOD_OFF for ``full``), with
     views of ``memory``'s live counters (gpusim.memory.hierarchy.MemoryLevels) for its snapshots.
     ``warm_middle``: the workgroups the grid method skips warm the caches with their last lines
-    (gpusim.engine.kernels.skipped_grid), for a next kernel that starts from them."""
+    (gpusim.engine.kernels.skipped_grid), for a next kernel that starts from them. ``middle_in_loop`` False:
+    the loop runs only those, the others run elsewhere (gpusim.engine.middle)."""
     params = np.zeros(skip.Z_N, np.int64)
     params[skip.Z_METHOD] = {"loop": skip.METHOD_LOOP, "grid": skip.METHOD_GRID}.get(plan.method, skip.METHOD_OFF)
     policy = plan.policy
@@ -185,6 +187,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_WINDOW_ROUNDS] = max(plan.window, 1)
     params[skip.Z_INTERVAL_PPM] = int(round(1e4 * policy.grid_interval_pct))
     params[skip.Z_WARM_MIDDLE] = int(warm_middle)
+    params[skip.Z_MIDDLE_IN_LOOP] = int(middle_in_loop)
     out = np.zeros(skip.O_N, np.int64)
     out[skip.O_SIG_MIN] = np.iinfo(np.int64).max
     views = bundles.MemoryCounterViews(*(view for _, view in memory.counter_views()))

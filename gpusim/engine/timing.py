@@ -20,7 +20,7 @@ from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
 from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
-from gpusim.engine.kernels import bundles, kinds, cu as cuk
+from gpusim.engine.kernels import bundles, kinds, skip, cu as cuk
 from gpusim.engine.kernels import params as lp
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
 from gpusim.errors import KernelFault
@@ -31,6 +31,7 @@ from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, BoundMemory, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
+from gpusim.engine.middle import MiddleRun, middle_place
 from gpusim.engine.sampling import SamplePlan, plan_sampling, project, sample_arrays
 from gpusim.engine.sampling_policy import SamplingOutcome, sampling_policy
 from gpusim.exec.runaway import has_loops, may_wait_on_others
@@ -294,11 +295,14 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                         **limits)
         memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
     sampled = plan is not None and plan.method != "full"
+    functional_after = sampled and (values or (bound is not None and
+                                               reads_buffers(kernel.program, value_slice(kernel.program))))
     # a sampled run computes no values and skips workgroups: in a device space it must leave the buffers as
     # they are, for the functional run below to read the inputs the kernel was given
     run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace,
-                          bound=_untouched(kernel.program, bound) if sampled else bound, **limits)
-    if sampled and (values or (bound is not None and reads_buffers(kernel.program, value_slice(kernel.program)))):
+                          bound=_untouched(kernel.program, bound) if sampled else bound,
+                          functional_after=functional_after, **limits)
+    if functional_after:
         # only the timing is sampled: every workgroup runs functionally for the outputs and exact counts (the
         # sampled run computed no values, even where it ended up running every workgroup), and in a device
         # space for the buffers a later kernel's addresses may read
@@ -331,10 +335,11 @@ def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace
 def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instructions: int, max_wave_instructions: int,
                     quantum: int, values: bool, trace: Optional[TraceWindow], timeout: Optional[float],
                     first_workgroups: int, bound: Optional[BoundMemory] = None,
-                    plan: Optional[SamplePlan] = None) -> TimedRun:
+                    plan: Optional[SamplePlan] = None, functional_after: bool = False) -> TimedRun:
     """_timed_dispatch runs one dispatch of ``kernel`` on the timing model with ``memory``'s levels as they are
     (time_kernel's arguments; no runaway probe, no warm-up), sampled as ``plan`` says. Mutates ``memory`` and, with ``bound``, the
-    buffers it binds."""
+    buffers it binds. ``functional_after``: every workgroup runs functionally after this run, which reports
+    a fault in the middle the grid method skips (gpusim.engine.middle says where else that middle runs)."""
     module = kernel.module
     p = kernel.program
     full = np.ones(p.rows, dtype=bool) if values else value_slice(p)
@@ -412,17 +417,41 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     cus = bundles.CuArrays(unit_valu=per_cu(4), unit_mfma=per_cu(4), unit_lds=per_cu(), simd_wake=per_cu(4),
                            last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu(), cu_start=per_cu())
     counted = bundles.CounterArrays(counters, icount, uninit, fault)
+    grid = plan is not None and plan.method == "grid"
+    place = middle_place(p, full, grid=grid, functional_after=functional_after)
     sampling = sample_arrays(plan or SamplePlan("full", ""), rows=p.rows, wave_slots=slots, workgroup_slots=n_wgs,
                              slots_per_cu=spc, n_counters=cuk.C_N, memory=memory,
-                             warm_middle=bound is not None)   # a program's launch: the next one starts from its caches
+                             warm_middle=bound is not None,   # a program's launch: the next one starts from its caches
+                             middle_in_loop=place.in_loop)
     scratch = bundles.ScratchArrays(scratch_for(arch.cu.lds.banks), memo_for(p.rows), np.zeros(3, np.int64),
                                     np.zeros(_lines_per_access(arch), np.int64), np.zeros(5, np.int64),
                                     np.zeros(5, np.int64))
+    memory_args = memory.kernel_args()
+    middle_fault = None
     with watchdog(timeout) as stop:
         launch = bundles.LaunchArrays(dispatch.abi(), dispatch.user_sgprs(), written0, dispatch.regions, dispatch.env(),
                                       params, dispatch_order(arch), stop, np.zeros(arch.gpu.xcds, np.int64))
-        cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus, counted,
-                                        scratch, memory.kernel_args(), sampling, events, tctl)
+        # the workgroups the grid method skips, unless the loop runs them all: on a thread beside it, or (with
+        # a functional run after this one) here only to see whether one of them faults before a fault the
+        # timed run met after its jump
+        middle = None if not grid or place.in_loop else MiddleRun(program, launch, value_arrays, waves, scratch,
+                                                                   memory_args, sampling)
+        if middle is not None and place.beside:
+            middle.start()
+        try:
+            cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus,
+                                            counted, scratch, memory_args, sampling, events, tctl)
+        except BaseException:
+            if middle is not None:
+                middle.cancel()
+            raise
+        if middle is not None:
+            if sampling.out[skip.O_JUMPED] == 1 and (place.beside or fault[memk.F_CODE]):
+                middle_fault = middle.verdict(stop)
+            else:
+                middle.cancel()
+    if middle_fault is not None:   # the middle runs at the jump: its fault comes before the timed run's later one
+        raise dispatch.fault_error(middle_fault, max_instructions, max_wave_instructions, timeout)
     if fault[memk.F_CODE]:
         raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
     outcome = None

@@ -192,12 +192,13 @@ def test_a_fault_in_fast_forwarded_iterations_is_reported_as_the_full_run_report
 SAXPY = Path(__file__).resolve().parents[2] / "workloads" / "saxpy.s"
 
 
-def _saxpy_stopping_at(workgroup: int, stop: str) -> str:
-    """saxpy over 4M elements (16,384 workgroups, 6.7 rounds on cdna3) whose workgroup ``workgroup`` alone
-    first runs ``stop``: code that faults or never ends"""
+def _saxpy_stopping_at(stops: dict) -> str:
+    """saxpy over 4M elements (16,384 workgroups, 6.7 rounds on cdna3) whose workgroups ``stops`` names (id:
+    code) each first run their code: code that faults or never ends"""
     text = SAXPY.read_text().replace("grid=16,1,1", "grid=16384,1,1").replace("n i32 4000", "n i32 4194304")
-    return text.replace("\tv_lshl_or_b32 v0, s2, 8, v0\n", "\tv_lshl_or_b32 v0, s2, 8, v0\n"
-                        f"\ts_cmp_eq_u32 s2, {workgroup}\n\ts_cbranch_scc0 .Lgo\n{stop}.Lgo:\n", 1)
+    checks = "".join(f"\ts_cmp_eq_u32 s2, {workgroup}\n\ts_cbranch_scc0 .Lnot{workgroup}\n{stop}.Lnot{workgroup}:\n"
+                     for workgroup, stop in stops.items())
+    return text.replace("\tv_lshl_or_b32 v0, s2, 8, v0\n", "\tv_lshl_or_b32 v0, s2, 8, v0\n" + checks, 1)
 
 
 # a load from address 0, outside every buffer; a branch to itself
@@ -205,26 +206,67 @@ NULL_LOAD = "\tv_mov_b32_e32 v4, 0\n\tv_mov_b32_e32 v5, 0\n\tglobal_load_dword v
 ENDLESS = ".Lspin:\n\ts_branch .Lspin\n"
 
 
-@pytest.mark.parametrize("stop, says", [(NULL_LOAD, "memory access outside every buffer at address 0x0"),
-                                        (ENDLESS, "")])
-def test_a_fault_in_the_skipped_middle_of_a_grid_is_reported_as_the_full_run_reports_it(arch, stop, says):
-    # the timing-only run computes no values and runs no functional pass: the grid method runs the workgroups
-    # it skips for their addresses, so their faults are found (gpusim.engine.kernels.skipped_grid)
-    clean = gpusim.simulate(gpusim.kernel_from_text(_saxpy_stopping_at(1 << 20, NULL_LOAD), "clean.s"), arch,
+@pytest.fixture(scope="module")
+def skipped(arch):
+    """skipped is a workgroup of the 4M saxpy that ANY_RATE's grid method skips, the first of its last round,
+    which it times, and the workgroup it jumps from"""
+    clean = gpusim.simulate(gpusim.kernel_from_text(_saxpy_stopping_at({1 << 20: NULL_LOAD}), "clean.s"), arch,
                             timing=True, outputs=False, sample=ANY_RATE)
     slots = clean.occupancy.workgroups_per_cu * arch.cus
     resume = 16384 - slots   # the last round, run in detail
     jump_from = round(clean.sampling.simulated_fraction * 16384) - slots
     assert clean.sampling.method == "grid" and jump_from < resume - 100
-    workgroup = resume - 50   # skipped
-    kernel = gpusim.kernel_from_text(_saxpy_stopping_at(workgroup, stop), "stops.s")
+    return resume - 50, resume, jump_from
+
+
+def _error_line(fault) -> str:
+    return str(fault.value).split(": error: ")[1].split(";")[0]
+
+
+@pytest.mark.parametrize("stop, says", [(NULL_LOAD, "memory access outside every buffer at address 0x0"),
+                                        (ENDLESS, "")])
+def test_a_fault_in_the_skipped_middle_of_a_grid_is_reported_as_the_full_run_reports_it(arch, skipped, stop, says):
+    # the timing-only run computes no values and runs no functional pass: the grid method runs the workgroups
+    # it skips for their addresses, so their faults are found (gpusim.engine.kernels.skipped_grid, on a
+    # thread beside the timing loop: gpusim.engine.middle)
+    workgroup, _, _ = skipped
+    kernel = gpusim.kernel_from_text(_saxpy_stopping_at({workgroup: stop}), "stops.s")
     with pytest.raises(KernelFault) as functional:
         gpusim.simulate(kernel, arch, max_wave_instructions=100_000)
     with pytest.raises(KernelFault) as sampled:
         gpusim.simulate(kernel, arch, timing=True, outputs=False, sample=ANY_RATE, max_wave_instructions=100_000)
     assert f"workgroup ({workgroup}, 0, 0)" in str(sampled.value) and says in str(sampled.value)
-    assert str(sampled.value).split(": error: ")[1].split(";")[0] == \
-        str(functional.value).split(": error: ")[1].split(";")[0]
+    assert _error_line(sampled) == _error_line(functional)
+
+
+@pytest.mark.parametrize("outputs", [False, True])
+def test_a_fault_in_the_skipped_middle_is_reported_before_a_later_one_of_the_last_round(arch, skipped, outputs):
+    # the middle runs beside the timing loop, or in the functional run after it (outputs), and may end after
+    # the loop has met the last round's fault: the fault reported is still the middle's, the first in
+    # time, as the full simulation and the functional run report it
+    workgroup, last_round, _ = skipped
+    kernel = gpusim.kernel_from_text(_saxpy_stopping_at({workgroup: NULL_LOAD, last_round + 5: NULL_LOAD}), "two.s")
+    with pytest.raises(KernelFault) as functional:
+        gpusim.simulate(kernel, arch)
+    with pytest.raises(KernelFault) as sampled:
+        gpusim.simulate(kernel, arch, timing=True, outputs=outputs, sample=ANY_RATE)
+    assert f"workgroup ({workgroup}, 0, 0)" in str(sampled.value)
+    assert _error_line(sampled) == _error_line(functional)
+
+
+@pytest.mark.parametrize("where", ["head", "last round"])
+def test_a_fault_the_timed_run_meets_is_reported_as_the_full_run_reports_it(arch, skipped, where):
+    # a head workgroup that the thread beside the loop may also run, before the loop's jump tells it to skip
+    # ahead; a last-round workgroup, after a middle without faults
+    _, last_round, jump_from = skipped
+    workgroup = jump_from - 10 if where == "head" else last_round + 5
+    kernel = gpusim.kernel_from_text(_saxpy_stopping_at({workgroup: NULL_LOAD}), "one.s")
+    with pytest.raises(KernelFault) as full:
+        gpusim.simulate(kernel, arch, timing=True, outputs=False)
+    with pytest.raises(KernelFault) as sampled:
+        gpusim.simulate(kernel, arch, timing=True, outputs=False, sample=ANY_RATE)
+    assert f"workgroup ({workgroup}, 0, 0)" in str(sampled.value)
+    assert _error_line(sampled) == _error_line(full)
 
 
 def test_a_grid_whose_rate_keeps_moving_is_simulated_in_full_and_says_why(arch):

@@ -47,8 +47,7 @@ from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.lds import ds2_offsets
 from gpusim.exec.kernels.memory import (
-    F_AT_BARRIER, F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_TIMEOUT, FAULT_WAVE_LIMIT,
-    record_fault,
+    F_WAVE, F_WORKGROUP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_TIMEOUT, FAULT_WAVE_LIMIT,
 )
 
 from gpusim.engine.kernels.kinds import (
@@ -61,7 +60,8 @@ from gpusim.engine.kernels.params import (
 )
 from gpusim.engine.kernels.requests import request_lines
 from gpusim.engine.kernels.workgroup_slots import (
-    AT_BARRIER, DONE, RUNNING, TRAPPED, launch_workgroup as _launch_workgroup, release as _release,
+    AT_BARRIER, DONE, RUNNING, TRAPPED, fault_at as _fault_at, launch_workgroup as _launch_workgroup,
+    release as _release,
 )
 # counters columns
 (C_CYCLES, C_VALU_BUSY, C_MFMA_BUSY, C_LDS_BUSY, C_LDS_BANK_CONFLICT, C_INSTS,
@@ -584,11 +584,16 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                                         warm = resume   # none, unless the caches outlive the dispatch
                                         if Z.params[skip.Z_WARM_MIDDLE] != 0:
                                             warm = skipped_grid.warm_from(next_wg, resume, Z.out[skip.O_COMPLETED], M)
-                                        ff, fw = skipped_grid.run_skipped(next_wg, resume, warm, ws, cu, ws - cu * wpc,
-                                                                          spc, wpw, cycle, P, L, V, W, G, X, M, fault)
-                                        if ff != skip.FF_DONE:
-                                            _skipped_fault(ff, fw, fault, pc, state, cu, spc, wpc, wpw, ws, wg_id)
-                                            return cycle
+                                        # here, or only those that warm while the rest run elsewhere
+                                        first = next_wg if Z.params[skip.Z_MIDDLE_IN_LOOP] != 0 else warm
+                                        if first < resume:
+                                            ff, fw = skipped_grid.run_skipped(first, resume, warm, ws, cu,
+                                                                              ws - cu * wpc, spc, wpw, cycle, P, L, V,
+                                                                              W, G, X, M, fault)
+                                            if ff != skip.FF_DONE:
+                                                skipped_grid.record_skipped_fault(ff, fw, fault, pc, state, cu, spc,
+                                                                                  wpc, wpw, ws, wg_id)
+                                                return cycle
                                     next_wg = resume
                         if wg_live[ws] > 0 and wg_arrived[ws] == wg_live[ws]:
                             _release(ws, cu, spc, wpc, wpw, state, ready, cycle)
@@ -657,33 +662,3 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
     return last_end
-
-
-@njit(_nrt=False)
-def _skipped_fault(ff, w, fault, pc, state, cu, spc, wpc, wpw, ws, wg_id):
-    """_skipped_fault records what stopped wave ``w`` of the skipped workgroup in slot ``ws`` (skipped_grid's
-    outcome ``ff``, not FF_DONE) as the full simulation reports it: the interpreter's fault, a runaway loop,
-    the per-wave instruction limit or the host watchdog."""
-    wave = (w - cu * spc) % wpw
-    if ff == skip.FF_FAULT:
-        fault[F_WORKGROUP] = wg_id[ws]
-        fault[F_WAVE] = wave
-        return
-    code = FAULT_ENDLESS if ff == skip.FF_TRAPPED else FAULT_WAVE_LIMIT if ff == skip.FF_WAVE_LIMIT else FAULT_TIMEOUT
-    _fault_at(fault, code, w, pc[w], wg_id[ws], wave, state, cu, spc, wpc, wpw, ws)
-
-
-@njit(_nrt=False)
-def _fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
-    """_fault_at records a fault of wave ``wave`` of workgroup ``group`` (slot ``ws``) at instruction ``i``.
-
-    Like the functional run it also counts the workgroup's waves waiting at s_barrier.
-    """
-    record_fault(fault, code, w, i, -1, 0, 0)
-    fault[F_WORKGROUP] = group
-    fault[F_WAVE] = wave
-    rnd = ws - cu * wpc
-    for j in range(wpw):
-        v = cu * spc + rnd * wpw + j
-        if v != w and state[v] == AT_BARRIER:
-            fault[F_AT_BARRIER] += 1

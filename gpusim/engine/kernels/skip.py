@@ -26,10 +26,12 @@ from gpusim.memory.kernels.warming import warm_line
 # the grid method's workgroups per round (every workgroup slot of the GPU once), the rounds of each of
 # its two measuring windows (Z_STEADY_PERMIL bounds how far their durations may differ) and the widest
 # 95% noise interval on the projected cycles, in parts per million of them, at which it may jump; 1 when the
-# workgroups the grid method skips warm the caches with their last lines (gpusim.engine.kernels.skipped_grid)
+# workgroups the grid method skips warm the caches with their last lines (gpusim.engine.kernels.skipped_grid);
+# 1 when the timing loop runs every skipped workgroup at the jump, 0 when it runs only those that warm (the
+# others run elsewhere: on a thread beside the loop, gpusim.engine.middle, or in a functional run after it)
 (Z_METHOD, Z_HEAD_ITERS, Z_MEASURE_ITERS, Z_TAIL_ITERS, Z_MAX_WARPS, Z_JUMP_AT, Z_RESUME_AT,
  Z_SLOTS_PER_CU, Z_STEADY_PERMIL, Z_WARM, Z_WARP_PERMIL, Z_ROUND, Z_WINDOW_ROUNDS, Z_INTERVAL_PPM, Z_WARM_MIDDLE,
- Z_N) = range(16)
+ Z_MIDDLE_IN_LOOP, Z_N) = range(17)
 METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
 # out columns: the cycles every wave was moved forward (loop method's warps, summed); fast-forwarded
 # wave-instructions and iterations, and warps made; the two snapshots' cycles, issued wave-instructions and

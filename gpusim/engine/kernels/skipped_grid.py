@@ -19,15 +19,22 @@ fast_forward does). That gives two things the projection alone cannot:
   (docs/sampling.md, item 10).
 
 Instruction counts and counters are the projection's (gpusim.engine.sampling), so nothing is counted here.
+
+Where the middle warms nothing and writes no memory (gpusim.asm.value_slice.writes_memory), no workgroup's
+run depends on another's, and run_apart runs it on a thread beside the timing loop instead
+(gpusim.engine.middle), in bundles of its own for one workgroup slot.
 """
 import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.engine.kernels.params import P_CUS, P_WAVE_LIMIT
-from gpusim.engine.kernels.skip import FF_DONE, FF_FAULT, FF_STOPPED, FF_TRAPPED, FF_WAVE_LIMIT, sliced_step
-from gpusim.engine.kernels.workgroup_slots import AT_BARRIER, DONE, RUNNING, launch_workgroup
+from gpusim.engine.kernels.params import P_CUS, P_WAVE_LIMIT, P_WAVES_PER_WG
+from gpusim.engine.kernels.skip import (
+    FF_DONE, FF_FAULT, FF_STOPPED, FF_TRAPPED, FF_WAVE_LIMIT, O_JUMP_FROM, O_JUMPED, sliced_step,
+)
+from gpusim.engine.kernels.workgroup_slots import AT_BARRIER, DONE, RUNNING, fault_at, launch_workgroup
 from gpusim.exec.kernels import interpreter as itp
+from gpusim.exec.kernels.memory import F_WAVE, F_WORKGROUP, FAULT_ENDLESS, FAULT_TIMEOUT, FAULT_WAVE_LIMIT
 from gpusim.memory.kernels.access import TCC_REQ
 
 _STOP_POLL = 1 << 16   # instructions between looks at the host watchdog
@@ -118,3 +125,51 @@ def _run_wave(w, cu, cycle, P, L, V, W, X, M, lds_ws, fault):
             return FF_DONE, False
         if r == itp.JUMP and P.endless[pc[w]]:
             return FF_TRAPPED, False
+
+
+@njit(_nrt=False)
+def record_skipped_fault(ff, w, fault, pc, state, cu, spc, wpc, wpw, ws, wg_id):
+    """record_skipped_fault records what stopped wave slot ``w`` of the skipped workgroup in slot ``ws``
+    (run_skipped's outcome ``ff``, not FF_DONE) as the full simulation reports it: the interpreter's fault
+    (already in ``fault``), a runaway loop, the per-wave instruction limit or the host watchdog."""
+    wave = (w - cu * spc) % wpw
+    if ff == FF_FAULT:
+        fault[F_WORKGROUP] = wg_id[ws]
+        fault[F_WAVE] = wave
+        return
+    code = FAULT_ENDLESS if ff == FF_TRAPPED else FAULT_WAVE_LIMIT if ff == FF_WAVE_LIMIT else FAULT_TIMEOUT
+    fault_at(fault, code, w, pc[w], wg_id[ws], wave, state, cu, spc, wpc, wpw, ws)
+
+
+@njit(_nrt=False, cache=True, nogil=True)
+def run_apart(first, last, out, P, L, V, W, G, X, M, fault):
+    """run_apart runs workgroups ``first`` .. ``last - 1`` in order as run_skipped does, without warming, in the
+    one workgroup slot of its own bundles (``V``, ``W``, ``G``, ``X`` sized for one workgroup; ``P``, ``L`` and
+    ``V.mem`` shared, read only), on a thread beside the timing loop whose SampleArrays ``out`` (skip.O_*) it
+    follows: once that loop has jumped it goes on from the workgroup it jumped from, if that is further, and
+    once the loop will never jump it stops. It looks at ``L.stop`` between workgroups (and run_skipped within
+    long ones). Numba releases the GIL here.
+
+    Returns ``(outcome, workgroup)``: ``(FF_DONE, -1)`` when every workgroup it had to run ended, or it
+    stopped because the loop will never jump; else the first workgroup that could not end and why
+    (FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED), with ``fault`` recorded as the timing loop records it.
+    """
+    wpw = L.params[P_WAVES_PER_WG]
+    g = first
+    while g < last:
+        jumped = out[O_JUMPED]
+        if jumped < 0:
+            return FF_DONE, -1
+        if jumped > 0 and out[O_JUMP_FROM] > g:
+            g = out[O_JUMP_FROM]
+            continue
+        if L.stop[0] != 0:
+            G.group[0] = g
+            fault_at(fault, FAULT_TIMEOUT, 0, 0, g, 0, W.state, 0, wpw, 1, wpw, 0)
+            return FF_STOPPED, g
+        ff, w = run_skipped(g, g + 1, last, 0, 0, 0, wpw, wpw, 0, P, L, V, W, G, X, M, fault)
+        if ff != FF_DONE:
+            record_skipped_fault(ff, w, fault, W.pc, W.state, 0, wpw, 1, wpw, 0, G.group)
+            return ff, g
+        g += 1
+    return FF_DONE, -1

@@ -1,5 +1,5 @@
-"""Workgroup slots of the timing loop: the states of their wave slots, launching a workgroup into a slot, and
-releasing its waves from a barrier.
+"""Workgroup slots of the timing loop: the states of their wave slots, launching a workgroup into a slot,
+releasing its waves from a barrier, and recording a fault of one of them.
 
 The timing loop (gpusim.engine.kernels.cu) and the grid method's run of the workgroups it skips
 (gpusim.engine.kernels.skipped_grid) launch workgroups the same way. Wave slot ``w`` of workgroup slot ``ws``
@@ -9,6 +9,7 @@ and ``wpw`` the waves per workgroup.
 from numba import njit
 
 from gpusim.exec.kernels import interpreter as itp
+from gpusim.exec.kernels.memory import F_AT_BARRIER, F_WAVE, F_WORKGROUP, record_fault
 
 # wave slot states (TRAPPED: in a loop it can never leave, gpusim.exec.runaway; it never issues again)
 FREE, RUNNING, AT_BARRIER, DONE, TRAPPED = 0, 1, 2, 3, 4
@@ -62,3 +63,17 @@ def release(ws, cu, spc, wpc, wpw, state, ready, cycle):
         if state[w] == AT_BARRIER:
             state[w] = RUNNING
             ready[w] = cycle + 1
+
+
+@njit(_nrt=False)
+def fault_at(fault, code, w, i, group, wave, state, cu, spc, wpc, wpw, ws):
+    """fault_at records a fault ``code`` of wave slot ``w``, wave ``wave`` of workgroup ``group`` (slot ``ws``), at
+    instruction ``i``. Like the functional run it also counts the workgroup's waves waiting at s_barrier."""
+    record_fault(fault, code, w, i, -1, 0, 0)
+    fault[F_WORKGROUP] = group
+    fault[F_WAVE] = wave
+    rnd = ws - cu * wpc
+    for j in range(wpw):
+        v = cu * spc + rnd * wpw + j
+        if v != w and state[v] == AT_BARRIER:
+            fault[F_AT_BARRIER] += 1
