@@ -21,6 +21,9 @@ built and initialised, timed on their own: what every run pays and sampling cann
 speed-up, full / sampled seconds.
 Host seconds are wall-clock after numba's compilation: a warm-up runs a corpus kernel in full and two
 small cases sampled first, so neither run of a case pays the compiler (its cache load is reported).
+A grid-sampled run may use a second core: where the skipped workgroups store nothing, they run for
+their faults on a thread beside the timing loop (gpusim.engine.middle), so its CPU seconds (``--json``:
+``sampled_cpu_s``) can exceed its wall-clock ones; on one core they add up.
 
 Targets (issue 19), printed beside each row and marked MISS where missed:
   - sampled cycles within 3% of the full simulation on every case, within 1% on the regular ones

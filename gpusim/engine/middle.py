@@ -1,4 +1,5 @@
-"""Where the grid method's skipped middle runs, and the thread that runs it beside the timing loop.
+"""What a sampled dispatch's timing loop leaves to others, run beside it: the grid method's skipped middle,
+and the functional run.
 
 The grid method (gpusim.engine.sampling) times a head and the last round of the grid and skips the workgroups
 between them, which must still run for their faults: a timing-only run computes no values, so a bad address
@@ -8,8 +9,9 @@ or a runaway loop that only a skipped workgroup meets would otherwise go unrepor
 * in the timing loop, at the jump, one after another in the slot that freed (``in_loop``): always for the
   last ones when they warm the caches for a next kernel, and for all of them when the sliced run writes
   memory (gpusim.asm.value_slice.writes_memory), since a workgroup may then read what an earlier one wrote;
-* in the functional run after the timed one (``functional_after``: a sampled run with outputs, or in a
-  device space whose buffers a later kernel's addresses read), which runs every workgroup anyway;
+* in the functional run of the same dispatch (``functional_after``: a sampled run with outputs, or in a
+  device space whose buffers a later kernel's addresses read), which runs every workgroup anyway, itself
+  on a thread beside the timed run outside a device space (FunctionalBeside);
 * otherwise on a thread beside the timing loop (MiddleRun), from the first workgroup the loop may jump
   at, so that on a machine with a second core the middle costs no host time: the loop's jump is known only
   when it happens, so the thread starts early and skips ahead once it is known.
@@ -22,8 +24,9 @@ depends only on the launch and on memory that nothing writes.
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -141,3 +144,32 @@ class MiddleRun:
         fault = np.zeros(memk.N_FAULT, np.int64)
         ff, _ = self._call(int(self._out[skip.O_JUMP_FROM]), watchdog_stop, fault)
         return None if ff == skip.FF_DONE else fault
+
+
+class FunctionalBeside:
+    """FunctionalBeside runs a sampled dispatch's functional run (gpusim.exec.launch.Dispatch.run, which computes
+    the outputs and exact instruction counts the sampled timing does not) on a thread beside the timed run:
+    on a machine with a second core the outputs then cost no host time on top of the timing, where they
+    used to cost a second pass after it.
+
+    ``run(stop)`` is that run, given a stop flag (int64[1]) that ``cancel`` sets. Build it before the timed
+    run; then ``result`` (its FunctionalRun, or its KernelFault raised here), or ``cancel`` when the timed run
+    raised first.
+    """
+
+    def __init__(self, run: Callable[[np.ndarray], object]):
+        self._stop = np.zeros(1, np.int64)
+        jitcache.ensure_fresh()   # here, not on the thread: it may drop stale cache files
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpusim-functional")
+        self._future = pool.submit(run, self._stop)
+        pool.shutdown(wait=False)
+
+    def result(self):
+        """result waits for the functional run and returns it, or raises what it raised."""
+        return self._future.result()
+
+    def cancel(self) -> None:
+        """cancel stops the functional run at its next look at its watchdog flag, waits for it and drops what
+        it returned or raised."""
+        self._stop[0] = 1
+        wait([self._future])

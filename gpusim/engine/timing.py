@@ -31,7 +31,7 @@ from gpusim.exec.launch import (
     CODE_BASE, DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, SHARED_APERTURE, BoundMemory, Dispatch, FunctionalRun, watchdog,
 )
 from gpusim.engine.launch import kernel_times
-from gpusim.engine.middle import MiddleRun, middle_place
+from gpusim.engine.middle import FunctionalBeside, MiddleRun, middle_place
 from gpusim.engine.sampling import SamplePlan, plan_sampling, project, sample_arrays
 from gpusim.engine.sampling_policy import SamplingOutcome, sampling_policy
 from gpusim.exec.runaway import has_loops, may_wait_on_others
@@ -289,27 +289,37 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     plan = _sample_plan(kernel, arch, sampling_policy(sample), probe, trace=trace, first_workgroups=first_workgroups)
     limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
                   timeout=timeout, first_workgroups=first_workgroups, plan=plan)
-    memory = MemoryLevels(arch) if memory is None else memory.for_next_kernel(keep_l2=keeps_l2(arch))
-    if warm_up:
-        _timed_dispatch(kernel, arch, memory, values=False, trace=None, bound=_untouched(kernel.program, bound),
-                        **limits)
-        memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
     sampled = plan is not None and plan.method != "full"
     functional_after = sampled and (values or (bound is not None and
                                                reads_buffers(kernel.program, value_slice(kernel.program))))
-    # a sampled run computes no values and skips workgroups: in a device space it must leave the buffers as
-    # they are, for the functional run below to read the inputs the kernel was given
-    run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace,
-                          bound=_untouched(kernel.program, bound) if sampled else bound,
-                          functional_after=functional_after, **limits)
-    if functional_after:
+
+    def functional_run(stop=None):
         # only the timing is sampled: every workgroup runs functionally for the outputs and exact counts (the
-        # sampled run computed no values, even where it ended up running every workgroup), and in a device
+        # sampled run computes no values, even where it ends up running every workgroup), and in a device
         # space for the buffers a later kernel's addresses may read
-        run.functional = Dispatch(kernel.module, kernel.source, kernel.program, kernel.module.launch,
-                                  kernel.module.args, bound=bound).run(limit=max_instructions,
-                                                                       wave_limit=max_wave_instructions,
-                                                                       timeout=timeout)
+        return Dispatch(kernel.module, kernel.source, kernel.program, kernel.module.launch, kernel.module.args,
+                        bound=bound).run(limit=max_instructions, wave_limit=max_wave_instructions, timeout=timeout,
+                                         stop=stop)
+
+    # beside the timed runs, on another core, unless it writes a device space they may read
+    beside = FunctionalBeside(functional_run) if functional_after and bound is None else None
+    memory = MemoryLevels(arch) if memory is None else memory.for_next_kernel(keep_l2=keeps_l2(arch))
+    try:
+        if warm_up:
+            _timed_dispatch(kernel, arch, memory, values=False, trace=None, bound=_untouched(kernel.program, bound),
+                            **limits)
+            memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
+        # a sampled run computes no values and skips workgroups: in a device space it must leave the buffers as
+        # they are, for the functional run to read the inputs the kernel was given
+        run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace,
+                              bound=_untouched(kernel.program, bound) if sampled else bound,
+                              functional_after=functional_after, **limits)
+    except BaseException:
+        if beside is not None:
+            beside.cancel()
+        raise
+    if functional_after:   # its fault, if any, comes after the timed run's
+        run.functional = beside.result() if beside is not None else functional_run()
     run.warm_up = warm_up
     run.memory = memory
     return run

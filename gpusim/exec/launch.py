@@ -413,11 +413,12 @@ class Dispatch:
         return endless_instructions(self.program)
 
     def run(self, limit: int = DEFAULT_LIMIT, wave_limit: int = DEFAULT_WAVE_LIMIT,
-            timeout: Optional[float] = None) -> FunctionalRun:
+            timeout: Optional[float] = None, stop: Optional[np.ndarray] = None) -> FunctionalRun:
         """run executes every workgroup functionally and returns the final buffers.
 
         ``limit`` bounds the dispatch's wave-instructions, ``wave_limit`` each wave's, ``timeout`` (seconds)
-        its host time (watchdog). Raises KernelFault if the kernel faults.
+        its host time (watchdog). Raises KernelFault if the kernel faults. ``stop`` (int64[1]): a flag that
+        another thread may set to end the run early, which then raises the watchdog's fault.
         """
         p = self.program
         waves = self.waves_per_workgroup
@@ -433,7 +434,7 @@ class Dispatch:
         fault = np.zeros(memk.N_FAULT, dtype=np.int64)
         counts = np.zeros(p.rows, dtype=np.int64)
         regs, written0, uninit = self.register_tracking()
-        with watchdog(timeout) as stop:
+        with watchdog(timeout, stop) as stop:
             jitcache.compiled_call(
                 itp.run_grid, p.sem, p.ops, p.mods, p.pc_bytes, self.abi(), self.user_sgprs(), sreg, vreg, T,
                 valid, mem, self.regions, self.env(), lds, fault, counts, limit,
@@ -561,13 +562,14 @@ class Dispatch:
 
 
 @contextmanager
-def watchdog(seconds: Optional[float]) -> Iterator[np.ndarray]:
+def watchdog(seconds: Optional[float], stop: Optional[np.ndarray] = None) -> Iterator[np.ndarray]:
     """watchdog yields the ``stop`` flag (int64[1]) a run loop polls; ``seconds`` later a timer thread sets it.
 
     The run loops release the GIL so the timer can fire; a run that ends first is untouched, so its
-    cycles and counters do not depend on the host. None or 0: no watchdog.
+    cycles and counters do not depend on the host. None or 0: no watchdog. ``stop``: the flag to use, one
+    that another thread may also set to stop the run (a new one if None).
     """
-    stop = np.zeros(1, np.int64)
+    stop = np.zeros(1, np.int64) if stop is None else stop
     timer = None
     if seconds:
         timer = threading.Timer(seconds, stop.__setitem__, (0, 1))

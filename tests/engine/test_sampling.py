@@ -255,16 +255,18 @@ def test_a_fault_in_the_skipped_middle_is_reported_before_a_later_one_of_the_las
 
 
 @pytest.mark.parametrize("where", ["head", "last round"])
-def test_a_fault_the_timed_run_meets_is_reported_as_the_full_run_reports_it(arch, skipped, where):
+@pytest.mark.parametrize("outputs", [False, True])
+def test_a_fault_the_timed_run_meets_is_reported_as_the_full_run_reports_it(arch, skipped, where, outputs):
     # a head workgroup that the thread beside the loop may also run, before the loop's jump tells it to skip
-    # ahead; a last-round workgroup, after a middle without faults
+    # ahead; a last-round workgroup, after a middle without faults; with outputs, the functional run beside
+    # the timed one is stopped or its fault, the same, comes second
     _, last_round, jump_from = skipped
     workgroup = jump_from - 10 if where == "head" else last_round + 5
     kernel = gpusim.kernel_from_text(_saxpy_stopping_at({workgroup: NULL_LOAD}), "one.s")
     with pytest.raises(KernelFault) as full:
         gpusim.simulate(kernel, arch, timing=True, outputs=False)
     with pytest.raises(KernelFault) as sampled:
-        gpusim.simulate(kernel, arch, timing=True, outputs=False, sample=ANY_RATE)
+        gpusim.simulate(kernel, arch, timing=True, outputs=outputs, sample=ANY_RATE)
     assert f"workgroup ({workgroup}, 0, 0)" in str(sampled.value)
     assert _error_line(sampled) == _error_line(full)
 
