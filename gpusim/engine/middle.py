@@ -9,7 +9,7 @@ or a runaway loop that only a skipped workgroup meets would otherwise go unrepor
 * in the timing loop, at the jump, one after another in the slot that freed (``in_loop``): always for the
   last ones when they warm the caches for a next kernel, and for all of them when the sliced run writes
   memory (gpusim.asm.value_slice.writes_memory), since a workgroup may then read what an earlier one wrote;
-* in the functional run of the same dispatch (``functional_after``: a sampled run with outputs, or in a
+* in the functional run of the same dispatch (``with_functional``: a sampled run with outputs, or in a
   device space whose buffers a later kernel's addresses read), which runs every workgroup anyway, itself
   on a thread beside the timed run outside a device space (FunctionalBeside);
 * otherwise on a thread beside the timing loop (MiddleRun), from the first workgroup the loop may jump
@@ -42,17 +42,17 @@ _JOIN_POLL_S = 0.05   # how often a wait for the thread looks at the host watchd
 @dataclass(frozen=True)
 class MiddlePlace:
     """Where a sampled dispatch's skipped middle runs: ``in_loop`` (every skipped workgroup, in the timing loop),
-    ``beside`` (on a MiddleThread) or neither (the functional run after the timed one). The loop always runs
-    those that warm the caches (Z_WARM_MIDDLE)."""
+    ``beside`` (on a MiddleRun's thread) or neither (the dispatch's functional run covers it). The loop always
+    runs those that warm the caches (Z_WARM_MIDDLE)."""
     in_loop: bool
     beside: bool
 
 
-def middle_place(program, needed: np.ndarray, *, grid: bool, functional_after: bool) -> MiddlePlace:
+def middle_place(program, needed: np.ndarray, *, grid: bool, with_functional: bool) -> MiddlePlace:
     """middle_place chooses where a dispatch's skipped middle runs (see the module docstring): ``grid`` when the
-    grid method samples it, ``needed`` its value slice (gpusim.asm.value_slice), ``functional_after`` when every
-    workgroup runs functionally after the timed run."""
-    if not grid or functional_after:
+    grid method samples it, ``needed`` its value slice (gpusim.asm.value_slice), ``with_functional`` when every
+    workgroup also runs functionally (beside the timed run or after it)."""
+    if not grid or with_functional:
         return MiddlePlace(in_loop=False, beside=False)
     if writes_memory(program, needed):
         return MiddlePlace(in_loop=True, beside=False)

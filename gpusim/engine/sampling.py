@@ -26,9 +26,10 @@ last partial round) and replaces the repetition with a measured rate. Two method
     The first rounds of workgroups (at least ``grid_head_fraction`` of the grid's rounds, and at least
     ``grid_head_rounds``) and the last ``grid_tail_rounds`` run in full detail, as one continuous dispatch (the
     dispatcher jumps from the head to the tail), so the tail runs on the caches, queues and contention the head
-    left. At the jump the skipped workgroups run one after another for their addresses (the address and
-    control slice, no time, no counts: gpusim.engine.kernels.skipped_grid), so a fault in one is reported as
-    the full simulation reports it; in a program's launch, whose caches the next kernel starts from, the
+    left. The skipped workgroups still run for their addresses (the address and control slice, no time, no
+    counts: gpusim.engine.kernels.skipped_grid), so a fault in one is reported as the full simulation reports
+    it: at the jump, one after another, or on a thread beside the timing loop (gpusim.engine.middle); in a
+    program's launch, whose caches the next kernel starts from, the
     lines the last of them touch also warm the caches in dispatch order, so the next kernel finds what the
     middle left rather than the head's lines. The head goes on until its last two windows of ``grid_window_rounds`` rounds (fewer on a grid too
     short for two such windows and the tail, but not below 2) took cycles within ``steady_pct`` of each other (a

@@ -18,17 +18,17 @@ def _place(path: Path, **kw) -> MiddlePlace:
 
 @pytest.mark.parametrize("path", [ROOT / "workloads" / "saxpy.s", ROOT / "workloads" / "transpose_lds_tile.s"])
 def test_a_middle_whose_slice_stores_nothing_runs_beside_the_loop(path):
-    assert _place(path, grid=True, functional_after=False) == MiddlePlace(in_loop=False, beside=True)
+    assert _place(path, grid=True, with_functional=False) == MiddlePlace(in_loop=False, beside=True)
 
 
 @pytest.mark.parametrize("path", [ROOT / "workloads" / "bitonic_step.s", ROOT / "benchmarks" / "kernels" / "fir.s"])
 def test_a_middle_whose_addresses_read_what_workgroups_store_runs_in_the_loop_in_order(path):
     # their slices load buffers, so every store is in them: a workgroup may read what an earlier one wrote
-    assert _place(path, grid=True, functional_after=False) == MiddlePlace(in_loop=True, beside=False)
+    assert _place(path, grid=True, with_functional=False) == MiddlePlace(in_loop=True, beside=False)
 
 
 @pytest.mark.parametrize("path", [ROOT / "workloads" / "saxpy.s", ROOT / "workloads" / "bitonic_step.s"])
 def test_a_functional_run_after_the_timed_one_or_no_grid_method_leaves_the_loop_nothing_to_run(path):
     nothing = MiddlePlace(in_loop=False, beside=False)
-    assert _place(path, grid=True, functional_after=True) == nothing
-    assert _place(path, grid=False, functional_after=False) == nothing
+    assert _place(path, grid=True, with_functional=True) == nothing
+    assert _place(path, grid=False, with_functional=False) == nothing
