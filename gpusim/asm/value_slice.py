@@ -219,14 +219,23 @@ def _spaces(program: Program, i: int, pointer_loads: set) -> tuple[int, int]:
     return 0, 0
 
 
+def _needed_spaces(program: Program, needed: np.ndarray) -> tuple[int, int]:
+    """_needed_spaces returns (spaces loaded, spaces stored) by the needed instructions, as bits (_spaces)."""
+    pointer_loads = _launch_pointer_loads(program)
+    loaded = stored = 0
+    for i in np.flatnonzero(needed):
+        load, store = _spaces(program, int(i), pointer_loads)
+        loaded, stored = loaded | load, stored | store
+    return loaded, stored
+
+
 def reads_buffers(program: Program, needed: np.ndarray) -> bool:
     """reads_buffers tells whether a needed instruction (``needed`` from value_slice) loads global memory.
 
     When it does not, a timing-only run needs no buffer contents at all: every address, branch and EXEC
     mask comes from the launch state and the kernarg segment.
     """
-    pointer_loads = _launch_pointer_loads(program)
-    return any(_spaces(program, int(i), pointer_loads)[0] & _GLOBAL for i in np.flatnonzero(needed))
+    return bool(_needed_spaces(program, needed)[0] & _GLOBAL)
 
 
 def writes_memory(program: Program, needed: np.ndarray) -> bool:
@@ -234,11 +243,9 @@ def writes_memory(program: Program, needed: np.ndarray) -> bool:
     LDS: a global, flat or scratch store or atomic, or a scalar store (the slice keeps every scalar instruction).
 
     When none does, the workgroups of a sliced run read memory that none of them writes: each runs the same
-    whatever ran before it or beside it.
+    whatever ran before it or beside it, and the run leaves memory as it found it.
     """
-    pointer_loads = _launch_pointer_loads(program)
-    return bool(np.any(program.sem == S.S_STORE)) or any(
-        _spaces(program, int(i), pointer_loads)[1] & _GLOBAL for i in np.flatnonzero(needed))
+    return bool(np.any(program.sem == S.S_STORE)) or bool(_needed_spaces(program, needed)[1] & _GLOBAL)
 
 
 def value_slice(program: Program) -> np.ndarray:

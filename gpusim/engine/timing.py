@@ -18,7 +18,7 @@ from gpusim import jitcache
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
-from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice
+from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice, writes_memory
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import bundles, kinds, skip, cu as cuk
 from gpusim.engine.kernels import params as lp
@@ -222,14 +222,10 @@ def _probe_runaway(kernel, arch: Arch, max_wave_instructions: int, quantum: int,
 
 def _untouched(program, bound: Optional[BoundMemory]) -> Optional[BoundMemory]:
     """_untouched returns a space for a sliced extra run (probe, warm-up) that leaves ``bound`` as it is: ``bound``
-    itself when the slice stores nothing (it loads no buffer, so no store is needed, and it has no scalar
-    store, which every sliced run executes), else a copy of it."""
+    itself when the slice stores nothing (value_slice.writes_memory), else a copy of it."""
     if bound is None:
         return None
-    needed = value_slice(program)
-    if reads_buffers(program, needed) or bool(np.any(program.sem == sems.S_STORE)):
-        return bound.copy()
-    return bound
+    return bound.copy() if writes_memory(program, value_slice(program)) else bound
 
 
 def keeps_l2(arch: Arch) -> bool:

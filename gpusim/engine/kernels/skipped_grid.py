@@ -164,7 +164,6 @@ def run_apart(first, last, out, P, L, V, W, G, X, M, fault):
             g = out[O_JUMP_FROM]
             continue
         if L.stop[0] != 0:
-            G.group[0] = g
             fault_at(fault, FAULT_TIMEOUT, 0, 0, g, 0, W.state, 0, wpw, 1, wpw, 0)
             return FF_STOPPED, g
         ff, w = run_skipped(g, g + 1, last, 0, 0, 0, wpw, wpw, 0, P, L, V, W, G, X, M, fault)
