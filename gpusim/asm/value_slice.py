@@ -14,19 +14,29 @@ nothing; a memory instruction computes and checks its lane addresses but moves
 no data). It is a backward liveness analysis over the control-flow graph,
 restricted to the uses that matter:
 
-* roots: every scalar, branch, message and scalar-memory instruction, every
-  vector instruction that writes a scalar register (compares, carries,
-  readlane, v_cmpx's EXEC), and the address operands of every vector-memory
-  and LDS access (not the data of a store; ds_bpermute / ds_permute /
-  ds_swizzle touch no LDS memory and have no address in this sense);
+* roots: every scalar, branch, message and scalar-memory instruction, and the
+  address operands of every vector-memory and LDS access (not the data of a
+  store; ds_bpermute / ds_permute / ds_swizzle touch no LDS memory and have no
+  address in this sense);
+* EXEC, M0, SCC and the other special registers are live everywhere (many
+  instructions read them without naming them), so a vector instruction that
+  writes one (v_cmpx's EXEC) is always needed; VCC is followed like any other
+  register, with the reads that do not name it added (s_cbranch_vccz/vccnz,
+  v_div_fmas, a v_cndmask_b32 without a mask operand): a compare whose VCC
+  only selects data (v_cmp, then v_cndmask) is not needed, nor are the
+  loads that fed it;
 * an instruction is needed when it writes a register that a needed use reads
   later on some path, and then its own sources are needed;
 * a vector write ends a register's liveness only when it surely replaces the
-  whole register in every lane a later instruction can read: a plain 32-bit
-  write (no SDWA, DPP, 16-bit destination, op_sel high half or d16 load)
-  while EXEC still holds the lanes it had at launch (tracked through the
-  save/narrow/restore pattern of divergent branches, :func:`_entry_exec`);
-  otherwise the earlier writers stay needed too;
+  whole register (a plain 32-bit write: no SDWA, DPP, 16-bit destination,
+  op_sel high half or d16 load) in every lane a later instruction can read:
+  for every later reader while EXEC still holds the lanes it had at launch
+  (tracked through the save/narrow/restore pattern of divergent branches,
+  :func:`_entry_exec`); otherwise only for the readers that read their own
+  lanes under the same EXEC, reached with no EXEC write in between (the
+  body of an ``if``: ``s_and_saveexec``, then loads, math and a store);
+  the earlier writers stay needed for every other reader (one after EXEC is
+  restored, a DPP, lane-exchange, readlane or MFMA source);
 * memory carries values: once a needed instruction loads from global memory
   (a vector load or atomic whose result is needed, or a scalar load whose
   base is not a launch-time pointer that nothing has overwritten), every
@@ -40,14 +50,20 @@ import numpy as np
 from gpusim.asm import sems as S
 from gpusim.asm.fields import ADDR_FLAT, LD_DWORDS
 from gpusim.asm.program import (
-    D0, D1, DESTINATION_SLOTS, EXEC_LO, K_IMM, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA, M_SUB,
-    M_TARGET, NO_DPP, S0, S1, S2, S3, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, VAL, WIDTH, Program, register_set,
+    D0, D1, DESTINATION_SLOTS, EXEC_LO, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA,
+    M_SUB, M_TARGET, NO_DPP, S0, S1, S2, S3, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, SRC_VCCZ, VAL, VCC_LO, WIDTH,
+    Program, register_set,
 )
 
 _VMEM = range(S.SMEM_END, S.VMEM_END)
 _LDS = range(S.VMEM_END, S.LDS_END)
 _LANE_EXCHANGE = (S.DS_BPERMUTE, S.DS_PERMUTE, S.DS_SWIZZLE)
-_SPECIAL = sum(1 << r for r in range(SGPR_COUNT, SREG_FILE))  # VCC, M0, EXEC, SCC, ...: read implicitly
+_VCC = 3 << VCC_LO
+_ALWAYS_LIVE = sum(1 << r for r in range(SGPR_COUNT, SREG_FILE)) & ~_VCC  # M0, EXEC, SCC, ...: read implicitly
+_CBRANCH_ON_VCC = (2, 3)  # s_cbranch_vccz, s_cbranch_vccnz (M_SUB)
+_EXEC = 3 << EXEC_LO
+_SCALAR_FILE = (1 << SREG_FILE) - 1
+_READ_OTHER_LANES = (S.V_READLANE_B32, S.V_READFIRSTLANE_B32, S.V_WRITELANE_B32, S.V_MFMA) + _LANE_EXCHANGE
 _GLOBAL, _SHARED = 1, 2  # memory spaces, as bits
 
 
@@ -127,7 +143,7 @@ def _entry_exec(program: Program) -> np.ndarray:
                 new[dst] = inside
             if int(program.mods[i, M_SUB]) & 0x100:  # v_cmpx
                 new[EXEC_LO] = inside
-        elif written >> EXEC_LO & 3:
+        elif written >> EXEC_LO & 3 or S.S_SAVEEXEC_FIRST <= s <= S.S_SAVEEXEC_LAST:  # (s_nand_saveexec, ...)
             new[EXEC_LO] = UNKNOWN
         for r in list(st):  # anything else written loses what was known of it
             if written >> r & 3 and r not in new:
@@ -145,6 +161,34 @@ def _entry_exec(program: Program) -> np.ndarray:
                 states[j] = merged
                 work.append(j)
     return np.array([st is not None and st.get(EXEC_LO) == ENTRY for st in states], dtype=bool)
+
+
+def _writes_exec(program: Program, i: int) -> bool:
+    """_writes_exec: instruction i writes EXEC, naming it (``s_mov_b64 exec, ...``) or not (the s_*_saveexec and
+    s_*_wrexec family, v_cmpx)."""
+    s = int(program.sem[i])
+    return (bool(register_set(program.ops, i, DESTINATION_SLOTS) & _EXEC) or S.S_SAVEEXEC_FIRST <= s <= S.S_SAVEEXEC_LAST
+            or (S.V_CMP_FIRST <= s <= S.V_CMP_LAST and bool(int(program.mods[i, M_SUB]) & 0x100)))
+
+
+def _implicit_vcc_read(program: Program, i: int) -> bool:
+    """_implicit_vcc_read: instruction i reads VCC without naming it in an operand slot (the executor's
+    s_cbranch_vccz/vccnz, v_div_fmas, a v_cndmask_b32 whose mask operand is absent, a src_vccz operand)."""
+    s = int(program.sem[i])
+    if s == S.S_CBRANCH:
+        return int(program.mods[i, M_SUB]) in _CBRANCH_ON_VCC
+    if s in (S.V_DIV_FMAS_F32, S.V_DIV_FMAS_F64):
+        return True
+    if s == S.V_CNDMASK_B32 and int(program.ops[i, S2, KIND]) == K_NONE:
+        return True
+    return bool(register_set(program.ops, i, SOURCE_SLOTS) >> SRC_VCCZ & 1)
+
+
+def _reads_own_lanes(program: Program, i: int) -> bool:
+    """_reads_own_lanes: vector instruction i reads its vector sources only in the lanes EXEC has on (no DPP,
+    lane exchange, readlane or MFMA, which ignores EXEC)."""
+    s = int(program.sem[i])
+    return _is_vector(s) and s not in _READ_OTHER_LANES and program.mods[i, M_DPP] == NO_DPP
 
 
 def _replaces_whole_registers(program: Program, i: int) -> bool:
@@ -262,10 +306,13 @@ def value_slice(program: Program) -> np.ndarray:
     ops, sem = program.ops, program.sem
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
-    reads = [register_set(ops, i, SOURCE_SLOTS) for i in range(n)]
+    reads = [register_set(ops, i, SOURCE_SLOTS) | (_VCC if _implicit_vcc_read(program, i) else 0) for i in range(n)]
     writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]
     entry = _entry_exec(program)
-    kills = [0] * n
+    kills = [0] * n       # registers whose liveness for every later reader the instruction ends
+    kills_same = [0] * n  # ... for the readers under the same EXEC that read their own lanes
+    own_lanes = [0] * n   # registers read lane by lane under the instruction's EXEC
+    exec_writes = [_writes_exec(program, i) for i in range(n)]
     address = [0] * n
     loads = [0] * n
     stores = [0] * n
@@ -274,13 +321,15 @@ def value_slice(program: Program) -> np.ndarray:
     for i in range(n):
         s = int(sem[i])
         vector = _is_vector(s)
-        root[i] = not vector or bool(writes[i] & ((1 << SREG_FILE) - 1))
-        if not vector:
-            kills[i] = writes[i]
-        elif entry[i] and _replaces_whole_registers(program, i):
+        root[i] = not vector or exec_writes[i]
+        whole = vector and _replaces_whole_registers(program, i)
+        if not vector or (entry[i] and whole):
             kills[i] = writes[i]
         else:
-            kills[i] = writes[i] & ((1 << SREG_FILE) - 1)  # scalar results are whole 32/64-bit values
+            kills[i] = writes[i] & _SCALAR_FILE  # scalar results are whole 32/64-bit values
+        kills_same[i] = writes[i] if whole else kills[i]
+        if _reads_own_lanes(program, i):
+            own_lanes[i] = reads[i] & ~_SCALAR_FILE
         address[i] = register_set(ops, i, _address_slots(s))
         loads[i], stores[i] = _spaces(program, i, pointer_loads)
     preds: list = [[] for _ in range(n)]
@@ -288,8 +337,11 @@ def value_slice(program: Program) -> np.ndarray:
         for j in _successors(program, i):
             preds[j].append(i)
 
+    # liveness in two parts: live_same[i], read lane by lane under the EXEC instruction i starts with (no EXEC
+    # write on the way); live_any[i], read by some other reader
     needed = np.array(root, dtype=bool)
-    live_in = [0] * n
+    live_same = [0] * n
+    live_any = [0] * n
     memory = 0  # spaces that some needed instruction loads from
     while True:
         work = list(range(n))
@@ -297,17 +349,22 @@ def value_slice(program: Program) -> np.ndarray:
         while work:
             i = work.pop()
             queued[i] = False
-            out = _SPECIAL
+            same, other = 0, _ALWAYS_LIVE
             for j in _successors(program, i):
-                out |= live_in[j]
-            if not needed[i] and (writes[i] & out or stores[i] & memory):
+                same |= live_same[j]
+                other |= live_any[j]
+            if exec_writes[i]:  # the readers after i run under another EXEC than the writers before it
+                same, other = 0, other | same
+            if not needed[i] and (writes[i] & (same | other) or stores[i] & memory):
                 needed[i] = True
             if needed[i]:
-                new = (out & ~kills[i]) | reads[i] | address[i]
+                new_same = (same & ~kills_same[i]) | own_lanes[i] | (address[i] & ~_SCALAR_FILE)
+                new_any = (other & ~kills[i]) | (reads[i] & ~own_lanes[i]) | (address[i] & _SCALAR_FILE)
             else:
-                new = out | address[i]
-            if new != live_in[i]:
-                live_in[i] = new
+                new_same = same | (address[i] & ~_SCALAR_FILE)
+                new_any = other | (address[i] & _SCALAR_FILE)
+            if new_same != live_same[i] or new_any != live_any[i]:
+                live_same[i], live_any[i] = new_same, new_any
                 for p in preds[i]:
                     if not queued[p]:
                         queued[p] = True

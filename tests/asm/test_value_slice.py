@@ -176,13 +176,71 @@ def test_lane_exchanges_feeding_only_data_are_skipped(tmp_path):
     assert s["ds_bpermute_b32 v3, v1, v2"] is False and s["v_mov_b32_e32 v2, 1.0"] is False
 
 
-def test_compares_and_readlanes_are_always_computed(tmp_path):
+def test_a_compare_whose_vcc_only_selects_data_is_skipped_with_the_loads_it_reads(tmp_path):
+    # clang's f16_math: v_cmp of two loaded values, v_cndmask on VCC, a store; no address or branch reads VCC
+    s = slice_of(tmp_path, """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:1024
+  s_waitcnt vmcnt(0)
+  v_cmp_gt_f32_e32 vcc, v2, v3
+  v_cndmask_b32_e32 v4, v3, v2, vcc
+  global_store_dword v1, v4, s[6:7]
+""")
+    assert s["v_lshlrev_b32_e32 v1, 2, v0"] is True
+    for text in ("global_load_dword v2, v1, s[4:5]", "v_cmp_gt_f32_e32 vcc, v2, v3", "v_cndmask_b32_e32 v4, v3, v2, vcc",
+                 "global_store_dword v1, v4, s[6:7]"):
+        assert s[text] is False, text
+
+
+@pytest.mark.parametrize("reader", [
+    "s_cbranch_vccnz .Ldone",                              # reads VCC without naming it
+    "v_div_fmas_f32 v5, v1, v1, v1\n  ds_read_b32 v6, v5",  # likewise, and its result is an address
+    "s_and_b64 s[6:7], vcc, exec\n  s_cmp_eq_u64 s[6:7], 0\n  s_cbranch_scc1 .Ldone",
+])
+def test_a_compare_whose_vcc_steers_a_branch_or_an_address_is_computed(tmp_path, reader):
+    s = slice_of(tmp_path, f"""
+  v_mul_f32_e32 v1, v0, v0
+  v_cmp_gt_f32_e32 vcc, 0, v1
+  {reader}
+.Ldone:
+""")
+    assert s["v_cmp_gt_f32_e32 vcc, 0, v1"] is True and s["v_mul_f32_e32 v1, v0, v0"] is True
+
+
+def test_a_readlane_is_computed_only_when_its_scalar_is_read(tmp_path):
     s = slice_of(tmp_path, """
   v_mul_f32_e32 v1, v0, v0
   v_readfirstlane_b32 s4, v1
-  v_cmp_gt_f32_e32 vcc, 0, v0
+  v_add_f32_e32 v2, v0, v0
+  v_readfirstlane_b32 s5, v2
+  s_cmp_eq_u32 s4, 0
+  v_cmpx_gt_f32_e32 vcc, 0, v0
 """)
-    assert set(s.values()) == {True}
+    assert s["v_readfirstlane_b32 s4, v1"] is True and s["v_mul_f32_e32 v1, v0, v0"] is True
+    assert s["v_readfirstlane_b32 s5, v2"] is False and s["v_add_f32_e32 v2, v0, v0"] is False
+    assert s["v_cmpx_gt_f32_e32 vcc, 0, v0"] is True  # it writes EXEC
+
+
+@pytest.mark.parametrize("reader, earlier_needed", [
+    ("ds_read_b32 v6, v5", False),                                     # reads its own lanes under the same EXEC
+    ("v_mov_b32_dpp v7, v5 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n  ds_read_b32 v6, v7", True),
+    ("s_or_b64 exec, exec, s[2:3]\n  ds_read_b32 v6, v5", True),      # after EXEC is restored
+])
+def test_a_write_under_a_narrowed_exec_ends_the_earlier_value_for_readers_of_the_same_lanes(
+        tmp_path, reader, earlier_needed):
+    # clang's silu_to_f16: inside the if, a data register is rewritten with an address and read as one
+    s = slice_of(tmp_path, f"""
+  v_mul_f32_e32 v5, v0, v0
+  v_cmp_gt_u32_e32 vcc, 32, v0
+  s_and_saveexec_b64 s[2:3], vcc
+  v_lshlrev_b32_e32 v5, 2, v0
+  {reader}
+""")
+    assert s["v_lshlrev_b32_e32 v5, 2, v0"] is True
+    assert s["v_mul_f32_e32 v5, v0, v0"] is earlier_needed
 
 
 def test_a_computed_jump_keeps_every_value(tmp_path):
