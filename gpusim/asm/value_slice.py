@@ -14,17 +14,22 @@ nothing; a memory instruction computes and checks its lane addresses but moves
 no data). It is a backward liveness analysis over the control-flow graph,
 restricted to the uses that matter:
 
-* roots: every scalar, branch, message and scalar-memory instruction, and the
-  address operands of every vector-memory and LDS access (not the data of a
-  store; ds_bpermute / ds_permute / ds_swizzle touch no LDS memory and have no
-  address in this sense);
-* EXEC, M0, SCC and the other special registers are live everywhere (many
-  instructions read them without naming them), so a vector instruction that
-  writes one (v_cmpx's EXEC) is always needed; VCC is followed like any other
-  register, with the reads that do not name it added (s_cbranch_vccz/vccnz,
-  v_div_fmas, a v_cndmask_b32 without a mask operand): a compare whose VCC
-  only selects data (v_cmp, then v_cndmask) is not needed, nor are the
-  loads that fed it;
+* roots: every branch, message, scalar-memory and s_setreg instruction, and
+  the address operands of every vector-memory and LDS access (not the data of
+  a store; ds_bpermute / ds_permute / ds_swizzle touch no LDS memory and have
+  no address in this sense);
+* EXEC, M0 and the other special registers are live everywhere (many
+  instructions read them without naming them), so an instruction that writes
+  one (an EXEC mask, v_cmpx) is always needed; VCC and SCC are followed like
+  any other register, with the reads and writes that do not name them added
+  (s_cbranch_vccz/vccnz, v_div_fmas, a v_cndmask_b32 without a mask operand;
+  s_cbranch_scc0/scc1, s_cselect, s_cmov, s_addc/s_subb read SCC, and the
+  scalar ALU instructions that set it write it): a compare whose VCC only
+  selects data (v_cmp, then v_cndmask) is not needed, nor are the loads that
+  fed it, and neither is a scalar ALU instruction whose result only reaches
+  data (a wave's minimum taken in SGPRs and stored);
+* s_cmov, s_cmovk and s_bitset read the destination they write (they keep
+  all of it or some of its bits);
 * an instruction is needed when it writes a register that a needed use reads
   later on some path, and then its own sources are needed;
 * a vector write ends a register's liveness only when it surely replaces the
@@ -51,16 +56,30 @@ from gpusim.asm import sems as S
 from gpusim.asm.fields import ADDR_FLAT, LD_DWORDS
 from gpusim.asm.program import (
     D0, D1, DESTINATION_SLOTS, EXEC_LO, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA,
-    M_SUB, M_TARGET, NO_DPP, S0, S1, S2, S3, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, SRC_VCCZ, VAL, VCC_LO, WIDTH,
-    Program, register_set,
+    M_SUB, M_TARGET, NO_DPP, S0, S1, S2, S3, SCC, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, SRC_VCCZ, VAL, VCC_LO,
+    WIDTH, Program, register_set,
 )
 
 _VMEM = range(S.SMEM_END, S.VMEM_END)
 _LDS = range(S.VMEM_END, S.LDS_END)
 _LANE_EXCHANGE = (S.DS_BPERMUTE, S.DS_PERMUTE, S.DS_SWIZZLE)
 _VCC = 3 << VCC_LO
-_ALWAYS_LIVE = sum(1 << r for r in range(SGPR_COUNT, SREG_FILE)) & ~_VCC  # M0, EXEC, SCC, ...: read implicitly
+_SCC = 1 << SCC
+_ALWAYS_LIVE = sum(1 << r for r in range(SGPR_COUNT, SREG_FILE)) & ~_VCC & ~_SCC  # M0, EXEC, ...: read implicitly
 _CBRANCH_ON_VCC = (2, 3)  # s_cbranch_vccz, s_cbranch_vccnz (M_SUB)
+_CBRANCH_ON_SCC = (0, 1)  # s_cbranch_scc0, s_cbranch_scc1
+# the scalar ALU's SCC, as gpusim.exec.kernels.salu computes it: who sets it, who reads it
+_SETS_SCC = frozenset((
+    S.S_ADD_U32, S.S_SUB_U32, S.S_ADDC_U32, S.S_SUBB_U32, S.S_ADD_I32, S.S_ADDK_I32, S.S_SUB_I32,
+    S.S_MIN_I32, S.S_MAX_I32, S.S_MIN_U32, S.S_MAX_U32, S.S_ABSDIFF_I32, S.S_ABS_I32,
+    S.S_AND, S.S_OR, S.S_XOR, S.S_ANDN2, S.S_ORN2, S.S_NAND, S.S_NOR, S.S_XNOR, S.S_NOT,
+    S.S_LSHL, S.S_LSHR, S.S_ASHR, S.S_LSHL1_ADD_U32, S.S_LSHL2_ADD_U32, S.S_LSHL3_ADD_U32, S.S_LSHL4_ADD_U32,
+    S.S_BFE_U32, S.S_BFE_I32, S.S_BFE_U64, S.S_BFE_I64, S.S_BCNT0, S.S_BCNT1,
+    S.S_CMP_I32, S.S_CMP_U32, S.S_CMPK_I32, S.S_CMPK_U32, S.S_CMP_U64, S.S_BITCMP0, S.S_BITCMP1,
+)) | frozenset(range(S.S_SAVEEXEC_FIRST, S.S_SAVEEXEC_LAST + 1))
+_READS_SCC = frozenset((S.S_ADDC_U32, S.S_SUBB_U32, S.S_CSELECT, S.S_CMOV, S.S_CMOVK_I32))
+_KEEPS_DESTINATION = frozenset((S.S_CMOV, S.S_CMOVK_I32, S.S_BITSET0, S.S_BITSET1))
+_SCALAR_ROOTS_IN_ALU = frozenset((S.S_SETREG_B32, S.S_SETREG_IMM32_B32))  # they write hardware state
 _EXEC = 3 << EXEC_LO
 _SCALAR_FILE = (1 << SREG_FILE) - 1
 _READ_OTHER_LANES = (S.V_READLANE_B32, S.V_READFIRSTLANE_B32, S.V_WRITELANE_B32, S.V_MFMA) + _LANE_EXCHANGE
@@ -191,6 +210,15 @@ def _reads_own_lanes(program: Program, i: int) -> bool:
     return _is_vector(s) and s not in _READ_OTHER_LANES and program.mods[i, M_DPP] == NO_DPP
 
 
+def _implicit_scc_read(program: Program, i: int) -> bool:
+    """_implicit_scc_read: instruction i reads SCC without naming it (s_cbranch_scc0/scc1, s_cselect, s_cmov,
+    s_cmovk, s_addc, s_subb)."""
+    s = int(program.sem[i])
+    if s == S.S_CBRANCH:
+        return int(program.mods[i, M_SUB]) in _CBRANCH_ON_SCC
+    return s in _READS_SCC
+
+
 def _replaces_whole_registers(program: Program, i: int) -> bool:
     """_replaces_whole_registers: instruction i writes every bit of its vector destinations in every active lane."""
     s = int(program.sem[i])
@@ -306,8 +334,10 @@ def value_slice(program: Program) -> np.ndarray:
     ops, sem = program.ops, program.sem
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
-    reads = [register_set(ops, i, SOURCE_SLOTS) | (_VCC if _implicit_vcc_read(program, i) else 0) for i in range(n)]
-    writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]
+    reads = [register_set(ops, i, SOURCE_SLOTS) | (_VCC if _implicit_vcc_read(program, i) else 0)
+             | (_SCC if _implicit_scc_read(program, i) else 0) for i in range(n)]
+    named_writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]
+    writes = [w | (_SCC if int(sem[i]) in _SETS_SCC else 0) for i, w in enumerate(named_writes)]
     entry = _entry_exec(program)
     kills = [0] * n       # registers whose liveness for every later reader the instruction ends
     kills_same = [0] * n  # ... for the readers under the same EXEC that read their own lanes
@@ -321,9 +351,12 @@ def value_slice(program: Program) -> np.ndarray:
     for i in range(n):
         s = int(sem[i])
         vector = _is_vector(s)
-        root[i] = not vector or exec_writes[i]
+        root[i] = (not vector and not S.S_ABSDIFF_I32 <= s < S.SALU_END) or s in _SCALAR_ROOTS_IN_ALU or exec_writes[i]
         whole = vector and _replaces_whole_registers(program, i)
-        if not vector or (entry[i] and whole):
+        if s in _KEEPS_DESTINATION:
+            reads[i] |= named_writes[i]
+            kills[i] = writes[i] & ~named_writes[i]
+        elif not vector or (entry[i] and whole):
             kills[i] = writes[i]
         else:
             kills[i] = writes[i] & _SCALAR_FILE  # scalar results are whole 32/64-bit values

@@ -217,11 +217,71 @@ def test_a_readlane_is_computed_only_when_its_scalar_is_read(tmp_path):
   v_add_f32_e32 v2, v0, v0
   v_readfirstlane_b32 s5, v2
   s_cmp_eq_u32 s4, 0
+  s_cbranch_scc1 .Ldone
   v_cmpx_gt_f32_e32 vcc, 0, v0
+.Ldone:
 """)
     assert s["v_readfirstlane_b32 s4, v1"] is True and s["v_mul_f32_e32 v1, v0, v0"] is True
     assert s["v_readfirstlane_b32 s5, v2"] is False and s["v_add_f32_e32 v2, v0, v0"] is False
     assert s["v_cmpx_gt_f32_e32 vcc, 0, v0"] is True  # it writes EXEC
+
+
+def test_a_scalar_result_that_only_reaches_data_is_skipped_with_its_loads(tmp_path):
+    # clang's wave_min_swizzle: a wave's minimum read out of two lanes, taken in SGPRs, stored
+    s = slice_of(tmp_path, """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_readlane_b32 s8, v2, 0
+  v_readlane_b32 s9, v2, 32
+  s_min_u32 s8, s8, s9
+  v_mov_b32_e32 v3, s8
+  global_store_dword v1, v3, s[6:7]
+""")
+    assert s["v_lshlrev_b32_e32 v1, 2, v0"] is True and s["s_load_dwordx4 s[4:7], s[0:1], 0x0"] is True
+    for text in ("global_load_dword v2, v1, s[4:5]", "v_readlane_b32 s8, v2, 0", "s_min_u32 s8, s8, s9",
+                 "v_mov_b32_e32 v3, s8", "global_store_dword v1, v3, s[6:7]"):
+        assert s[text] is False, text
+
+
+@pytest.mark.parametrize("between, compare_needed", [
+    ("s_mov_b32 s6, 1", True),               # leaves SCC as the compare set it
+    ("s_bfm_b32 s6, 4, 2", True),            # likewise
+    ("s_and_b32 s6, s7, 3", False),          # sets SCC itself: the branch reads its SCC, not the compare's
+])
+def test_scc_is_followed_from_its_writer_to_the_branch(tmp_path, between, compare_needed):
+    s = slice_of(tmp_path, f"""
+  v_readfirstlane_b32 s4, v0
+  s_cmp_eq_u32 s4, 0
+  {between}
+  s_cbranch_scc1 .Ldone
+  v_mov_b32_e32 v1, 0
+.Ldone:
+""")
+    assert s["s_cmp_eq_u32 s4, 0"] is compare_needed
+    assert s["v_readfirstlane_b32 s4, v0"] is compare_needed
+    assert s[between] is (not compare_needed)   # s6 is read by nothing; only its SCC can be needed
+
+
+@pytest.mark.parametrize("use", [
+    "s_cselect_b32 s6, s7, 64",          # reads SCC
+    "s_cmov_b32 s6, s7",                 # reads SCC and keeps s6 when SCC is clear
+    "s_addc_u32 s6, s7, 0",              # reads SCC as its carry in
+])
+def test_scalar_instructions_that_read_scc_keep_its_writer_when_they_feed_an_address(tmp_path, use):
+    s = slice_of(tmp_path, f"""
+  s_mov_b32 s6, 128
+  s_mov_b32 s7, 256
+  v_readfirstlane_b32 s4, v0
+  s_cmp_eq_u32 s4, 0
+  {use}
+  v_mov_b32_e32 v1, s6
+  ds_read_b32 v2, v1
+""")
+    assert s["s_cmp_eq_u32 s4, 0"] is True and s[use] is True and s["s_mov_b32 s7, 256"] is True
+    assert s["s_mov_b32 s6, 128"] is (use.startswith("s_cmov"))
 
 
 @pytest.mark.parametrize("reader, earlier_needed", [

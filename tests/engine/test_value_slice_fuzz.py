@@ -2,11 +2,13 @@
 
 The programs mix what the slice's liveness rules are about (gpusim.asm.value_slice): compares into VCC or
 an SGPR pair that feed selects or branches, if-blocks under a narrowed EXEC (nested), registers rewritten
-inside them and read by their own lanes or across lanes (DPP), VCC branches, readlanes into scalar
-addresses, carries, and loads and stores whose addresses come from data or from memory. Each must give the
-same cycles, counters and per-instruction counts both ways. Breaking any one rule makes some of these 120
-programs differ (measured when this test was written: EXEC writes not seen, 8; DPP counted as a read of its
-own lanes, 10; the reads of VCC that do not name it dropped, 63).
+inside them and read by their own lanes or across lanes (DPP), VCC and SCC branches, lanes read out and
+combined in SGPRs, selects and conditional moves on SCC, a carry chain, and loads and stores whose
+addresses come from data or from memory. Each must give the same cycles, counters and per-instruction
+counts both ways. Breaking any one rule makes some of these 200 programs differ (measured when this test
+was written: EXEC writes that do not name EXEC unseen, 10; DPP taken as a read of its own lanes, 6; the
+reads of VCC that do not name it dropped, 89; the same for SCC, 116; s_cmov and s_bitset taken to replace
+their destination, 28; s_mov, s_bfm and s_mul_i32 taken to set SCC, 56).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from gpusim.arch import load_arch
 from gpusim.asm.value_slice import value_slice
 from gpusim.engine.timing import time_kernel
 
-PROGRAMS = 120
+PROGRAMS = 200
 
 HEAD = """; gpusim-launch: grid=4,1,1 block=128,1,1
 ; gpusim-arg: buf buffer u32[1024] init=randint(0,4096) seed={seed}
@@ -39,6 +41,9 @@ k:
 \tv_mov_b32_e32 v6, 0
 \tv_mov_b32_e32 v7, 1
 \ts_mov_b64 s[6:7], 0
+\ts_mov_b32 s16, 5
+\ts_mov_b32 s17, 0x1f0
+\ts_mov_b32 s18, 0x40
 \ts_waitcnt lgkmcnt(0)
 """
 TAIL = """\tv_and_b32_e32 v8, 0xffc, v1
@@ -68,7 +73,7 @@ def _statement(rng: random.Random, depth: int, labels: list) -> list:
     """_statement is one random fragment, as source lines."""
     d, a, b = rng.choice(DATA), rng.choice(DATA), rng.choice(DATA)
     nest = depth < 2
-    pick = rng.randrange(17)
+    pick = rng.randrange(21)
     if pick == 0:
         return [f"v_add_u32_e32 {d}, {a}, {b}"]
     if pick == 1:
@@ -110,6 +115,27 @@ def _statement(rng: random.Random, depth: int, labels: list) -> list:
                 f"v_add_u32_e32 {a}, 1, {d}", f"v_mov_b32_dpp v9, {a} quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
                 ADDRESS.format("v9"), f"global_load_dword {d}, v8, s[2:3]", "s_waitcnt vmcnt(0)",
                 f"s_or_b64 exec, exec, {save}"]
+    if pick == 16:   # a scalar compare and branch, with something that may or may not set SCC between
+        labels.append(len(labels))
+        label = f".Lscc{labels[-1]}"
+        between = rng.choice(["s_mov_b32 s19, s16", "s_and_b32 s19, s16, 1", "s_mul_i32 s19, s16, 3",
+                              "s_add_u32 s19, s16, s17", "s_bfm_b32 s19, 3, 2"])
+        return [f"v_readfirstlane_b32 s16, {a}", "s_cmp_lt_u32 s16, 0x800", between, f"s_cbranch_scc1 {label}",
+                f"v_add_u32_e32 {d}, 3, {b}", f"{label}:"]
+    if pick == 17:   # lanes read out, combined in SGPRs, then used as data or as an address
+        use = ([f"v_mov_b32_e32 {d}, s16"] if rng.random() < 0.5 else
+               ["s_and_b32 s16, s16, 0xffc", "v_mov_b32_e32 v8, s16", f"global_load_dword {d}, v8, s[2:3]",
+                "s_waitcnt vmcnt(0)"])
+        return [f"v_readlane_b32 s16, {a}, 5", f"v_readlane_b32 s17, {b}, 40", "s_min_u32 s16, s16, s17", *use]
+    if pick == 18:   # SCC read by selects and conditional moves
+        select = rng.choice(["s_cselect_b32 s18, s16, s17", "s_cmov_b32 s18, s17", "s_cmovk_i32 s18, 0x80",
+                             "s_bitset1_b32 s18, 2"])
+        return [f"v_readfirstlane_b32 s16, {a}", "s_cmp_gt_u32 s16, s17", select, "s_and_b32 s19, s18, 0xffc",
+                "v_mov_b32_e32 v8, s19", f"global_load_dword {d}, v8, s[2:3]", "s_waitcnt vmcnt(0)"]
+    if pick == 19:   # a 64-bit scalar add through the carry
+        return [f"v_readfirstlane_b32 s16, {a}", "s_add_u32 s16, s16, s17", "s_addc_u32 s18, s18, 0",
+                "s_and_b32 s19, s18, 0xffc", "v_mov_b32_e32 v8, s19", f"global_load_dword {d}, v8, s[2:3]",
+                "s_waitcnt vmcnt(0)"]
     return [f"v_sub_u32_e32 {d}, {a}, {b}"]
 
 
@@ -139,4 +165,4 @@ def test_random_programs_time_the_same_with_their_values_and_with_the_slice(tmp_
                 and np.array_equal(full.instruction_counts, sliced.instruction_counts)):
             different.append((seed, full.cycles, sliced.cycles))
     assert different == []
-    assert skipped_some > PROGRAMS // 2   # the slice leaves something out of most of them (of all 120, when written)
+    assert skipped_some > PROGRAMS // 2   # the slice leaves something out of most of them (of all 200, when written)
