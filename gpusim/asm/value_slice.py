@@ -323,12 +323,12 @@ def writes_memory(program: Program, needed: np.ndarray) -> bool:
 def value_slice(program: Program) -> np.ndarray:
     """value_slice returns bool[program.rows]: True where instruction i's values are needed for control and addresses.
 
-    Row ``len(program)``, the end-of-text sentinel, is a root like every non-vector instruction.
+    Row ``len(program)``, the end-of-text sentinel, is a root like every branch.
 
-    False marks a vector instruction whose results feed no address, branch
-    or EXEC mask (through registers or memory, on any path): a timing-only
-    run may skip its arithmetic and data movement; memory instructions still
-    compute and check their addresses.
+    False marks a vector or scalar ALU instruction whose results feed no
+    address, branch or EXEC mask (through registers or memory, on any path):
+    a timing-only run may skip its arithmetic and data movement; memory
+    instructions still compute and check their addresses.
     """
     n = program.rows
     ops, sem = program.ops, program.sem
