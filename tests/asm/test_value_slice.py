@@ -176,22 +176,35 @@ def test_lane_exchanges_feeding_only_data_are_skipped(tmp_path):
     assert s["ds_bpermute_b32 v3, v1, v2"] is False and s["v_mov_b32_e32 v2, 1.0"] is False
 
 
-def test_a_compare_whose_vcc_only_selects_data_is_skipped_with_the_loads_it_reads(tmp_path):
-    # clang's f16_math: v_cmp of two loaded values, v_cndmask on VCC, a store; no address or branch reads VCC
-    s = slice_of(tmp_path, """
+_LOAD_HEAD = """
   s_load_dwordx4 s[4:7], s[0:1], 0x0
   v_lshlrev_b32_e32 v1, 2, v0
   s_waitcnt lgkmcnt(0)
   global_load_dword v2, v1, s[4:5]
-  global_load_dword v3, v1, s[4:5] offset:1024
+"""
+
+
+@pytest.mark.parametrize("body, skipped", [
+    # clang's f16_math: v_cmp of two loaded values, v_cndmask on VCC, a store; no address or branch reads VCC
+    ("""  global_load_dword v3, v1, s[4:5] offset:1024
   s_waitcnt vmcnt(0)
   v_cmp_gt_f32_e32 vcc, v2, v3
   v_cndmask_b32_e32 v4, v3, v2, vcc
   global_store_dword v1, v4, s[6:7]
-""")
-    assert s["v_lshlrev_b32_e32 v1, 2, v0"] is True
-    for text in ("global_load_dword v2, v1, s[4:5]", "v_cmp_gt_f32_e32 vcc, v2, v3", "v_cndmask_b32_e32 v4, v3, v2, vcc",
-                 "global_store_dword v1, v4, s[6:7]"):
+""", ("v_cmp_gt_f32_e32 vcc, v2, v3", "v_cndmask_b32_e32 v4, v3, v2, vcc", "global_store_dword v1, v4, s[6:7]")),
+    # clang's wave_min_swizzle: a wave's minimum read out of two lanes, taken in SGPRs, stored
+    ("""  s_waitcnt vmcnt(0)
+  v_readlane_b32 s8, v2, 0
+  v_readlane_b32 s9, v2, 32
+  s_min_u32 s8, s8, s9
+  v_mov_b32_e32 v3, s8
+  global_store_dword v1, v3, s[6:7]
+""", ("v_readlane_b32 s8, v2, 0", "s_min_u32 s8, s8, s9", "v_mov_b32_e32 v3, s8", "global_store_dword v1, v3, s[6:7]")),
+], ids=["vcc-select", "scalar-minimum"])
+def test_a_result_that_only_reaches_data_is_skipped_with_the_loads_it_reads(tmp_path, body, skipped):
+    s = slice_of(tmp_path, _LOAD_HEAD + body)
+    assert s["v_lshlrev_b32_e32 v1, 2, v0"] is True and s["s_load_dwordx4 s[4:7], s[0:1], 0x0"] is True
+    for text in ("global_load_dword v2, v1, s[4:5]", *skipped):
         assert s[text] is False, text
 
 
@@ -224,26 +237,6 @@ def test_a_readlane_is_computed_only_when_its_scalar_is_read(tmp_path):
     assert s["v_readfirstlane_b32 s4, v1"] is True and s["v_mul_f32_e32 v1, v0, v0"] is True
     assert s["v_readfirstlane_b32 s5, v2"] is False and s["v_add_f32_e32 v2, v0, v0"] is False
     assert s["v_cmpx_gt_f32_e32 vcc, 0, v0"] is True  # it writes EXEC
-
-
-def test_a_scalar_result_that_only_reaches_data_is_skipped_with_its_loads(tmp_path):
-    # clang's wave_min_swizzle: a wave's minimum read out of two lanes, taken in SGPRs, stored
-    s = slice_of(tmp_path, """
-  s_load_dwordx4 s[4:7], s[0:1], 0x0
-  v_lshlrev_b32_e32 v1, 2, v0
-  s_waitcnt lgkmcnt(0)
-  global_load_dword v2, v1, s[4:5]
-  s_waitcnt vmcnt(0)
-  v_readlane_b32 s8, v2, 0
-  v_readlane_b32 s9, v2, 32
-  s_min_u32 s8, s8, s9
-  v_mov_b32_e32 v3, s8
-  global_store_dword v1, v3, s[6:7]
-""")
-    assert s["v_lshlrev_b32_e32 v1, 2, v0"] is True and s["s_load_dwordx4 s[4:7], s[0:1], 0x0"] is True
-    for text in ("global_load_dword v2, v1, s[4:5]", "v_readlane_b32 s8, v2, 0", "s_min_u32 s8, s8, s9",
-                 "v_mov_b32_e32 v3, s8", "global_store_dword v1, v3, s[6:7]"):
-        assert s[text] is False, text
 
 
 @pytest.mark.parametrize("between, compare_needed", [
