@@ -162,7 +162,7 @@ def _entry_exec(program: Program) -> np.ndarray:
                 new[dst] = inside
             if int(program.mods[i, M_SUB]) & 0x100:  # v_cmpx
                 new[EXEC_LO] = inside
-        elif written >> EXEC_LO & 3 or S.S_SAVEEXEC_FIRST <= s <= S.S_SAVEEXEC_LAST:  # (s_nand_saveexec, ...)
+        elif _writes_exec(program, i):  # any other write of EXEC (s_nand_saveexec, s_mov_b64 exec, ...)
             new[EXEC_LO] = UNKNOWN
         for r in list(st):  # anything else written loses what was known of it
             if written >> r & 3 and r not in new:
