@@ -312,7 +312,7 @@ def reads_buffers(program: Program, needed: np.ndarray) -> bool:
 
 def writes_memory(program: Program, needed: np.ndarray) -> bool:
     """writes_memory tells whether a needed instruction (``needed`` from value_slice) stores to memory outside the
-    LDS: a global, flat or scratch store or atomic, or a scalar store (the slice keeps every scalar instruction).
+    LDS: a global, flat or scratch store or atomic, or a scalar store (scalar memory instructions are roots).
 
     When none does, the workgroups of a sliced run read memory that none of them writes: each runs the same
     whatever ran before it or beside it, and the run leaves memory as it found it.
@@ -351,7 +351,7 @@ def value_slice(program: Program) -> np.ndarray:
     for i in range(n):
         s = int(sem[i])
         vector = _is_vector(s)
-        root[i] = (not vector and not S.S_ABSDIFF_I32 <= s < S.SALU_END) or s in _SCALAR_ROOTS_IN_ALU or exec_writes[i]
+        root[i] = (not vector and s >= S.SALU_END) or s in _SCALAR_ROOTS_IN_ALU or exec_writes[i]  # SALU: by liveness
         whole = vector and _replaces_whole_registers(program, i)
         if s in _KEEPS_DESTINATION:
             reads[i] |= named_writes[i]
