@@ -19,8 +19,9 @@ disk instead of compiling them again (saxpy's first ``--no-timing`` run after
 its first timed run: 67 -> 31 CPU seconds).
 
 ``compiled_call`` calls a cached numba entry point (the functional run's
-``run_grid``, the timing model's ``run_timed``) and, when numba is about to
-compile it rather than load it, first says so once on stderr: a cold compile
+``run_grid``, the timing model's ``run_timed``, the sampled run's ``run_apart``)
+and, when numba is about to compile it rather than load it, first says so on
+stderr, with what compiles and for about how long (COMPILES): a cold compile
 takes minutes, and a silent pause that long looks like a hang.
 """
 from __future__ import annotations
@@ -33,12 +34,20 @@ _PACKAGE = Path(__file__).resolve().parent
 _KERNEL_DIRS = ("exec/kernels", "engine/kernels", "memory/kernels")
 HASHED_DIRS = _KERNEL_DIRS + ("asm",)   # what compiled code reads; see the module docstring
 _checked = False
-_announced = False
-# CPU seconds of a cold compile on a 2-core machine, measured (see the commit that set them): the timing
-# model's loop (with the functional executor it inlines) and the functional run alone
-COMPILE_SECONDS = 80
-COMPILE_NOTICE = ("gpusim: compiling the simulator's kernels once (about {seconds} s on 2 cores); later runs load "
-                  "them from the cache")
+_announced: set = set()   # the entry points whose compile this process announced
+# What each cached entry point compiles, and how long its cold compile takes (wall seconds on the 2-core
+# development machine, numba 0.68, 2026-11-28, each into an empty NUMBA_CACHE_DIR: `gpusim run
+# workloads/saxpy.s` 245-255 s; `gpusim run workloads/saxpy.s --no-timing` 89 s; the grid-sampled
+# `gpusim run workloads/stream_triad_scalar.s` with the timing model cached, 145 s against 7 s warm). The
+# timing model's loop inlines the functional executor and the sampled run's one sliced copy of it
+# (gpusim.engine.kernels.sliced_run); the functional run inlines the executor once more.
+COMPILES = {
+    "run_timed": ("the timing model", 250),
+    "run_grid": ("the functional executor", 90),
+    "run_apart": ("the sampled run's skipped middle", 140),
+}
+COMPILE_NOTICE = ("gpusim: compiling the simulator's kernels once ({what}{duration}); later runs load them "
+                  "from the cache")
 
 
 def _source_hash() -> str:
@@ -125,12 +134,25 @@ def will_compile(dispatcher, args: tuple) -> bool:
         return not dispatcher.overloads
 
 
+def compile_notice(name: str) -> str:
+    """compile_notice is the line printed before entry point ``name`` compiles: what it is and how long it
+    takes (COMPILES), or just its name for another function."""
+    what, seconds = COMPILES.get(name, (name, None))
+    if seconds is None:
+        duration = ""
+    elif seconds < 90:
+        duration = f", about {seconds} s on 2 cores"
+    else:
+        duration = f", about {round(seconds / 60 * 2) / 2:g} minutes on 2 cores"
+    return COMPILE_NOTICE.format(what=what, duration=duration)
+
+
 def compiled_call(dispatcher, *args):
-    """compiled_call returns ``dispatcher(*args)``, first printing COMPILE_NOTICE once per process on stderr
-    when that call is about to compile (a cold or stale cache)."""
-    global _announced
+    """compiled_call returns ``dispatcher(*args)``, first printing its compile_notice on stderr, once per entry
+    point and process, when that call is about to compile (a cold or stale cache)."""
     ensure_fresh()
-    if not _announced and will_compile(dispatcher, args):
-        _announced = True
-        print(COMPILE_NOTICE.format(seconds=COMPILE_SECONDS), file=sys.stderr, flush=True)
+    name = getattr(dispatcher, "__name__", repr(dispatcher))
+    if name not in _announced and will_compile(dispatcher, args):
+        _announced.add(name)
+        print(compile_notice(name), file=sys.stderr, flush=True)
     return dispatcher(*args)

@@ -78,7 +78,7 @@ def test_will_compile_is_true_until_the_signature_is_compiled():
     assert not will_compile(lambda x: x, (1,))   # not a numba dispatcher (NUMBA_DISABLE_JIT): nothing compiles
 
 
-def test_compiled_call_announces_a_compile_once(capsys, monkeypatch):
+def test_compiled_call_announces_each_entry_point_compile_once(capsys, monkeypatch):
     from numba import njit
 
     from gpusim import jitcache
@@ -87,8 +87,27 @@ def test_compiled_call_announces_a_compile_once(capsys, monkeypatch):
     def plus(a, b):
         return a + b
 
-    monkeypatch.setattr(jitcache, "_announced", False)
+    @njit
+    def run_grid(a):   # named as the functional run's entry point: its notice says what and how long
+        return -a
+
+    monkeypatch.setattr(jitcache, "_announced", set())
     assert jitcache.compiled_call(plus, 1, 2) == 3
-    assert jitcache.compiled_call(plus, 1.5, 2.0) == 3.5
-    err = capsys.readouterr().err
-    assert err.count("gpusim: compiling the simulator's kernels once (about") == 1, err
+    assert jitcache.compiled_call(plus, 1.5, 2.0) == 3.5   # compiles again, announced already
+    assert jitcache.compiled_call(run_grid, 2) == -2
+    assert jitcache.compiled_call(run_grid, 3) == -3   # loaded: nothing to announce
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "gpusim: compiling the simulator's kernels once (plus); later runs load them from the cache",
+        "gpusim: compiling the simulator's kernels once (the functional executor, about 1.5 minutes on 2 cores); "
+        "later runs load them from the cache",
+    ]
+
+
+def test_compile_notice_rounds_long_compiles_to_half_minutes(monkeypatch):
+    from gpusim import jitcache
+
+    monkeypatch.setitem(jitcache.COMPILES, "run_timed", ("the timing model", 250))
+    assert "(the timing model, about 4 minutes on 2 cores)" in jitcache.compile_notice("run_timed")
+    monkeypatch.setitem(jitcache.COMPILES, "run_timed", ("the timing model", 60))
+    assert "(the timing model, about 60 s on 2 cores)" in jitcache.compile_notice("run_timed")

@@ -32,7 +32,7 @@ import numpy as np
 
 from gpusim import jitcache
 from gpusim.asm.value_slice import writes_memory
-from gpusim.engine.kernels import bundles, skip, skipped_grid
+from gpusim.engine.kernels import bundles, skip, skipped_grid, sliced_run
 from gpusim.engine.kernels.params import P_WAVES_PER_WG
 from gpusim.exec.kernels import memory as memk
 
@@ -91,7 +91,7 @@ class MiddleRun:
         self._last = int(sampling.params[skip.Z_RESUME_AT])
         self._stop = np.zeros(1, np.int64)   # the thread's: set to cancel it, or when the host watchdog fires
         self._fault = np.zeros(memk.N_FAULT, np.int64)
-        self._outcome = (skip.FF_DONE, -1)
+        self._outcome = (sliced_run.FF_DONE, -1)
         self._error: Optional[BaseException] = None
         self._thread: Optional[threading.Thread] = None
 
@@ -137,13 +137,13 @@ class MiddleRun:
             if self._error is not None:
                 raise self._error
             ff, g = self._outcome
-            if ff == skip.FF_DONE:
+            if ff == sliced_run.FF_DONE:
                 return None
             if g >= int(self._out[skip.O_JUMP_FROM]):
                 return self._fault
         fault = np.zeros(memk.N_FAULT, np.int64)
         ff, _ = self._call(int(self._out[skip.O_JUMP_FROM]), watchdog_stop, fault)
-        return None if ff == skip.FF_DONE else fault
+        return None if ff == sliced_run.FF_DONE else fault
 
 
 class FunctionalBeside:

@@ -42,7 +42,7 @@ from gpusim.memory.kernels.maintenance import cache_control, end_of_kernel_write
 from gpusim.memory.kernels.translation import translated_access_line
 from gpusim.engine.kernels.lds_banks import ds2_access_cycles, lds_access_cycles, memo_cycles, memo_store
 from gpusim.engine.kernels.prefetch import prefetch_rows
-from gpusim.engine.kernels import skip, skipped_grid
+from gpusim.engine.kernels import skip, skipped_grid, sliced_run
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.lanes import exec_mask
 from gpusim.exec.kernels.lds import ds2_offsets
@@ -514,18 +514,18 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             state[w] = TRAPPED
                         elif method == skip.METHOD_LOOP and Z.skip_head[i] >= 0:
                             act = skip.back_edge_seen(Z, w, i, r == itp.JUMP and pc[w] == Z.skip_head[i], cycle)
-                            ff = skip.FF_DONE
+                            ff = sliced_run.FF_DONE
                             if act:
                                 ff = skip.back_edge(act, w, cu, i, cycle, issued_total, P, L, V, W, K, X, M, Z, lds[ws])
-                            if ff == skip.FF_FAULT:
+                            if ff == sliced_run.FF_FAULT:
                                 fault[F_WORKGROUP] = wg_id[ws]
                                 fault[F_WAVE] = (w - base) % wpw
                                 return cycle
-                            if ff == skip.FF_WAVE_LIMIT:
+                            if ff == sliced_run.FF_WAVE_LIMIT:
                                 _fault_at(fault, FAULT_WAVE_LIMIT, w, pc[w], wg_id[ws], (w - base) % wpw, state, cu,
                                           spc, wpc, wpw, ws)
                                 return cycle
-                            if ff == skip.FF_TRAPPED:
+                            if ff == sliced_run.FF_TRAPPED:
                                 state[w] = TRAPPED
                     elif kind == TK_VMEM and sem[i] == S.MEM_CACHE:
                         # buffer_wbl2 / buffer_inv: a cache write-back or invalidate, counted in vmcnt
@@ -590,7 +590,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                                             ff, fw = skipped_grid.run_skipped(first, resume, warm, ws, cu,
                                                                               ws - cu * wpc, spc, wpw, cycle, P, L, V,
                                                                               W, G, X, M, fault)
-                                            if ff != skip.FF_DONE:
+                                            if ff != sliced_run.FF_DONE:
                                                 skipped_grid.record_skipped_fault(ff, fw, fault, pc, state, cu, spc,
                                                                                   wpc, wpw, ws, wg_id)
                                                 return cycle

@@ -8,13 +8,7 @@ on the loop's own cycle counts, so a sampled run is as deterministic as a full o
 import numpy as np
 from numba import njit
 
-from gpusim.asm import sems as S
-from gpusim.asm.program import M_CACHE
-from gpusim.engine.kernels.kinds import TK_SMEM, TK_VMEM
-from gpusim.engine.kernels.params import P_CODE_BASE, P_LINE_BYTES, P_WAVE_LIMIT
-from gpusim.engine.kernels.requests import request_lines
-from gpusim.exec.kernels import interpreter as itp
-from gpusim.memory.kernels.warming import warm_line
+from gpusim.engine.kernels.sliced_run import FF_DONE, run_sliced
 
 # params columns: the method; the loop method's head iterations (every wave runs them in detail), how
 # many iterations measure a wave's cycles per iteration, how many every wave keeps in detail before its
@@ -52,9 +46,6 @@ METHOD_OFF, METHOD_LOOP, METHOD_GRID = range(3)
  O_SIG_MIN, O_SIG_MAX, O_COMPLETED, O_SAMPLES, O_NONUNIFORM, O_SNAPS, O_OUTSIDE, O_SHIFT_HALF_WIDTH,
  O_CU_BUSY_SHIFT, O_RETRY_AT, O_UNSTEADY, O_STEADY, O_JUMP_FROM, O_NEXT_I, O_NOISY, O_INTERVAL, O_DRAINING,
  O_APART, O_SIG_SUM, O_N) = range(31)
-# fast_forward's outcomes
-FF_DONE, FF_FAULT, FF_TRAPPED, FF_WAVE_LIMIT, FF_STOPPED = range(5)
-_STOP_POLL = 1 << 16   # fast-forwarded instructions between looks at the host watchdog
 
 
 @njit(_nrt=False)
@@ -85,76 +76,6 @@ def record_sample(Z, value):
     if n < Z.samples.shape[0]:
         Z.samples[n] = value
         Z.out[O_SAMPLES] = n + 1
-
-
-@njit(_nrt=False)
-def fast_forward(w, cu, h, b, iterations_wanted, cycle, warm, P, L, V, W, K, X, M, lds_ws):
-    """fast_forward runs wave ``w`` of CU ``cu`` through ``iterations_wanted`` iterations of the loop
-    ``h``..``b`` from its head ``h``, functionally, stopping early if the wave leaves the loop.
-
-    It executes what the sliced timed run executes (P.full rows in full, the others for their addresses,
-    which fault where the timed run would), counts every instruction (K.icount, W.wcount), marks the
-    registers it writes ready at ``cycle`` and, with ``warm``, warms the caches of ``M`` with every line its memory
-    instructions touch (gpusim.memory.kernels.warming; X.lines holds them), so that what runs in detail
-    afterwards finds the lines the skipped iterations left. Returns (outcome FF_*, wave-instructions,
-    iterations run: its taken back edges, after which it is at ``h`` again, or fewer and outside the loop).
-    Barriers, waitcnts and s_nop only advance: every wave of a workgroup skips the same iterations, so
-    their barriers stay paired.
-    """
-    sem, endless, writes_at, writes = P.sem, P.endless, P.writes_at, P.writes
-    pc, wcount, reg_ready = W.pc, W.wcount, W.reg_ready
-    icount, fault, wave_limit = K.icount, K.fault, L.params[P_WAVE_LIMIT]
-    n = np.int64(0)
-    iterations = np.int64(0)
-    while True:
-        i = pc[w]
-        if i < h or i > b or iterations == iterations_wanted:
-            return FF_DONE, n, iterations
-        icount[i] += 1
-        wcount[w] += 1
-        n += 1
-        if wcount[w] > wave_limit:
-            return FF_WAVE_LIMIT, n, iterations
-        if n % _STOP_POLL == 0 and L.stop[0] != 0:
-            return FF_STOPPED, n, iterations
-        s = sem[i]
-        if s == S.S_WAITCNT or s == S.S_NOP:
-            pc[w] = i + 1
-            continue
-        r = sliced_step(w, i, cu if warm else -1, cycle, P, L, V, W, X, M, lds_ws, fault)
-        if r == itp.FAULT:
-            return FF_FAULT, n, iterations
-        for j in range(writes_at[i], writes_at[i + 1]):
-            reg_ready[w, writes[j]] = cycle
-        if r == itp.JUMP:
-            if endless[pc[w]]:
-                return FF_TRAPPED, n, iterations
-            if i == b and pc[w] == h:
-                iterations += 1
-
-
-@njit(_nrt=False, inline="always")   # called once per instruction: its bundles must not be copied per call
-def sliced_step(w, i, warm_cu, cycle, P, L, V, W, X, M, lds_ws, fault):
-    """sliced_step runs instruction ``i`` (``W.pc[w]``) of wave ``w`` as the sliced timed run executes it (P.full
-    rows in full, the others for their addresses, faulting where it would) and, with ``warm_cu`` >= 0, warms
-    the caches of ``M`` as of cycle ``cycle`` with the lines its memory access touches from CU ``warm_cu``
-    (gpusim.memory.kernels.warming; X.lines holds them). Returns the interpreter's outcome (itp.NEXT, JUMP,
-    BARRIER, END or FAULT). Shared by fast-forwarded loop iterations and the grid's skipped workgroups
-    (gpusim.engine.kernels.skipped_grid)."""
-    sem, mods, sreg, T = P.sem, P.mods, V.sreg, V.T
-    if P.full[i]:
-        r = itp.step(w, sem, P.xops, mods, P.pc_bytes, L.params[P_CODE_BASE], W.pc, sreg, V.vreg, T, V.valid,
-                     V.mem, L.regions, L.env, lds_ws, fault)
-    else:
-        r = itp.step_addresses(w, sem, P.xops, mods, W.pc, sreg, V.vreg, T, L.regions, L.env, lds_ws.shape[0],
-                               fault)
-    kind = P.tkind[i]
-    if r != itp.FAULT and warm_cu >= 0 and (kind == TK_SMEM or (kind == TK_VMEM and sem[i] != S.MEM_CACHE)):
-        count, store = request_lines(i, w, kind == TK_SMEM, sem, P.ops, mods, sreg, T[7], L.params[P_LINE_BYTES],
-                                     X.lines)
-        for j in range(count):
-            warm_line(M, warm_cu, X.lines[j], cycle, store, kind == TK_SMEM, mods[i, M_CACHE])
-    return r
 
 
 # what back_edge_seen asks of back_edge: open the measuring window, fast-forward the wave, try a warp
@@ -208,7 +129,12 @@ def back_edge(act, w, cu, b, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws):
     """back_edge does what back_edge_seen asked (``act``, nonzero) at wave ``w`` of CU ``cu``'s back edge at row
     ``b``, at ``cycle``, ``issued`` wave-instructions into the dispatch: opens the counters' window, or
     fast-forwards the wave through the iterations warp() gave it (closing the window first if it is
-    open), or tries a warp. Returns fast_forward's outcome (FF_DONE when nothing was skipped)."""
+    open), or tries a warp. Returns the fast-forward's outcome (FF_DONE when nothing was skipped).
+
+    A fast-forward runs the iterations functionally through the address and control slice
+    (sliced_run.run_sliced: branches, trip counts, instruction counts and faults stay exact) and, with
+    Z_WARM, warms the caches with every line they touch, so that what runs in detail afterwards finds the
+    lines the skipped iterations left."""
     out = Z.out
     if act & ACT_SNAPSHOT:
         snapshot(Z, 0, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
@@ -217,8 +143,9 @@ def back_edge(act, w, cu, b, cycle, issued, P, L, V, W, K, X, M, Z, lds_ws):
             snapshot(Z, 1, cycle, issued, out[O_COMPLETED], K.counters, K.icount)
         wanted = Z.todo[w]
         Z.todo[w] = 0
-        code, n, done = fast_forward(w, cu, Z.skip_head[b], b, wanted, cycle, Z.params[Z_WARM] != 0, P, L, V, W, K, X, M,
-                                     lds_ws)
+        warm_cu = cu if Z.params[Z_WARM] != 0 else -1
+        code, n, done, _ = run_sliced(w, Z.skip_head[b], b, wanted, warm_cu, cycle, K.icount, P, L, V, W, X, M, lds_ws,
+                                      K.fault)
         out[O_FF_INSTS] += n
         out[O_FF_ITERS] += done
         Z.iters[w] += done

@@ -2,8 +2,8 @@
 
 When the grid method jumps (gpusim.engine.kernels.skip.next_workgroup), the workgroups it skips are not
 timed, but they still run here, each in turn in the workgroup slot that the jump frees, through what
-the sliced timed run executes (P.full rows in full, the others for their addresses, as the loop method's
-fast_forward does). That gives two things the projection alone cannot:
+the sliced timed run executes (P.full rows in full, the others for their addresses:
+gpusim.engine.kernels.sliced_run, as the loop method's fast-forwards). That gives two things the projection alone cannot:
 
 * a fault (a bad address, a runaway loop, too many instructions) in a skipped workgroup is reported as
   the full simulation would report it (the timing-only run computes no values and runs no functional
@@ -27,18 +27,19 @@ run depends on another's, and run_apart runs it on a thread beside the timing lo
 import numpy as np
 from numba import njit
 
-from gpusim.asm import sems as S
-from gpusim.engine.kernels.params import P_CUS, P_WAVE_LIMIT, P_WAVES_PER_WG
-from gpusim.engine.kernels.skip import (
-    FF_DONE, FF_FAULT, FF_STOPPED, FF_TRAPPED, FF_WAVE_LIMIT, O_JUMP_FROM, O_JUMPED, sliced_step,
+from gpusim.engine.kernels.params import P_CUS, P_WAVES_PER_WG
+from gpusim.engine.kernels.skip import O_JUMP_FROM, O_JUMPED
+from gpusim.engine.kernels.sliced_run import (
+    FF_DONE, FF_FAULT, FF_STOPPED, FF_TRAPPED, FF_WAVE_LIMIT, WHOLE, run_sliced,
 )
 from gpusim.engine.kernels.workgroup_slots import AT_BARRIER, DONE, RUNNING, fault_at, launch_workgroup
-from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels.memory import F_WAVE, F_WORKGROUP, FAULT_ENDLESS, FAULT_TIMEOUT, FAULT_WAVE_LIMIT
 from gpusim.memory.kernels.access import TCC_REQ
 
-_STOP_POLL = 1 << 16   # instructions between looks at the host watchdog
-
+# what run_skipped and run_apart pass for a zero, not a literal 0: numba compiles a function once more for
+# each literal argument (typed Literal[int]), and run_skipped, sliced_run.run_sliced and launch_workgroup
+# each take from seconds to a minute
+_ZERO = np.int64(0)
 
 @njit(_nrt=False)
 def warm_from(first, last, completed, M):
@@ -70,8 +71,9 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
     """
     n_cu = L.params[P_CUS]
     base = cu * spc + rnd * wpw
+    no_counts = W.wcount[:0]   # run_sliced counts nothing by row for a WHOLE run
     for g in range(first, last):
-        launch_workgroup(g, ws, cu, rnd, spc, wpw, cycle, 0, L, V, W, G, X.wgv)
+        launch_workgroup(g, ws, cu, rnd, spc, wpw, cycle, _ZERO, L, V, W, G, X.wgv)
         warm_cu = L.cu_order[g % n_cu]
         live = wpw
         arrived = 0
@@ -80,8 +82,8 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
                 w = base + j
                 if W.state[w] != RUNNING:
                     continue
-                outcome, ended = _run_wave(w, warm_cu if g >= warm else -1, cycle, P, L, V, W, X, M, V.lds[ws],
-                                           fault)
+                outcome, _, _, ended = run_sliced(w, WHOLE, WHOLE, WHOLE, warm_cu if g >= warm else -1, cycle, no_counts,
+                                                  P, L, V, W, X, M, V.lds[ws], fault)
                 if outcome != FF_DONE:
                     return outcome, w
                 if ended:
@@ -97,34 +99,6 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
                     arrived = 0
         G.live[ws] = 0
     return FF_DONE, -1
-
-
-@njit(_nrt=False)
-def _run_wave(w, cu, cycle, P, L, V, W, X, M, lds_ws, fault):
-    """_run_wave runs wave ``w`` until it ends or reaches a barrier, warming the caches with CU ``cu``'s lines
-    (``cu`` -1: none), and looks at the host watchdog every _STOP_POLL instructions. Returns (outcome FF_*,
-    True if it ended). Waitcnts and s_nop only advance."""
-    pc, wcount, wave_limit = W.pc, W.wcount, L.params[P_WAVE_LIMIT]
-    while True:
-        i = pc[w]
-        wcount[w] += 1
-        if wcount[w] > wave_limit:
-            return FF_WAVE_LIMIT, False
-        if wcount[w] % _STOP_POLL == 0 and L.stop[0] != 0:
-            return FF_STOPPED, False
-        s = P.sem[i]
-        if s == S.S_WAITCNT or s == S.S_NOP:
-            pc[w] = i + 1
-            continue
-        r = sliced_step(w, i, cu, cycle, P, L, V, W, X, M, lds_ws, fault)
-        if r == itp.FAULT:
-            return FF_FAULT, False
-        if r == itp.END:
-            return FF_DONE, True
-        if r == itp.BARRIER:
-            return FF_DONE, False
-        if r == itp.JUMP and P.endless[pc[w]]:
-            return FF_TRAPPED, False
 
 
 @njit(_nrt=False)
@@ -166,7 +140,7 @@ def run_apart(first, last, out, P, L, V, W, G, X, M, fault):
         if L.stop[0] != 0:
             fault_at(fault, FAULT_TIMEOUT, 0, 0, g, 0, W.state, 0, wpw, 1, wpw, 0)
             return FF_STOPPED, g
-        ff, w = run_skipped(g, g + 1, last, 0, 0, 0, wpw, wpw, 0, P, L, V, W, G, X, M, fault)
+        ff, w = run_skipped(g, g + 1, last, _ZERO, _ZERO, _ZERO, wpw, wpw, _ZERO, P, L, V, W, G, X, M, fault)
         if ff != FF_DONE:
             record_skipped_fault(ff, w, fault, W.pc, W.state, 0, wpw, 1, wpw, 0, G.group)
             return ff, g
