@@ -3,7 +3,8 @@
 When the grid method jumps (gpusim.engine.kernels.skip.next_workgroup), the workgroups it skips are not
 timed, but they still run here, each in turn in the workgroup slot that the jump frees, through what
 the sliced timed run executes (P.full rows in full, the others for their addresses:
-gpusim.engine.kernels.sliced_run, as the loop method's fast-forwards). That gives two things the projection alone cannot:
+gpusim.engine.kernels.sliced_run, as the loop method's fast-forwards). That gives two things the
+projection alone cannot:
 
 * a fault (a bad address, a runaway loop, too many instructions) in a skipped workgroup is reported as
   the full simulation would report it (the timing-only run computes no values and runs no functional
@@ -40,6 +41,7 @@ from gpusim.memory.kernels.access import TCC_REQ
 # each literal argument (typed Literal[int]), and run_skipped, sliced_run.run_sliced and launch_workgroup
 # each take from seconds to a minute
 _ZERO = np.int64(0)
+
 
 @njit(_nrt=False)
 def warm_from(first, last, completed, M):
@@ -82,8 +84,8 @@ def run_skipped(first, last, warm, ws, cu, rnd, spc, wpw, cycle, P, L, V, W, G, 
                 w = base + j
                 if W.state[w] != RUNNING:
                     continue
-                outcome, _, _, ended = run_sliced(w, WHOLE, WHOLE, WHOLE, warm_cu if g >= warm else -1, cycle, no_counts,
-                                                  P, L, V, W, X, M, V.lds[ws], fault)
+                outcome, _, _, ended = run_sliced(w, WHOLE, WHOLE, WHOLE, warm_cu if g >= warm else -1, cycle,
+                                                  no_counts, P, L, V, W, X, M, V.lds[ws], fault)
                 if outcome != FF_DONE:
                     return outcome, w
                 if ended:
