@@ -301,3 +301,48 @@ def test_the_kernel_profiler_refuses_an_unknown_case_before_compiling_anything()
     assert run.returncode == 2
     assert "no case 'stream_triadd'" in run.stderr
     assert "Traceback" not in run.stderr and run.stdout == ""
+
+
+def _replay_record(boundaries, jump_at_rounds=10, resume_rounds=200, per_round=100, window=4):
+    """_replay_record is a captured case of benchmarks/grid_rules.py with round boundaries ``boundaries``."""
+    t = np.asarray(boundaries, np.int64)
+    return {"name": "k", "tolerance_pct": 1.0, "cycles": int(t[-1]) + 1000, "round_t": [int(x) for x in t],
+            "plan": {"jump_at": jump_at_rounds * per_round, "resume_at": resume_rounds * per_round,
+                     "round": per_round, "window": window}}
+
+
+def test_the_grid_rule_replay_jumps_where_the_timing_loop_would_and_costs_the_middle_it_skips():
+    from gpusim.engine.kernels.skip import interval_ppm
+    from gpusim.engine.sampling import t95_table
+    rules = _module("grid_rules")
+    k = np.arange(200)
+    jitter = np.where(k % 3 == 0, 40, np.where(k % 3 == 1, -15, -25))   # bursts that do not accumulate
+    t = 1000 * k + jitter
+    t[0] = 0
+    rec = _replay_record(t)
+    shipped = rules.replay(rec, "shipped", 0.5, 3.0)
+    # the loop's own test, boundary by boundary: both windows of 4 rounds within 3% (a window's jitter moves
+    # it by 65 cycles of 4,000 at most), then interval_ppm within 0.5% = 5,000 parts per million, from
+    # boundary 9 on (the next round is the 10th, jump_at)
+    expected = next(j for j in range(9, 199)
+                    if interval_ppm(t, t95_table(j + 1), j, 200 * 100, 100) <= 5_000)
+    assert shipped["k"] == expected > 9
+    first = (expected + 1) // 2
+    rate = (t[expected] - t[first]) / (expected - first)
+    middle = rate * (199 - expected - 1) - (t[199] - t[expected + 1])
+    assert shipped["error_pct"] == pytest.approx(100 * middle / rec["cycles"])
+    assert shipped["detail"] == pytest.approx(1 - (20_000 - 100 * (expected + 1)) / 20_100)
+    # the least-squares slope of independent jitter narrows faster: it jumps sooner, and costs the same line
+    lsq = rules.replay(rec, "lsq", 0.5, 3.0)
+    assert lsq["k"] < shipped["k"] and abs(lsq["error_pct"]) < 0.05
+
+
+def test_the_grid_rule_replay_misses_a_rate_that_changes_after_the_head():
+    rules = _module("grid_rules")
+    t = np.concatenate(([0], np.cumsum(np.where(np.arange(199) < 60, 1000, 1100)))).astype(np.int64)
+    rec = _replay_record(t)
+    o = rules.replay(rec, "shipped", 0.5, 3.0)
+    assert o["k"] == 9   # a straight line: no jitter, the first boundary the plan allows
+    slow_rounds = 199 - 60   # the full run's rounds at 1,100 cycles, which the replay costs at 1,000
+    assert o["error_pct"] == pytest.approx(-100 * 100 * slow_rounds / rec["cycles"])
+    assert rules.replay(_replay_record(t[:11]), "shipped", 0.5, 3.0)["k"] is None   # no middle left to cost

@@ -1,0 +1,196 @@
+"""The grid method's rules replayed offline on full runs' round boundaries (issue 19).
+
+The grid method (gpusim.engine.sampling) decides in the timing loop when a head of the grid is long enough
+to project the middle from: after each round of workgroups completes, two windows of rounds must agree and
+the noise interval that the head's later half would leave on the projection (skip.interval_ppm) must be
+within ``grid_interval_pct``. Trying another rule on the real runs costs every grid case's sampled run
+again (about 12 minutes for the 32 large ones on 2 cores). This script instead captures, once, the cycle at
+which each round completed in a run that never jumps (a SamplingPolicy whose interval no head can meet,
+so every workgroup runs in detail: the full simulation's cycles), and then replays rules on those
+boundaries in a second:
+
+  shipped   the loop's own rule: the jump at the first boundary where it would jump (windows steady,
+            skip.interval_ppm within the interval), the middle costed at the later half's end-to-end rate
+            (what gpusim.engine.sampling.project does);
+  lsq       the later half's rate and its interval from a least-squares line through its boundaries: the
+            slope's standard error shrinks as n^-1.5 where the end-to-end rate's shrinks as n^-1, if a
+            boundary's jitter about the line is independent of the next one's;
+  lsq-rate  the shipped jump point, the middle costed at the least-squares slope.
+
+For each it prints the round it would jump at, the share of the grid's workgroups run in detail and the
+error of the projected middle against the full run's own middle, over the full cycles. The replay costs the
+middle from the boundary after the jump to the last one the run recorded (about one round short of the
+sampled run's resume point) and does not model the sampled run's tail, so it lands within about 0.5% of a
+sampled run's error (item 9 of docs/sampling.md); workgroups that differ by their data are replayed as if
+alike.
+
+    python benchmarks/grid_rules.py --timelines grid_timelines.json        # captures, then replays
+    python benchmarks/grid_rules.py --timelines grid_timelines.json        # replays what it captured
+    python benchmarks/grid_rules.py --timelines t.json --cases 'saxpy,stream*'
+
+The capture observes the timing loop's round boundaries by wrapping gpusim.engine.timing's ``project`` and
+``_sample_plan`` (an instrument of this benchmark, not an API).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))                      # run from a checkout without installing
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import sampling_cases  # noqa: E402
+from sampling import select  # noqa: E402
+
+ARCH = "cdna3"
+NEVER_PCT = 1e-6   # an interval no head meets: the grid method never jumps, every workgroup runs in detail
+
+
+def capture(case) -> dict | None:
+    """capture runs ``case`` (large) with the grid method's plan but an interval no head meets and returns its
+    record: the plan (jump_at, resume_at, round, window), the round boundaries' cycles and the full cycles;
+    None when ``auto`` would not sample it by the grid method."""
+    import gpusim
+    from gpusim.engine import timing
+    from gpusim.engine.sampling_policy import SamplingPolicy
+
+    seen: dict = {}
+    plan_sample, project = timing._sample_plan, timing.project
+
+    def plan_hook(kernel, arch, policy, probe, **kw):
+        plan = plan_sample(kernel, arch, policy, probe, **kw)   # auto's plan, but for the interval
+        if not kw.get("first_workgroups"):                      # not the runaway probe's own run
+            if plan.method != "grid":
+                raise LookupError(plan.reason)
+            seen["plan"] = dict(jump_at=plan.jump_at, resume_at=plan.resume_at, round=plan.round, window=plan.window)
+        return plan
+
+    def project_hook(plan, Z, cycles, *args, **kw):
+        seen["round_t"] = [int(t) for t in Z.round_t]
+        return project(plan, Z, cycles, *args, **kw)
+
+    timing._sample_plan, timing.project = plan_hook, project_hook
+    try:
+        started = time.perf_counter()
+        result = gpusim.simulate(case.load(), ARCH, timing=True, outputs=False,
+                                 sample=SamplingPolicy(mode="auto", grid_interval_pct=NEVER_PCT))
+    except LookupError:
+        return None
+    finally:
+        timing._sample_plan, timing.project = plan_sample, project
+    recorded = seen["round_t"]
+    last = max(k for k, t in enumerate(recorded) if t > 0 or k == 0)
+    return dict(name=case.name, tolerance_pct=case.tolerance_pct, cycles=int(result.cycles),
+                seconds=round(time.perf_counter() - started, 1), plan=seen["plan"], round_t=recorded[:last + 1])
+
+
+def endpoint_rate(t: np.ndarray) -> tuple:
+    """endpoint_rate is the shipped estimate over boundaries ``t``: (cycles per round end to end, its relative
+    95% half-width, skip.rate_half_width)."""
+    from gpusim.engine.kernels import skip
+    from gpusim.engine.sampling import t95_table
+    n = t.size - 1
+    return (t[-1] - t[0]) / n, skip.rate_half_width(t.astype(np.int64), t95_table(t.size))
+
+
+def lsq_rate(t: np.ndarray) -> tuple:
+    """lsq_rate is the least-squares slope through boundaries ``t`` (cycles per round) and its relative 95%
+    half-width: Student's point at n - 1 degrees of freedom times the slope's standard error."""
+    from gpusim.engine.sampling import t95_table
+    n = t.size - 1
+    x = np.arange(n + 1, dtype=float)
+    slope, intercept = np.polyfit(x, t.astype(float), 1)
+    if n < 2:
+        return slope, -1.0
+    residual = math.sqrt(float(((t - (intercept + slope * x)) ** 2).sum()) / (n - 1))
+    sxx = float(((x - x.mean()) ** 2).sum())
+    return slope, float(t95_table(n - 1)[-1]) * residual / math.sqrt(sxx) / slope
+
+
+RULES = {   # name: (the estimate that decides the jump, the estimate that costs the middle)
+    "shipped": (endpoint_rate, endpoint_rate),
+    "lsq": (lsq_rate, lsq_rate),
+    "lsq-rate": (endpoint_rate, lsq_rate),
+}
+
+
+def replay(rec: dict, rule: str, interval_pct: float, steady_pct: float) -> dict:
+    """replay is where ``rule`` would have jumped on ``rec``'s boundaries and what it would have projected:
+    {k: the boundary it jumps after (None: it never does), detail: the share of workgroups in detail,
+    error_pct: (projected - full middle) / full cycles}."""
+    decide, cost = RULES[rule]
+    plan, t, cycles = rec["plan"], np.asarray(rec["round_t"], np.int64), rec["cycles"]
+    per_round, window, resume = plan["round"], plan["window"], plan["resume_at"]
+    workgroups = resume + per_round   # one tail round (SamplingPolicy.grid_tail_rounds)
+    last = t.size - 1
+    for k in range(max(2 * window, plan["jump_at"] // per_round - 1), last - 1):
+        recent, earlier = t[k] - t[k - window], t[k - window] - t[k - 2 * window]
+        if abs(recent - earlier) * 100 > steady_pct * max(recent, 1):
+            continue
+        first = (k + 1) // 2
+        rate, relative = decide(t[first:k + 1])
+        skipped = (resume - (k + 1) * per_round) / per_round * rate
+        if relative < 0 or relative * skipped > interval_pct / 100 * (t[k] + skipped + rate):
+            continue
+        middle_rate = cost(t[first:k + 1])[0]
+        error = middle_rate * (last - k - 1) - (t[last] - t[k + 1])
+        return dict(k=k, detail=1 - (resume - (k + 1) * per_round) / workgroups, error_pct=100 * error / cycles)
+    return dict(k=None, detail=1.0, error_pct=0.0)
+
+
+def main(argv=None) -> int:
+    from gpusim.engine.sampling_policy import SamplingPolicy
+    defaults = SamplingPolicy()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--timelines", type=Path, required=True, metavar="FILE",
+                    help="the captured boundaries: read from FILE when it exists, else captured and written there")
+    ap.add_argument("--cases", help="case names, groups or globs (benchmarks/sampling.py --list); default all")
+    ap.add_argument("--interval", type=float, default=defaults.grid_interval_pct,
+                    help=f"the interval the jump needs, percent (default {defaults.grid_interval_pct:g})")
+    args = ap.parse_args(argv)
+    todo = select(sampling_cases.cases("large"), args.cases)
+    if args.timelines.exists():
+        records = [r for r in json.loads(args.timelines.read_text()) if r["name"] in {c.name for c in todo}]
+    else:
+        records = []
+        for case in todo:
+            print(f"capturing {case.name} ...", file=sys.stderr, flush=True)
+            rec = capture(case)
+            if rec is not None:
+                records.append(rec)
+        args.timelines.write_text(json.dumps(records) + "\n")
+        print(f"wrote {args.timelines} ({len(records)} grid cases)", file=sys.stderr)
+    print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  " + "  ".join(f"{r:>22s}" for r in RULES))
+    outcomes = {r: [] for r in RULES}
+    for rec in records:
+        cells = []
+        for rule in RULES:
+            o = replay(rec, rule, args.interval, defaults.steady_pct)
+            o["miss"] = abs(o["error_pct"]) > rec["tolerance_pct"]
+            outcomes[rule].append(o)
+            cells.append(f"{o['error_pct']:+6.2f}% {100 * o['detail']:4.0f}%{' MISS' if o['miss'] else '     '}")
+        print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  " + "  ".join(
+            f"{c:>22s}" for c in cells))
+    print(f"\neach cell: error of the projected middle over the full cycles, share of workgroups in detail; "
+          f"interval ±{args.interval:g}%")
+    for rule, os_ in outcomes.items():
+        if not os_:
+            continue
+        errors = [abs(o["error_pct"]) for o in os_]
+        print(f"{rule:9s} within target {sum(not o['miss'] for o in os_)} of {len(os_)}; |error| mean "
+              f"{statistics.mean(errors):.2f}% max {max(errors):.2f}%; in detail median "
+              f"{100 * statistics.median(o['detail'] for o in os_):.0f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
