@@ -25,8 +25,8 @@ Where the middle warms nothing and writes no memory (gpusim.asm.value_slice.writ
 run depends on another's, and run_apart runs it on a thread beside the timing loop instead
 (gpusim.engine.middle), in bundles of its own for one workgroup slot. run_apart is an entry point of its own
 (numba caches it apart from the timing model), so run_skipped, which both call with the same types, is cached on
-its own too: whichever compiles second loads it from disk (run_apart's first compile after the timing model's:
-140 s -> 17 s).
+its own too: whichever compiles second loads it from disk (a first grid-sampled run after the timing model's
+compile: 142 s -> 17 s, 14 s of it compiling run_apart).
 """
 import numpy as np
 from numba import njit
