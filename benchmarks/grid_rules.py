@@ -122,18 +122,18 @@ RULES = {   # name: (the estimate that decides the jump, the estimate that costs
 }
 
 
-def replay(rec: dict, rule: str, interval_pct: float, steady_pct: float) -> dict:
+def replay(rec: dict, rule: str, interval_pct: float, steady_permil: int) -> dict:
     """replay is where ``rule`` would have jumped on ``rec``'s boundaries and what it would have projected:
     {k: the boundary it jumps after (None: it never does), detail: the share of workgroups in detail,
     error_pct: (projected - full middle) / full cycles}."""
+    from gpusim.engine.kernels import skip
     decide, cost = RULES[rule]
     plan, t, cycles = rec["plan"], np.asarray(rec["round_t"], np.int64), rec["cycles"]
     per_round, window, resume = plan["round"], plan["window"], plan["resume_at"]
     workgroups = resume + per_round   # one tail round (SamplingPolicy.grid_tail_rounds)
     last = t.size - 1
     for k in range(max(2 * window, plan["jump_at"] // per_round - 1), last - 1):
-        recent, earlier = t[k] - t[k - window], t[k - window] - t[k - 2 * window]
-        if abs(recent - earlier) * 100 > steady_pct * max(recent, 1):
+        if not skip.windows_steady(t, k, window, steady_permil):
             continue
         first = (k + 1) // 2
         rate, relative = decide(t[first:k + 1])
@@ -174,7 +174,7 @@ def main(argv=None) -> int:
     for rec in records:
         cells = []
         for rule in RULES:
-            o = replay(rec, rule, args.interval, defaults.steady_pct)
+            o = replay(rec, rule, args.interval, defaults.steady_permil)
             o["miss"] = abs(o["error_pct"]) > rec["tolerance_pct"]
             outcomes[rule].append(o)
             cells.append(f"{o['error_pct']:+6.2f}% {100 * o['detail']:4.0f}%{' MISS' if o['miss'] else '     '}")

@@ -181,7 +181,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_JUMP_AT] = plan.jump_at
     params[skip.Z_RESUME_AT] = plan.resume_at
     params[skip.Z_SLOTS_PER_CU] = slots_per_cu
-    params[skip.Z_STEADY_PERMIL] = int(round(10 * policy.steady_pct))
+    params[skip.Z_STEADY_PERMIL] = policy.steady_permil
     params[skip.Z_WARM] = int(policy.loop_warm_caches)
     params[skip.Z_WARP_PERMIL] = int(round(1000 * policy.loop_warp_fraction))
     params[skip.Z_ROUND] = max(plan.round, 1)

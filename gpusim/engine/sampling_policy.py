@@ -71,6 +71,12 @@ class SamplingPolicy:
     grid_interval_pct: float = 0.5
 
     @property
+    def steady_permil(self) -> int:
+        """steady_permil is ``steady_pct`` in whole parts per thousand, as the timing loop's steadiness tests
+        take it (gpusim.engine.kernels.skip)."""
+        return int(round(10 * self.steady_pct))
+
+    @property
     def grid_min_rounds(self) -> int:
         """grid_min_rounds is the fewest rounds of workgroups the grid method samples: its head, two more, its tail."""
         return self.grid_head_rounds + self.grid_tail_rounds + 2

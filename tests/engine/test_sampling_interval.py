@@ -79,3 +79,15 @@ def test_an_interval_is_not_measured_on_fewer_than_three_boundaries():
     round_t = np.array([0, 100, 200, 300], np.int64)
     assert interval_ppm(round_t, np.full(8, 12.7), 3, 4_000, 10) == 1_000_000   # boundaries 2 and 3 only
     assert interval_ppm(np.array([0, 100, 200, 300, 400, 500], np.int64), np.full(8, 12.7), 5, 4_000, 10) == 0
+
+
+def test_two_windows_are_steady_up_to_the_stated_parts_per_thousand_of_the_later_one():
+    from gpusim.engine.kernels.skip import windows_steady
+    # windows of 4 rounds: 400 cycles, then 430: they differ by 30, which is 69.8 per thousand of 430
+    t = np.array([0, 100, 200, 300, 400, 500, 600, 700, 830], np.int64)
+    assert not windows_steady(t, 8, 4, 69)
+    assert windows_steady(t, 8, 4, 70)
+    # the same gap the other way (430, then 400) is 75 per thousand of the later 400
+    t = np.array([0, 130, 230, 330, 430, 530, 630, 730, 830], np.int64)
+    assert not windows_steady(t, 8, 4, 74)
+    assert windows_steady(t, 8, 4, 75)

@@ -373,6 +373,16 @@ def _copy_snapshot(Z, src, dst):
 
 
 @njit(_nrt=False)
+def windows_steady(round_t, k, window, permil):
+    """windows_steady says whether the last two spans of ``window`` rounds before round boundary ``k``
+    (``round_t[j]``: the cycle j rounds of workgroups had completed; k >= 2 * window) took cycles within
+    ``permil`` parts per thousand of the later one's."""
+    recent = round_t[k] - round_t[k - window]
+    earlier = round_t[k - window] - round_t[k - 2 * window]
+    return abs(recent - earlier) * 1000 <= permil * max(recent, 1)
+
+
+@njit(_nrt=False)
 def _round_boundary(Z, k, cycle, issued, counters, icount):
     """_round_boundary records the grid method's round boundary ``k`` (k rounds of workgroups completed) at
     ``cycle`` in Z.round_t[k]. The rate is measured over the later half of the head, from boundary
@@ -399,9 +409,8 @@ def _round_boundary(Z, k, cycle, issued, counters, icount):
     window = Z.params[Z_WINDOW_ROUNDS]
     if k < 2 * window:
         return
-    recent, earlier = cycle - Z.round_t[k - window], Z.round_t[k - window] - Z.round_t[k - 2 * window]
     out[O_STEADY] = 0
-    if abs(recent - earlier) * 1000 > Z.params[Z_STEADY_PERMIL] * max(recent, 1):
+    if not windows_steady(Z.round_t, k, window, Z.params[Z_STEADY_PERMIL]):
         out[O_UNSTEADY] += 1
         return
     out[O_INTERVAL] = interval_ppm(Z.round_t, Z.t95, k, Z.params[Z_RESUME_AT], Z.params[Z_ROUND])
