@@ -27,6 +27,14 @@ alike.
     python benchmarks/grid_rules.py --timelines grid_timelines.json        # captures, then replays
     python benchmarks/grid_rules.py --timelines grid_timelines.json        # replays what it captured
     python benchmarks/grid_rules.py --timelines t.json --cases 'saxpy,stream*'
+    python benchmarks/grid_rules.py --timelines t.json --deciles          # how each grid's rate moves
+    python benchmarks/grid_rules.py --timelines noref.json --cases stream_copy --arch noref.yaml --deciles
+
+``--deciles`` prints, instead of the replay, each grid's cycles per round over each tenth of its rounds
+against its rate past the first tenth: the drift that no head sees (docs/sampling.md, "Where the drift comes
+from"). ``--arch`` captures on another architecture (a shipped name or a YAML file, as ``gpusim run
+--arch``): an arch file of ``extends: cdna3`` that turns one part of the model off shows whether it makes
+the drift.
 
 The capture observes the timing loop's round boundaries by wrapping gpusim.engine.timing's ``project`` and
 ``_sample_plan`` (an instrument of this benchmark, not an API).
@@ -54,10 +62,10 @@ ARCH = "cdna3"
 NEVER_PCT = 1e-6   # an interval no head meets: the grid method never jumps, every workgroup runs in detail
 
 
-def capture(case) -> dict | None:
-    """capture runs ``case`` (large) with the grid method's plan but an interval no head meets and returns its
-    record: the plan (jump_at, resume_at, round, window), the round boundaries' cycles and the full cycles;
-    None when ``auto`` would not sample it by the grid method."""
+def capture(case, arch: str = ARCH) -> dict | None:
+    """capture runs ``case`` (large) on ``arch`` with the grid method's plan but an interval no head meets and
+    returns its record: the arch, the plan (jump_at, resume_at, round, window), the round boundaries' cycles and
+    the full cycles; None when ``auto`` would not sample it by the grid method."""
     import gpusim
     from gpusim.engine import timing
     from gpusim.engine.sampling_policy import SamplingPolicy
@@ -80,7 +88,7 @@ def capture(case) -> dict | None:
     timing._sample_plan, timing.project = plan_hook, project_hook
     try:
         started = time.perf_counter()
-        result = gpusim.simulate(case.load(), ARCH, timing=True, outputs=False,
+        result = gpusim.simulate(case.load(), arch, timing=True, outputs=False,
                                  sample=SamplingPolicy(mode="auto", grid_interval_pct=NEVER_PCT))
     except LookupError:
         return None
@@ -88,7 +96,7 @@ def capture(case) -> dict | None:
         timing._sample_plan, timing.project = plan_sample, project
     recorded = seen["round_t"]
     last = max(k for k, t in enumerate(recorded) if t > 0 or k == 0)
-    return dict(name=case.name, tolerance_pct=case.tolerance_pct, cycles=int(result.cycles),
+    return dict(name=case.name, arch=arch, tolerance_pct=case.tolerance_pct, cycles=int(result.cycles),
                 seconds=round(time.perf_counter() - started, 1), plan=seen["plan"], round_t=recorded[:last + 1])
 
 
@@ -146,6 +154,31 @@ def replay(rec: dict, rule: str, interval_pct: float, steady_permil: int) -> dic
     return dict(k=None, detail=1.0, error_pct=0.0)
 
 
+def deciles(rec: dict) -> list | None:
+    """deciles is ``rec``'s cycles per round over each tenth of its rounds, in percent above its rate from the
+    end of the first tenth to the last boundary (negative: faster); None for a grid of fewer than 20 rounds."""
+    t = np.asarray(rec["round_t"], float)
+    n = t.size - 1
+    if n < 20:
+        return None
+    later = (t[n] - t[n // 10]) / (n - n // 10)
+    cuts = [n * i // 10 for i in range(11)]
+    return [100 * ((t[b] - t[a]) / (b - a) / later - 1) for a, b in zip(cuts, cuts[1:])]
+
+
+def print_deciles(records: list) -> None:
+    """print_deciles prints ``deciles`` of every record long enough for them."""
+    print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  " + " ".join(f"{f'{10 * i}-{10 * i + 10}%':>7s}"
+                                                                        for i in range(10)))
+    for rec in records:
+        cells = deciles(rec)
+        if cells is not None:
+            print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  "
+                  + " ".join(f"{c:+7.1f}" for c in cells))
+    print("\neach cell: cycles per round over that tenth of the rounds, percent above the rate after the first "
+          "tenth (the first tenth fills the GPU; the last holds the drain)")
+
+
 def main(argv=None) -> int:
     from gpusim.engine.sampling_policy import SamplingPolicy
     defaults = SamplingPolicy()
@@ -154,21 +187,33 @@ def main(argv=None) -> int:
     ap.add_argument("--timelines", type=Path, required=True, metavar="FILE",
                     help="the captured boundaries: read from FILE when it exists, else captured and written there")
     ap.add_argument("--cases", help="case names, groups or globs (benchmarks/sampling.py --list); default all")
+    ap.add_argument("--arch", default=ARCH, help=f"the architecture the capture runs on, a shipped name or a YAML "
+                    f"file (default {ARCH}); a timelines file captured on another is refused")
+    ap.add_argument("--deciles", action="store_true",
+                    help="print each grid's cycles per round by tenth of its rounds instead of replaying the rules")
     ap.add_argument("--interval", type=float, default=defaults.grid_interval_pct,
                     help=f"the interval the jump needs, percent (default {defaults.grid_interval_pct:g})")
     args = ap.parse_args(argv)
     todo = select(sampling_cases.cases("large"), args.cases)
     if args.timelines.exists():
         records = [r for r in json.loads(args.timelines.read_text()) if r["name"] in {c.name for c in todo}]
+        other = {r.get("arch", ARCH) for r in records} - {args.arch}
+        if other:
+            print(f"error: {args.timelines} was captured on {', '.join(sorted(other))}, not {args.arch}: name "
+                  f"another file to capture on {args.arch}", file=sys.stderr)
+            return 2
     else:
         records = []
         for case in todo:
             print(f"capturing {case.name} ...", file=sys.stderr, flush=True)
-            rec = capture(case)
+            rec = capture(case, args.arch)
             if rec is not None:
                 records.append(rec)
         args.timelines.write_text(json.dumps(records) + "\n")
         print(f"wrote {args.timelines} ({len(records)} grid cases)", file=sys.stderr)
+    if args.deciles:
+        print_deciles(records)
+        return 0
     print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  " + "  ".join(f"{r:>22s}" for r in RULES))
     outcomes = {r: [] for r in RULES}
     for rec in records:

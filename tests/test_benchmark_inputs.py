@@ -346,3 +346,27 @@ def test_the_grid_rule_replay_misses_a_rate_that_changes_after_the_head():
     slow_rounds = 199 - 60   # the full run's rounds at 1,100 cycles, which the replay costs at 1,000
     assert o["error_pct"] == pytest.approx(-100 * 100 * slow_rounds / rec["cycles"])
     assert rules.replay(_replay_record(t[:11]), "shipped", 0.5, 30)["k"] is None   # no middle left to cost
+
+
+def test_the_grid_deciles_show_a_rate_that_slows_over_the_grid_and_skip_short_grids():
+    rules = _module("grid_rules")
+    # 100 rounds: the first tenth at 800 cycles a round, then 1,000 slowing to 1,090 by 10 per tenth
+    per_round = np.concatenate([np.full(10, 800)] + [np.full(10, 1000 + 10 * (i - 1)) for i in range(1, 10)])
+    rec = _replay_record(np.concatenate(([0], np.cumsum(per_round))))
+    later = (per_round[10:].sum()) / 90   # 1,040 cycles a round past the first tenth
+    cells = rules.deciles(rec)
+    assert len(cells) == 10
+    assert cells[0] == pytest.approx(100 * (800 / later - 1))
+    assert cells[1:] == pytest.approx([100 * ((1000 + 10 * (i - 1)) / later - 1) for i in range(1, 10)])
+    assert rules.deciles(_replay_record(np.arange(20) * 1000)) is None   # 19 rounds: too few tenths to tell
+
+
+def test_the_grid_rules_refuse_timelines_captured_on_another_arch(tmp_path, capsys):
+    rules = _module("grid_rules")
+    saved = tmp_path / "t.json"
+    rec = {**_replay_record(np.arange(30) * 1000), "name": "saxpy", "arch": "cdna3"}
+    saved.write_text(json.dumps([rec]))
+    assert rules.main(["--timelines", str(saved), "--cases", "saxpy", "--arch", "cdna2"]) == 2
+    assert f"{saved} was captured on cdna3, not cdna2" in capsys.readouterr().err
+    assert rules.main(["--timelines", str(saved), "--cases", "saxpy", "--deciles"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:3] == ["saxpy", "29", "30,000"]
