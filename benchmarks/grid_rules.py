@@ -130,10 +130,11 @@ RULES = {   # name: (the estimate that decides the jump, the estimate that costs
 }
 
 
-def replay(rec: dict, rule: str, interval_pct: float, steady_permil: int) -> dict:
-    """replay is where ``rule`` would have jumped on ``rec``'s boundaries and what it would have projected:
-    {k: the boundary it jumps after (None: it never does), detail: the share of workgroups in detail,
-    error_pct: (projected - full middle) / full cycles}."""
+def replay(rec: dict, rule: str, policy) -> dict:
+    """replay is where ``rule`` would have jumped on ``rec``'s boundaries under ``policy`` (a SamplingPolicy:
+    its window test and interval) and what it would have projected: {k: the boundary it jumps after (None: it
+    never does), detail: the share of workgroups in detail, error_pct: (projected - full middle) / full
+    cycles}."""
     from gpusim.engine.kernels import skip
     decide, cost = RULES[rule]
     plan, t, cycles = rec["plan"], np.asarray(rec["round_t"], np.int64), rec["cycles"]
@@ -141,12 +142,12 @@ def replay(rec: dict, rule: str, interval_pct: float, steady_permil: int) -> dic
     workgroups = resume + per_round   # one tail round (SamplingPolicy.grid_tail_rounds)
     last = t.size - 1
     for k in range(max(2 * window, plan["jump_at"] // per_round - 1), last - 1):
-        if not skip.windows_steady(t, k, window, steady_permil):
+        if not skip.windows_steady(t, k, window, policy.steady_permil):
             continue
         first = (k + 1) // 2
         rate, relative = decide(t[first:k + 1])
-        skipped = (resume - (k + 1) * per_round) / per_round * rate
-        if relative < 0 or relative * skipped > interval_pct / 100 * (t[k] + skipped + rate):
+        if relative < 0 or (skip.projection_interval_ppm(t[k], rate, relative, k, resume, per_round)
+                            > policy.grid_interval_ppm):
             continue
         middle_rate = cost(t[first:k + 1])[0]
         error = middle_rate * (last - k - 1) - (t[last] - t[k + 1])
@@ -194,6 +195,11 @@ def main(argv=None) -> int:
     ap.add_argument("--interval", type=float, default=defaults.grid_interval_pct,
                     help=f"the interval the jump needs, percent (default {defaults.grid_interval_pct:g})")
     args = ap.parse_args(argv)
+    try:
+        policy = SamplingPolicy(grid_interval_pct=args.interval)
+    except ValueError as exc:
+        print(f"error: --interval {args.interval:g}: {exc}", file=sys.stderr)
+        return 2
     todo = select(sampling_cases.cases("large"), args.cases)
     if args.timelines.exists():
         records = [r for r in json.loads(args.timelines.read_text()) if r["name"] in {c.name for c in todo}]
@@ -219,7 +225,7 @@ def main(argv=None) -> int:
     for rec in records:
         cells = []
         for rule in RULES:
-            o = replay(rec, rule, args.interval, defaults.steady_permil)
+            o = replay(rec, rule, policy)
             o["miss"] = abs(o["error_pct"]) > rec["tolerance_pct"]
             outcomes[rule].append(o)
             cells.append(f"{o['error_pct']:+6.2f}% {100 * o['detail']:4.0f}%{' MISS' if o['miss'] else '     '}")

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import gpusim
+from gpusim.engine.sampling_policy import SamplingPolicy
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -320,7 +321,7 @@ def test_the_grid_rule_replay_jumps_where_the_timing_loop_would_and_costs_the_mi
     t = 1000 * k + jitter
     t[0] = 0
     rec = _replay_record(t)
-    shipped = rules.replay(rec, "shipped", 0.5, 30)
+    shipped = rules.replay(rec, "shipped", SamplingPolicy())
     # the loop's own test, boundary by boundary: both windows of 4 rounds within 3% (a window's jitter moves
     # it by 65 cycles of 4,000 at most), then interval_ppm within 0.5% = 5,000 parts per million, from
     # boundary 9 on (the next round is the 10th, jump_at)
@@ -333,7 +334,7 @@ def test_the_grid_rule_replay_jumps_where_the_timing_loop_would_and_costs_the_mi
     assert shipped["error_pct"] == pytest.approx(100 * middle / rec["cycles"])
     assert shipped["detail"] == pytest.approx(1 - (20_000 - 100 * (expected + 1)) / 20_100)
     # the least-squares slope of independent jitter narrows faster: it jumps sooner, and costs the same line
-    lsq = rules.replay(rec, "lsq", 0.5, 30)
+    lsq = rules.replay(rec, "lsq", SamplingPolicy())
     assert lsq["k"] < shipped["k"] and abs(lsq["error_pct"]) < 0.05
 
 
@@ -341,11 +342,11 @@ def test_the_grid_rule_replay_misses_a_rate_that_changes_after_the_head():
     rules = _module("grid_rules")
     t = np.concatenate(([0], np.cumsum(np.where(np.arange(199) < 60, 1000, 1100)))).astype(np.int64)
     rec = _replay_record(t)
-    o = rules.replay(rec, "shipped", 0.5, 30)
+    o = rules.replay(rec, "shipped", SamplingPolicy())
     assert o["k"] == 9   # a straight line: no jitter, the first boundary the plan allows
     slow_rounds = 199 - 60   # the full run's rounds at 1,100 cycles, which the replay costs at 1,000
     assert o["error_pct"] == pytest.approx(-100 * 100 * slow_rounds / rec["cycles"])
-    assert rules.replay(_replay_record(t[:11]), "shipped", 0.5, 30)["k"] is None   # no middle left to cost
+    assert rules.replay(_replay_record(t[:11]), "shipped", SamplingPolicy())["k"] is None   # no middle left to cost
 
 
 def test_the_grid_deciles_show_a_rate_that_slows_over_the_grid_and_skip_short_grids():

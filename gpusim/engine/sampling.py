@@ -186,7 +186,7 @@ def sample_arrays(plan: SamplePlan, *, rows: int, wave_slots: int, workgroup_slo
     params[skip.Z_WARP_PERMIL] = int(round(1000 * policy.loop_warp_fraction))
     params[skip.Z_ROUND] = max(plan.round, 1)
     params[skip.Z_WINDOW_ROUNDS] = max(plan.window, 1)
-    params[skip.Z_INTERVAL_PPM] = int(round(1e4 * policy.grid_interval_pct))
+    params[skip.Z_INTERVAL_PPM] = policy.grid_interval_ppm
     params[skip.Z_WARM_MIDDLE] = int(warm_middle)
     params[skip.Z_MIDDLE_IN_LOOP] = int(middle_in_loop)
     out = np.zeros(skip.O_N, np.int64)

@@ -77,6 +77,12 @@ class SamplingPolicy:
         return int(round(10 * self.steady_pct))
 
     @property
+    def grid_interval_ppm(self) -> int:
+        """grid_interval_ppm is ``grid_interval_pct`` in whole parts per million, as the timing loop's jump
+        test takes it (gpusim.engine.kernels.skip.interval_ppm)."""
+        return int(round(1e4 * self.grid_interval_pct))
+
+    @property
     def grid_min_rounds(self) -> int:
         """grid_min_rounds is the fewest rounds of workgroups the grid method samples: its head, two more, its tail."""
         return self.grid_head_rounds + self.grid_tail_rounds + 2

@@ -466,8 +466,18 @@ def interval_ppm(round_t, t95, k, resume_at, per_round):
     if relative < 0.0:
         return np.int64(1_000_000)
     rate = float(round_t[k] - round_t[first]) / (k - first)
+    return projection_interval_ppm(round_t[k], rate, relative, k, resume_at, per_round)
+
+
+@njit(_nrt=False)
+def projection_interval_ppm(t_k, rate, relative, k, resume_at, per_round):
+    """projection_interval_ppm is the 95% interval, in parts per million of the projected cycles, that a rate
+    of ``rate`` cycles per round known to within ``relative`` (its relative 95% half-width) leaves on a
+    projection that jumps after round boundary ``k`` (reached at cycle ``t_k``): the workgroups from the next
+    round's (one round is in flight) to ``resume_at`` are skipped at that rate, and the projection adds their
+    cycles and one round for the tail to ``t_k``."""
     skipped = max(float(resume_at - (k + 1) * per_round), 0.0) / per_round * rate
-    projected = float(round_t[k]) + skipped + rate
+    projected = float(t_k) + skipped + rate
     return np.int64(np.ceil(1e6 * relative * skipped / projected))
 
 
