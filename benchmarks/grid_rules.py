@@ -139,7 +139,7 @@ def replay(rec: dict, rule: str, policy) -> dict:
     decide, cost = RULES[rule]
     plan, t, cycles = rec["plan"], np.asarray(rec["round_t"], np.int64), rec["cycles"]
     per_round, window, resume = plan["round"], plan["window"], plan["resume_at"]
-    workgroups = resume + per_round   # one tail round (SamplingPolicy.grid_tail_rounds)
+    workgroups = resume + policy.grid_tail_rounds * per_round   # the sampled run's tail rounds too
     last = t.size - 1
     for k in range(max(2 * window, plan["jump_at"] // per_round - 1), last - 1):
         if not skip.windows_steady(t, k, window, policy.steady_permil):
