@@ -29,6 +29,11 @@ alike.
     python benchmarks/grid_rules.py --timelines t.json --cases 'saxpy,stream*'
     python benchmarks/grid_rules.py --timelines t.json --deciles          # how each grid's rate moves
     python benchmarks/grid_rules.py --timelines noref.json --cases stream_copy --arch noref.yaml --deciles
+    python benchmarks/grid_rules.py --timelines grid_timelines.json --strata 4
+
+``--strata N`` replays, beside the shipped rule, systematic sampling: after the head, N evenly spaced strata,
+each measured over a warm-up round and one window and costed at that window's rate (no noise interval, no
+adaptive head), which follows a rate that drifts across the grid where one head cannot.
 
 ``--deciles`` prints, instead of the replay, each grid's cycles per round over each tenth of its rounds
 against its rate past the first tenth: the drift that no head sees (docs/sampling.md, "Where the drift comes
@@ -155,6 +160,57 @@ def replay(rec: dict, rule: str, policy) -> dict:
     return dict(k=None, detail=1.0, error_pct=0.0)
 
 
+def replay_strata(rec: dict, strata: int, policy) -> dict | None:
+    """replay_strata is what systematic sampling would have projected on ``rec``'s boundaries: the head (the
+    first ``policy.grid_head_fraction`` of the rounds, at least two windows) in detail, then the rest up to the
+    last recorded boundary cut into ``strata`` equal strata, each starting with one warm-up round and one window
+    of ``policy.grid_window_rounds`` rounds in detail, its other rounds costed at that window's rate.
+    {detail: the share of rounds in detail (the tail round too), error_pct: (projected - full rest) / full
+    cycles}; None when a stratum is too short for its warm-up round, its window and one skipped round."""
+    t = np.asarray(rec["round_t"], np.int64)
+    last = t.size - 1
+    window = policy.grid_window_rounds
+    head = max(2 * window, math.ceil(policy.grid_head_fraction * last))
+    span = (last - head) / strata
+    if span < window + 2:
+        return None
+    projected = 0
+    for s in range(strata):
+        start, end = head + round(s * span), head + round((s + 1) * span)
+        measured = start + 1 + window   # the warm-up round, then the window
+        rate = (t[measured] - t[start + 1]) / window
+        projected += (t[measured] - t[start]) + (end - measured) * rate
+    error = projected - (t[last] - t[head])
+    detail = (head + strata * (1 + window) + policy.grid_tail_rounds) / (last + policy.grid_tail_rounds)
+    return dict(detail=detail, error_pct=100 * error / rec["cycles"])
+
+
+def print_strata(records: list, strata: int, policy) -> None:
+    """print_strata prints ``replay_strata`` of every record long enough for it, beside the shipped rule's replay
+    of the same record, and both summaries."""
+    print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  {f'{strata} strata':>22s}  {'shipped':>22s}")
+    rows = []
+    for rec in records:
+        o = replay_strata(rec, strata, policy)
+        if o is None:
+            continue
+        shipped = replay(rec, "shipped", policy)
+        rows.append((rec, o, shipped))
+        cells = [f"{x['error_pct']:+6.2f}% {100 * x['detail']:4.0f}%"
+                 f"{' MISS' if abs(x['error_pct']) > rec['tolerance_pct'] else '     '}" for x in (o, shipped)]
+        print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  " + "  ".join(
+            f"{c:>22s}" for c in cells))
+    print(f"\neach cell: error of the projection over the full cycles, share of rounds in detail; {strata} strata "
+          f"of one warm-up round and a window of {policy.grid_window_rounds}, after a head of "
+          f"{policy.grid_head_fraction:g} of the rounds")
+    for column, name in ((1, "strata"), (2, "shipped")):
+        if rows:
+            errors = [abs(r[column]["error_pct"]) for r in rows]
+            print(f"{name:9s} within target {sum(abs(r[column]['error_pct']) <= r[0]['tolerance_pct'] for r in rows)} "
+                  f"of {len(rows)}; |error| mean {statistics.mean(errors):.2f}% max {max(errors):.2f}%; in detail "
+                  f"median {100 * statistics.median(r[column]['detail'] for r in rows):.0f}%")
+
+
 def deciles(rec: dict) -> list | None:
     """deciles is ``rec``'s cycles per round over each tenth of its rounds, in percent above its rate from the
     end of the first tenth to the last boundary (negative: faster); None for a grid of fewer than 20 rounds."""
@@ -192,6 +248,9 @@ def main(argv=None) -> int:
                     f"file (default {ARCH}); a timelines file captured on another is refused")
     ap.add_argument("--deciles", action="store_true",
                     help="print each grid's cycles per round by tenth of its rounds instead of replaying the rules")
+    ap.add_argument("--strata", type=int, metavar="N",
+                    help="replay systematic sampling in N strata (each a warm-up round and one measuring window) "
+                    "beside the shipped rule, instead of the rules")
     ap.add_argument("--interval", type=float, default=defaults.grid_interval_pct,
                     help=f"the interval the jump needs, percent (default {defaults.grid_interval_pct:g})")
     args = ap.parse_args(argv)
@@ -219,6 +278,12 @@ def main(argv=None) -> int:
         print(f"wrote {args.timelines} ({len(records)} grid cases)", file=sys.stderr)
     if args.deciles:
         print_deciles(records)
+        return 0
+    if args.strata is not None:
+        if args.strata < 1:
+            print(f"error: --strata {args.strata}: needs at least one stratum", file=sys.stderr)
+            return 2
+        print_strata(records, args.strata, policy)
         return 0
     print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  " + "  ".join(f"{r:>22s}" for r in RULES))
     outcomes = {r: [] for r in RULES}

@@ -362,6 +362,33 @@ def test_the_grid_deciles_show_a_rate_that_slows_over_the_grid_and_skip_short_gr
     assert rules.deciles(_replay_record(np.arange(20) * 1000)) is None   # 19 rounds: too few tenths to tell
 
 
+def test_the_strata_replay_costs_each_stratum_at_its_own_window_and_needs_long_enough_strata(tmp_path, capsys):
+    rules = _module("grid_rules")
+    policy = SamplingPolicy()   # windows of 4 rounds, a head of a tenth of the rounds, one tail round
+    # 199 recorded rounds at 1,000 cycles, 1,200 from round 110 on, 1,300 from round 150 on: the head is
+    # rounds 0-19, the two strata 20-109 and 110-198, each measured over its rounds 1-4 (after the warm-up)
+    per_round = np.where(np.arange(199) < 110, 1000, np.where(np.arange(199) < 150, 1200, 1300))
+    rec = _replay_record(np.concatenate(([0], np.cumsum(per_round))))
+    o = rules.replay_strata(rec, 2, policy)
+    assert o["detail"] == pytest.approx((20 + 2 * (1 + 4) + 1) / (199 + 1))
+    # the first stratum's rate is its own; the second's window sees 1,200, so its 49 rounds at 1,300 come
+    # out 100 cycles short each
+    assert o["error_pct"] == pytest.approx(-100 * 49 * 100 / rec["cycles"])
+    # one stratum over the whole rest measures 1,000 a round: 89 rounds short by 200, 49 more by 300
+    assert rules.replay_strata(rec, 1, policy)["error_pct"] == pytest.approx(
+        -100 * (40 * 200 + 49 * 300) / rec["cycles"])
+    # 30 rounds: a head of 8 leaves 22, too few for 8 strata of a warm-up round, a window and a skipped round
+    assert rules.replay_strata(_replay_record(np.arange(31) * 1000), 8, policy) is None
+    saved = tmp_path / "t.json"
+    saved.write_text(json.dumps([{**rec, "name": "saxpy", "arch": "cdna3"}]))
+    assert rules.main(["--timelines", str(saved), "--cases", "saxpy", "--strata", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[1].split()[:4] == ["saxpy", "199", f"{rec['cycles']:,d}", f"{o['error_pct']:+.2f}%"]
+    assert f"strata    within target 0 of 1; |error| mean {abs(o['error_pct']):.2f}%" in printed   # 1% target
+    assert rules.main(["--timelines", str(saved), "--cases", "saxpy", "--strata", "0"]) == 2
+    assert "--strata 0: needs at least one stratum" in capsys.readouterr().err
+
+
 def test_the_grid_rules_refuse_timelines_captured_on_another_arch(tmp_path, capsys):
     rules = _module("grid_rules")
     saved = tmp_path / "t.json"
