@@ -30,7 +30,8 @@ Targets (issue 19), printed beside each row and marked MISS where missed:
     (GEMMs and STREAM-like streaming kernels; Case.tolerance_pct);
   - the 4096^3 f16 GEMM (gemm_128x128, large) sampled in under 2 s of host time;
   - every case at least 10 times faster than its full simulation.
-The targets are the large sizes'; with --quick they are printed for orientation only.
+The targets are the large sizes'; with --quick they are printed for orientation only, and with --huge
+(benchmarks/sampling_cases.py's huge scale) they show how the speed-up grows with the grid.
 
 ``--policy NAME=VALUE`` (repeatable) changes one setting of the sampled run's SamplingPolicy
 (gpusim.engine.sampling_policy), for studies of the methods: ``--policy loop_warm_caches=false`` times
@@ -44,6 +45,7 @@ Usage:
     python benchmarks/sampling.py                         # every case, large: ~3.1 G wave-instructions of full
                                                           # simulation, about 25-40 min on 2 cores
     python benchmarks/sampling.py --quick                 # the small sizes (a smoke run, about 4 min)
+    python benchmarks/sampling.py --huge                  # three kernels past the large sizes (about 15 min)
     python benchmarks/sampling.py --cases gemm_128x128,stream_triad,transpose_lds_padded
     python benchmarks/sampling.py --cases workloads       # a group: workloads, kernels, corpus; or a glob: 'gemm*'
     python benchmarks/sampling.py --json full.json        # also write every figure
@@ -381,7 +383,11 @@ def main(argv=None) -> int:
     ap.add_argument("--cases", metavar="NAME,...",
                     help="case names, groups (workloads, kernels, corpus) or globs, comma-separated (default: all)")
     ap.add_argument("--list", action="store_true", help="list the cases at the chosen size and exit")
-    ap.add_argument("--quick", action="store_true", help="the small sizes (the ones tests use): a smoke run")
+    size = ap.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="the small sizes (the ones tests use): a smoke run")
+    size.add_argument("--huge", action="store_true",
+                      help="issue 19's own examples past the large sizes (1G ReLU, 512M triad, 32768^2 transpose; "
+                           "about 15 minutes and 8 GB of host memory)")
     ap.add_argument("--sample", choices=("auto", "on"),
                     help="the sampled run's mode (default: auto; with --quick: on, as small grids are below auto's "
                          "threshold)")
@@ -413,7 +419,7 @@ def main(argv=None) -> int:
 
     import gpusim
     arch = gpusim.load_arch(ARCH)
-    scale = "small" if args.quick else "large"
+    scale = "small" if args.quick else "huge" if args.huge else "large"
     todo = select(sampling_cases.cases(scale), args.cases)
     if args.list:
         list_cases(todo, arch)

@@ -29,6 +29,12 @@ Scales:
          Inherently small kernels keep their shape and only run longer: the single-lane pointer chases
          (4M steps, 8.8 M), the 8-workgroup LDS histogram (64M keys, 11.5 M).
 
+  huge   issue 19's own examples of kernels too big to time in full interactively, past the large sizes
+         (about 3-4 minutes of full simulation each, and 6-8 GB of host memory for their buffers): ReLU
+         over 1G elements, the STREAM triad over 512M and the HIP transpose of a 32768^2 f32 matrix.
+         Their grids have 4-16 times the large cases' rounds, which is where the grid method's head, a
+         number of rounds the rate's noise sets rather than a share of the grid, becomes a small part.
+
 ``Case.tolerance_pct`` is issue 19's target on |sampled - full| / full cycles: 1% for the regular kernels
 (GEMMs and STREAM-like streaming), 3% for the rest.
 """
@@ -45,7 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 WORKLOADS = REPO / "workloads"
 KERNELS = REPO / "benchmarks" / "kernels"
 CORPUS = REPO / "tests" / "data" / "corpus" / "gfx942"
-SCALES = ("small", "large")
+SCALES = ("small", "large", "huge")
 GROUPS = ("workloads", "kernels", "corpus")
 REGULAR_PCT = 1.0   # issue 19: GEMM and stream within 1% of the full simulation
 OTHER_PCT = 3.0     # every other case within 3%
@@ -333,11 +339,26 @@ def _corpus(scale: str) -> list:
     return out
 
 
+def _huge() -> list:
+    """_huge is the huge scale's cases (see the module docstring), each named as its large counterpart."""
+    return [
+        Case("stream_triad", "workloads", "workloads/stream_triad.s", f"n={_words(1 << 29)}", REGULAR_PCT,
+             template_text("stream_triad.s", n=1 << 29)),
+        Case("matrixtranspose", "kernels", "benchmarks/kernels/matrixtranspose.s", "32768^2 f32", OTHER_PCT,
+             rescaled_text(KERNELS / "matrixtranspose.s", (32768 // 64, 32768 // 64, 1),
+                           {"wi_width": 32768 // 4, "wi_height": 32768 // 4, "blocks_x": 32768 // 64})),
+        Case("relu", "kernels", "benchmarks/kernels/relu.s", f"n={_words(1 << 30)}", REGULAR_PCT,
+             rescaled_text(KERNELS / "relu.s", ((1 << 30) // 256, 1, 1), {"count": 1 << 30})),
+    ]
+
+
 def cases(scale: str = "large") -> list:
     """cases returns every Case at ``scale`` ('small' or 'large'): workloads, then benchmarks/kernels, then
     the corpus, each in file-name order."""
     if scale not in SCALES:
         raise ValueError(f"scale {scale!r} is not one of {', '.join(SCALES)}")
+    if scale == "huge":
+        return _huge()
     out = []
     for group in (_workloads(scale), _kernels(scale), _corpus(scale)):
         out.extend(sorted(group, key=lambda c: c.name))

@@ -85,6 +85,10 @@ def test_every_sampling_case_loads_at_both_sizes():
         es, el = extent(ks), extent(kl)
         assert s.size != l.size and el != es and all(b >= a for a, b in zip(es, el)), s.name   # large is larger
     by_name = {c.name: c for c in large}
+    for h in cases.cases("huge"):   # issue 19's own examples, past their large namesakes
+        eh, el = extent(h.load()), extent(by_name[h.name].load())
+        assert eh[0] > el[0] and eh[1] > el[1], h.name
+    assert [c.size for c in cases.cases("huge")] == ["n=512M", "32768^2 f32", "n=1G"]
     assert by_name["gemm_128x128"].size == "4096^3 f16"          # issue 19's required sizes
     assert by_name["transpose_lds_padded"].size == "16384^2 f32"
     assert by_name["stream_triad"].size == "n=256M"
