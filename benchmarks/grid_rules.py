@@ -30,6 +30,7 @@ alike.
     python benchmarks/grid_rules.py --timelines t.json --deciles          # how each grid's rate moves
     python benchmarks/grid_rules.py --timelines noref.json --cases stream_copy --arch noref.yaml --deciles
     python benchmarks/grid_rules.py --timelines grid_timelines.json --strata 4
+    python benchmarks/grid_rules.py --timelines huge_timelines.json --huge --cases relu
 
 ``--strata N`` replays, beside the shipped rule, systematic sampling: after the head, N evenly spaced strata,
 each measured over a warm-up round and one window and costed at that window's rate (no noise interval, no
@@ -246,6 +247,9 @@ def main(argv=None) -> int:
     ap.add_argument("--cases", help="case names, groups or globs (benchmarks/sampling.py --list); default all")
     ap.add_argument("--arch", default=ARCH, help=f"the architecture the capture runs on, a shipped name or a YAML "
                     f"file (default {ARCH}); a timelines file captured on another is refused")
+    ap.add_argument("--huge", action="store_true",
+                    help="the huge cases of benchmarks/sampling_cases.py (1G ReLU, 512M triad, 32768^2 transpose) "
+                         "instead of the large ones")
     ap.add_argument("--deciles", action="store_true",
                     help="print each grid's cycles per round by tenth of its rounds instead of replaying the rules")
     ap.add_argument("--strata", type=int, metavar="N",
@@ -259,7 +263,7 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: --interval {args.interval:g}: {exc}", file=sys.stderr)
         return 2
-    todo = select(sampling_cases.cases("large"), args.cases)
+    todo = select(sampling_cases.cases("huge" if args.huge else "large"), args.cases)
     if args.timelines.exists():
         records = [r for r in json.loads(args.timelines.read_text()) if r["name"] in {c.name for c in todo}]
         other = {r.get("arch", ARCH) for r in records} - {args.arch}
