@@ -197,19 +197,31 @@ def print_strata(records: list, strata: int, policy) -> None:
             continue
         shipped = replay(rec, "shipped", policy)
         rows.append((rec, o, shipped))
-        cells = [f"{x['error_pct']:+6.2f}% {100 * x['detail']:4.0f}%"
-                 f"{' MISS' if abs(x['error_pct']) > rec['tolerance_pct'] else '     '}" for x in (o, shipped)]
         print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  " + "  ".join(
-            f"{c:>22s}" for c in cells))
+            f"{_cell(rec, x):>22s}" for x in (o, shipped)))
     print(f"\neach cell: error of the projection over the full cycles, share of rounds in detail; {strata} strata "
           f"of one warm-up round and a window of {policy.grid_window_rounds}, after a head of "
           f"{policy.grid_head_fraction:g} of the rounds")
     for column, name in ((1, "strata"), (2, "shipped")):
-        if rows:
-            errors = [abs(r[column]["error_pct"]) for r in rows]
-            print(f"{name:9s} within target {sum(abs(r[column]['error_pct']) <= r[0]['tolerance_pct'] for r in rows)} "
-                  f"of {len(rows)}; |error| mean {statistics.mean(errors):.2f}% max {max(errors):.2f}%; in detail "
-                  f"median {100 * statistics.median(r[column]['detail'] for r in rows):.0f}%")
+        print_summary(name, [(row[0], row[column]) for row in rows])
+
+
+def _cell(rec: dict, o: dict) -> str:
+    """_cell is a replay outcome's table cell: its error, its share in detail, and MISS outside ``rec``'s target."""
+    miss = abs(o["error_pct"]) > rec["tolerance_pct"]
+    return f"{o['error_pct']:+6.2f}% {100 * o['detail']:4.0f}%{' MISS' if miss else '     '}"
+
+
+def print_summary(name: str, outcomes: list) -> None:
+    """print_summary prints one rule's line over ``outcomes`` ((record, replay outcome) pairs): how many are
+    within their case's target, the mean and largest |error| and the median share in detail; nothing when
+    there are none."""
+    if not outcomes:
+        return
+    errors = [abs(o["error_pct"]) for _, o in outcomes]
+    within = sum(abs(o["error_pct"]) <= rec["tolerance_pct"] for rec, o in outcomes)
+    print(f"{name:9s} within target {within} of {len(outcomes)}; |error| mean {statistics.mean(errors):.2f}% max "
+          f"{max(errors):.2f}%; in detail median {100 * statistics.median(o['detail'] for _, o in outcomes):.0f}%")
 
 
 def deciles(rec: dict) -> list | None:
@@ -295,20 +307,14 @@ def main(argv=None) -> int:
         cells = []
         for rule in RULES:
             o = replay(rec, rule, policy)
-            o["miss"] = abs(o["error_pct"]) > rec["tolerance_pct"]
-            outcomes[rule].append(o)
-            cells.append(f"{o['error_pct']:+6.2f}% {100 * o['detail']:4.0f}%{' MISS' if o['miss'] else '     '}")
+            outcomes[rule].append((rec, o))
+            cells.append(_cell(rec, o))
         print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  " + "  ".join(
             f"{c:>22s}" for c in cells))
     print(f"\neach cell: error of the projected middle over the full cycles, share of workgroups in detail; "
           f"interval ±{args.interval:g}%")
-    for rule, os_ in outcomes.items():
-        if not os_:
-            continue
-        errors = [abs(o["error_pct"]) for o in os_]
-        print(f"{rule:9s} within target {sum(not o['miss'] for o in os_)} of {len(os_)}; |error| mean "
-              f"{statistics.mean(errors):.2f}% max {max(errors):.2f}%; in detail median "
-              f"{100 * statistics.median(o['detail'] for o in os_):.0f}%")
+    for rule, pairs in outcomes.items():
+        print_summary(rule, pairs)
     return 0
 
 

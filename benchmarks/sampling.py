@@ -45,7 +45,7 @@ Usage:
     python benchmarks/sampling.py                         # every case, large: ~3.1 G wave-instructions of full
                                                           # simulation, about 25-40 min on 2 cores
     python benchmarks/sampling.py --quick                 # the small sizes (a smoke run, about 4 min)
-    python benchmarks/sampling.py --huge                  # three kernels past the large sizes (about 15 min)
+    python benchmarks/sampling.py --huge                  # three kernels past the large sizes (about 9 min)
     python benchmarks/sampling.py --cases gemm_128x128,stream_triad,transpose_lds_padded
     python benchmarks/sampling.py --cases workloads       # a group: workloads, kernels, corpus; or a glob: 'gemm*'
     python benchmarks/sampling.py --json full.json        # also write every figure
@@ -387,7 +387,7 @@ def main(argv=None) -> int:
     size.add_argument("--quick", action="store_true", help="the small sizes (the ones tests use): a smoke run")
     size.add_argument("--huge", action="store_true",
                       help="issue 19's own examples past the large sizes (1G ReLU, 512M triad, 32768^2 transpose; "
-                           "about 15 minutes and 8 GB of host memory)")
+                           "about 9 minutes and 8 GB of host memory)")
     ap.add_argument("--sample", choices=("auto", "on"),
                     help="the sampled run's mode (default: auto; with --quick: on, as small grids are below auto's "
                          "threshold)")

@@ -30,9 +30,9 @@ Scales:
          (4M steps, 8.8 M), the 8-workgroup LDS histogram (64M keys, 11.5 M).
 
   huge   issue 19's own examples of kernels too big to time in full interactively, past the large sizes
-         (about 3-4 minutes of full simulation each, and 6-8 GB of host memory for their buffers): ReLU
+         (1.5-3.5 minutes of full simulation each, and 6-8 GB of host memory for their buffers): ReLU
          over 1G elements, the STREAM triad over 512M and the HIP transpose of a 32768^2 f32 matrix.
-         Their grids have 4-16 times the large cases' rounds, which is where the grid method's head, a
+         Their grids have 2-4 times their large namesakes' rounds, which is where the grid method's head, a
          number of rounds the rate's noise sets rather than a share of the grid, becomes a small part.
 
 ``Case.tolerance_pct`` is issue 19's target on |sampled - full| / full cycles: 1% for the regular kernels
@@ -354,7 +354,7 @@ def _huge() -> list:
 
 def cases(scale: str = "large") -> list:
     """cases returns every Case at ``scale`` ('small' or 'large'): workloads, then benchmarks/kernels, then
-    the corpus, each in file-name order."""
+    the corpus, each in file-name order; at 'huge', its three cases (_huge)."""
     if scale not in SCALES:
         raise ValueError(f"scale {scale!r} is not one of {', '.join(SCALES)}")
     if scale == "huge":
