@@ -189,7 +189,7 @@ def replay_strata(rec: dict, strata: int, policy) -> dict | None:
 def print_strata(records: list, strata: int, policy) -> None:
     """print_strata prints ``replay_strata`` of every record long enough for it, beside the shipped rule's replay
     of the same record, and both summaries."""
-    print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  {f'{strata} strata':>22s}  {'shipped':>22s}")
+    print(TABLE_HEAD + f"{f'{strata} strata':>22s}  {'shipped':>22s}")
     rows = []
     for rec in records:
         o = replay_strata(rec, strata, policy)
@@ -197,13 +197,20 @@ def print_strata(records: list, strata: int, policy) -> None:
             continue
         shipped = replay(rec, "shipped", policy)
         rows.append((rec, o, shipped))
-        print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  " + "  ".join(
-            f"{_cell(rec, x):>22s}" for x in (o, shipped)))
+        print(_row_head(rec) + "  ".join(f"{_cell(rec, x):>22s}" for x in (o, shipped)))
     print(f"\neach cell: error of the projection over the full cycles, share of rounds in detail; {strata} strata "
           f"of one warm-up round and a window of {policy.grid_window_rounds}, after a head of "
           f"{policy.grid_head_fraction:g} of the rounds")
     for column, name in ((1, "strata"), (2, "shipped")):
         print_summary(name, [(row[0], row[column]) for row in rows])
+
+
+TABLE_HEAD = f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  "   # every table's first columns
+
+
+def _row_head(rec: dict) -> str:
+    """_row_head is ``rec``'s first columns under TABLE_HEAD: its name, recorded rounds and full cycles."""
+    return f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  "
 
 
 def _cell(rec: dict, o: dict) -> str:
@@ -238,13 +245,11 @@ def deciles(rec: dict) -> list | None:
 
 def print_deciles(records: list) -> None:
     """print_deciles prints ``deciles`` of every record long enough for them."""
-    print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  " + " ".join(f"{f'{10 * i}-{10 * i + 10}%':>7s}"
-                                                                        for i in range(10)))
+    print(TABLE_HEAD + " ".join(f"{f'{10 * i}-{10 * i + 10}%':>7s}" for i in range(10)))
     for rec in records:
         cells = deciles(rec)
         if cells is not None:
-            print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  "
-                  + " ".join(f"{c:+7.1f}" for c in cells))
+            print(_row_head(rec) + " ".join(f"{c:+7.1f}" for c in cells))
     print("\neach cell: cycles per round over that tenth of the rounds, percent above the rate after the first "
           "tenth (the first tenth fills the GPU; the last holds the drain)")
 
@@ -301,7 +306,7 @@ def main(argv=None) -> int:
             return 2
         print_strata(records, args.strata, policy)
         return 0
-    print(f"{'case':28s} {'rounds':>6s} {'full cycles':>12s}  " + "  ".join(f"{r:>22s}" for r in RULES))
+    print(TABLE_HEAD + "  ".join(f"{r:>22s}" for r in RULES))
     outcomes = {r: [] for r in RULES}
     for rec in records:
         cells = []
@@ -309,8 +314,7 @@ def main(argv=None) -> int:
             o = replay(rec, rule, policy)
             outcomes[rule].append((rec, o))
             cells.append(_cell(rec, o))
-        print(f"{rec['name']:28s} {len(rec['round_t']) - 1:6d} {rec['cycles']:12,d}  " + "  ".join(
-            f"{c:>22s}" for c in cells))
+        print(_row_head(rec) + "  ".join(f"{c:>22s}" for c in cells))
     print(f"\neach cell: error of the projected middle over the full cycles, share of workgroups in detail; "
           f"interval ±{args.interval:g}%")
     for rule, pairs in outcomes.items():
