@@ -42,9 +42,19 @@ restricted to the uses that matter:
   body of an ``if``: ``s_and_saveexec``, then loads, math and a store);
   the earlier writers stay needed for every other reader (one after EXEC is
   restored, a DPP, lane-exchange, readlane or MFMA source);
+* the low 32 bits of a 64-bit shift-left or multiply-add (v_lshlrev_b64,
+  v_lshl_add_u64, v_mad_u64_u32, v_mad_i64_i32) depend only on the low
+  halves of its 64-bit sources: where neither the high half of its
+  destination nor its carry-out is live, the high halves of those sources
+  are not needed (clang computes a 32-bit address as the low half of a
+  v_mad_u64_u32 whose addend's high half is whatever that register holds,
+  often a loaded value, which would otherwise pull every load and store of
+  the kernel into the slice);
 * memory carries values: once a needed instruction loads from global memory
   (a vector load or atomic whose result is needed, or a scalar load whose
-  base is not a launch-time pointer that nothing has overwritten), every
+  result is read by a needed instruction and whose base is not a
+  launch-time pointer that nothing has overwritten: a scalar load is always
+  a root, for its address, but its values may only feed data), every
   global store and atomic is needed; likewise for LDS. Flat accesses count
   for both.
 """
@@ -257,6 +267,34 @@ def _address_slots(s: int) -> tuple:
     return ()
 
 
+# 64-bit integer ops whose low 32 result bits depend only on the low halves of their 64-bit sources, and
+# which of their source slots are 64-bit (a left shift moves bits up, a product's and a sum's low bits come
+# from the operands' low bits)
+_LOW_HALF_SOURCES = {S.V_LSHLREV_B64: (S1,), S.V_LSHL_ADD_U64: (S0, S2), S.V_MAD_U64_U32: (S2,),
+                     S.V_MAD_I64_I32: (S2,)}
+
+
+def _high_halves(program: Program, i: int) -> tuple[int, int]:
+    """_high_halves returns (the high half of instruction ``i``'s 64-bit vector destination with its carry-out,
+    the high halves of its 64-bit sources) as register bits, for the ops of _LOW_HALF_SOURCES; (0, 0) for
+    every other instruction. When the first is dead after ``i``, the second is not read for anything live."""
+    slots = _LOW_HALF_SOURCES.get(int(program.sem[i]))
+    ops = program.ops
+    if slots is None or int(ops[i, D0, KIND]) != K_VREG or int(ops[i, D0, WIDTH]) != 2:
+        return 0, 0
+    out = 1 << (SREG_FILE + int(ops[i, D0, VAL]) + 1) | register_set(ops, i, (D1,))
+    high = low = 0   # the 64-bit sources' high halves; every other register the sources name
+    for slot in SOURCE_SLOTS:
+        named = register_set(ops, i, (slot,))
+        k = int(ops[i, slot, KIND])
+        if slot in slots and (k == K_VREG or k == K_SREG) and int(ops[i, slot, WIDTH]) == 2:
+            top = 1 << (int(ops[i, slot, VAL]) + (SREG_FILE if k == K_VREG else 0) + 1)
+            high |= top
+            named &= ~top
+        low |= named
+    return out, high & ~low   # (a register also read as a low half or a 32-bit source stays read)
+
+
 def _launch_pointer_loads(program: Program) -> set:
     """_launch_pointer_loads are the scalar loads whose base still holds its launch-time value.
 
@@ -320,6 +358,17 @@ def writes_memory(program: Program, needed: np.ndarray) -> bool:
     return bool(np.any(program.sem == S.S_STORE)) or bool(_needed_spaces(program, needed)[1] & _GLOBAL)
 
 
+_SCALAR_LOADS = frozenset((S.S_LOAD, S.S_BUFFER_LOAD))
+
+
+def _live_after(program: Program, i: int, live_same: list, live_any: list) -> int:
+    """_live_after is the set of registers some needed instruction may read after instruction ``i``."""
+    live = _ALWAYS_LIVE
+    for j in _successors(program, i):
+        live |= live_same[j] | live_any[j]
+    return live
+
+
 def value_slice(program: Program) -> np.ndarray:
     """value_slice returns bool[program.rows]: True where instruction i's values are needed for control and addresses.
 
@@ -343,6 +392,8 @@ def value_slice(program: Program) -> np.ndarray:
     kills_same = [0] * n  # ... for the readers under the same EXEC that read their own lanes
     own_lanes = [0] * n   # registers read lane by lane under the instruction's EXEC
     exec_writes = [_writes_exec(program, i) for i in range(n)]
+    high_out = [0] * n    # the high destination half and carry-out of a 64-bit op of _LOW_HALF_SOURCES
+    high_in = [0] * n     # ... and the high source halves it reads only for them
     address = [0] * n
     loads = [0] * n
     stores = [0] * n
@@ -363,6 +414,7 @@ def value_slice(program: Program) -> np.ndarray:
         kills_same[i] = writes[i] if whole else kills[i]
         if _reads_own_lanes(program, i):
             own_lanes[i] = reads[i] & ~_SCALAR_FILE
+        high_out[i], high_in[i] = _high_halves(program, i)
         address[i] = register_set(ops, i, _address_slots(s))
         loads[i], stores[i] = _spaces(program, i, pointer_loads)
     preds: list = [[] for _ in range(n)]
@@ -391,8 +443,10 @@ def value_slice(program: Program) -> np.ndarray:
             if not needed[i] and (writes[i] & (same | other) or stores[i] & memory):
                 needed[i] = True
             if needed[i]:
-                new_same = (same & ~kills_same[i]) | own_lanes[i] | (address[i] & ~_SCALAR_FILE)
-                new_any = (other & ~kills[i]) | (reads[i] & ~own_lanes[i]) | (address[i] & _SCALAR_FILE)
+                unread = high_in[i] if high_out[i] and not high_out[i] & (same | other) else 0
+                own, read = own_lanes[i] & ~unread, reads[i] & ~unread
+                new_same = (same & ~kills_same[i]) | own | (address[i] & ~_SCALAR_FILE)
+                new_any = (other & ~kills[i]) | (read & ~own) | (address[i] & _SCALAR_FILE)
             else:
                 new_same = same | (address[i] & ~_SCALAR_FILE)
                 new_any = other | (address[i] & _SCALAR_FILE)
@@ -403,8 +457,9 @@ def value_slice(program: Program) -> np.ndarray:
                         queued[p] = True
                         work.append(p)
         wanted = 0
-        for i in range(n):
-            if needed[i]:
+        for i in range(n):   # a scalar load is a root for its address; its values count only where they are read
+            if needed[i] and (int(sem[i]) not in _SCALAR_LOADS
+                              or writes[i] & _live_after(program, i, live_same, live_any)):
                 wanted |= loads[i]
         if wanted == memory:
             return needed

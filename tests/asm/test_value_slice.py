@@ -149,6 +149,7 @@ def test_values_stored_and_loaded_back_as_addresses_are_kept(tmp_path):
 @pytest.mark.parametrize("base_written", [False, True])
 def test_scalar_loads_through_a_loaded_pointer_read_what_the_kernel_stores(tmp_path, base_written):
     # s_load from the kernarg pointer reads launch-time memory; through a loaded pointer it may read a store
+    # (its value is an address here: a scalar load whose value feeds only data reads nothing that matters)
     load = "s_load_dword s9, s[4:5], 0x0" if base_written else "s_load_dword s9, s[0:1], 0x8"
     s = slice_of(tmp_path, f"""
   s_load_dwordx2 s[4:5], s[0:1], 0x0
@@ -158,6 +159,9 @@ def test_scalar_loads_through_a_loaded_pointer_read_what_the_kernel_stores(tmp_p
   global_store_dword v1, v2, s[4:5]
   s_waitcnt vmcnt(0)
   {load}
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32_e32 v5, s9
+  global_load_dword v6, v5, s[4:5]
 """)
     assert s["global_store_dword v1, v2, s[4:5]"] == base_written
     assert s["v_mul_u32_u24_e32 v2, 3, v0"] == base_written
@@ -327,3 +331,95 @@ def test_reads_buffers_says_when_a_timing_run_needs_buffer_contents(tmp_path, bo
     from gpusim.asm.value_slice import reads_buffers
     program = _program(tmp_path, body)
     assert reads_buffers(program, value_slice(program)) is reads
+
+
+def test_a_64_bit_mad_whose_high_half_is_dead_needs_only_its_addends_low_half(tmp_path):
+    # clang computes a 32-bit offset as the low half of v_mad_u64_u32 with a register pair whose high half
+    # holds whatever it held last, here a loaded value; the load must not enter the slice through it
+    s = slice_of(tmp_path, """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_load_dword v3, v1, s[4:5]
+  v_mov_b32_e32 v2, v0
+  s_waitcnt vmcnt(0)
+  v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]
+  v_ashrrev_i32_e32 v5, 31, v4
+  global_store_dword v[4:5], v3, off
+""")
+    for text in ("v_mov_b32_e32 v2, v0", "v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]", "v_ashrrev_i32_e32 v5, 31, v4"):
+        assert s[text] is True, text
+    assert s["global_load_dword v3, v1, s[4:5]"] is False
+    assert s["global_store_dword v[4:5], v3, off"] is False
+
+
+@pytest.mark.parametrize("high_half_read", [
+    "global_store_dword v[4:5], v3, off",                      # the whole 64-bit result is the address
+    "v_lshl_add_u64 v[6:7], v[4:5], 0, s[6:7]\n  global_store_dword v[6:7], v3, off",  # read as a 64-bit source
+])
+def test_a_64_bit_mad_whose_high_half_is_live_needs_its_whole_addend(tmp_path, high_half_read):
+    s = slice_of(tmp_path, f"""
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_load_dword v3, v1, s[4:5]
+  v_mov_b32_e32 v2, v0
+  s_waitcnt vmcnt(0)
+  v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]
+  {high_half_read}
+""")
+    assert s["global_load_dword v3, v1, s[4:5]"] is True
+
+
+def test_a_64_bit_mad_whose_carry_out_is_read_needs_its_whole_addend(tmp_path):
+    s = slice_of(tmp_path, """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_load_dword v3, v1, s[4:5]
+  v_mov_b32_e32 v2, v0
+  s_waitcnt vmcnt(0)
+  v_mad_u64_u32 v[4:5], vcc, v0, 4, v[2:3]
+  s_cbranch_vccz .Lend
+  v_add_u32_e32 v4, 4, v4
+.Lend:
+  global_store_dword v4, v3, s[6:7]
+""")
+    assert s["global_load_dword v3, v1, s[4:5]"] is True
+
+
+def test_a_64_bit_shift_left_whose_high_half_is_dead_needs_only_its_sources_low_half(tmp_path):
+    s = slice_of(tmp_path, """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_load_dword v3, v1, s[4:5]
+  v_mov_b32_e32 v2, v0
+  s_waitcnt vmcnt(0)
+  v_lshlrev_b64 v[4:5], 2, v[2:3]
+  global_store_dword v4, v3, s[6:7]
+""")
+    assert s["v_lshlrev_b64 v[4:5], 2, v[2:3]"] is True
+    assert s["global_load_dword v3, v1, s[4:5]"] is False
+
+
+@pytest.mark.parametrize("use, memory_carries_values", [
+    ("v_mul_f32_e32 v2, s10, v2", False),   # the scalar load's value is only data
+    ("v_add_u32_e32 v1, s10, v1", True),    # it is an address: memory carries values, so every store counts
+])
+def test_a_scalar_load_counts_as_reading_memory_only_where_its_value_is_needed(tmp_path, use, memory_carries_values):
+    s = slice_of(tmp_path, f"""
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_add_u32 s8, s4, 64
+  s_addc_u32 s9, s5, 0
+  s_load_dword s10, s[8:9], 0x0
+  v_lshlrev_b32_e32 v1, 2, v0
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  {use}
+  global_store_dword v1, v2, s[6:7]
+""")
+    assert s["s_load_dword s10, s[8:9], 0x0"] is True   # a root: its address is computed and checked either way
+    assert s["global_store_dword v1, v2, s[6:7]"] is memory_carries_values
+    assert s["global_load_dword v2, v1, s[4:5]"] is memory_carries_values

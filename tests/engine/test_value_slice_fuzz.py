@@ -3,12 +3,16 @@
 The programs mix what the slice's liveness rules are about (gpusim.asm.value_slice): compares into VCC or
 an SGPR pair that feed selects or branches, if-blocks under a narrowed EXEC (nested), registers rewritten
 inside them and read by their own lanes or across lanes (DPP), VCC and SCC branches, lanes read out and
-combined in SGPRs, selects and conditional moves on SCC, a carry chain, and loads and stores whose
-addresses come from data or from memory. Each must give the same cycles, counters and per-instruction
-counts both ways. Breaking any one rule makes some of these 200 programs differ (measured when this test
-was written: EXEC writes that do not name EXEC unseen, 10; DPP taken as a read of its own lanes, 6; the
-reads of VCC that do not name it dropped, 89; the same for SCC, 116; s_cmov and s_bitset taken to replace
-their destination, 28; s_mov, s_bfm and s_mul_i32 taken to set SCC, 56).
+combined in SGPRs, selects and conditional moves on SCC, a carry chain, 64-bit shifts and multiply-adds
+whose low half, high half or carry-out is used, scalar loads through a computed base (after a store to the
+word they load, or not), and loads and stores whose addresses come from data or from memory. Each must give
+the same cycles, counters and per-instruction counts both ways. Breaking any one rule makes some of these
+200 programs differ (measured when this test was written: EXEC writes that do not name EXEC unseen, 10; DPP
+taken as a read of its own lanes, 6; the reads of VCC that do not name it dropped, 89; the same for SCC,
+116; s_cmov and s_bitset taken to replace their destination, 28; s_mov, s_bfm and s_mul_i32 taken to set
+SCC, 56; and, when the 64-bit and scalar-load fragments were added, the high source halves of a 64-bit op
+taken as unread even where its high result half or carry-out is live, 10; a scalar load's value never
+taken to carry memory, 3).
 """
 from __future__ import annotations
 
@@ -73,7 +77,7 @@ def _statement(rng: random.Random, depth: int, labels: list) -> list:
     """_statement is one random fragment, as source lines."""
     d, a, b = rng.choice(DATA), rng.choice(DATA), rng.choice(DATA)
     nest = depth < 2
-    pick = rng.randrange(21)
+    pick = rng.randrange(23)
     if pick == 0:
         return [f"v_add_u32_e32 {d}, {a}, {b}"]
     if pick == 1:
@@ -136,6 +140,26 @@ def _statement(rng: random.Random, depth: int, labels: list) -> list:
         return [f"v_readfirstlane_b32 s16, {a}", "s_add_u32 s16, s16, s17", "s_addc_u32 s18, s18, 0",
                 "s_and_b32 s19, s18, 0xffc", "v_mov_b32_e32 v8, s19", f"global_load_dword {d}, v8, s[2:3]",
                 "s_waitcnt vmcnt(0)"]
+    if pick == 20:   # a 64-bit shift or multiply-add, its low half, high half or carry used as data or address
+        p, q = rng.choice((2, 4, 6)), rng.choice((2, 4, 6))   # (gfx942 takes only even-aligned register pairs)
+        op = rng.choice([f"v_mad_u64_u32 v[10:11], s[20:21], {a}, 4, v[{p}:{p + 1}]",
+                         f"v_lshlrev_b64 v[10:11], 2, v[{p}:{p + 1}]",
+                         f"v_lshl_add_u64 v[10:11], v[{p}:{p + 1}], 2, v[{q}:{q + 1}]"])
+        use = rng.choice([[ADDRESS.format("v10"), f"global_load_dword {d}, v8, s[2:3]", "s_waitcnt vmcnt(0)"],
+                          [ADDRESS.format("v11"), f"global_load_dword {d}, v8, s[2:3]", "s_waitcnt vmcnt(0)"],
+                          [f"v_mov_b32_e32 {d}, v11"], [f"v_mov_b32_e32 {d}, v10"],
+                          ["s_and_b32 s19, s20, 0xffc", "v_mov_b32_e32 v8, s19", f"global_load_dword {d}, v8, s[2:3]",
+                           "s_waitcnt vmcnt(0)"]])
+        return [op, *use]
+    if pick == 21:   # a scalar load through a base the kernel computed, its value used as data or as an address
+        use = rng.choice([[f"v_mov_b32_e32 {d}, s19"],
+                          ["s_and_b32 s19, s19, 0xffc", "v_mov_b32_e32 v8, s19", f"global_load_dword {d}, v8, s[2:3]",
+                           "s_waitcnt vmcnt(0)"]])
+        word = rng.randrange(4)
+        store = ([f"v_mov_b32_e32 v8, {0x40 + 4 * word}", f"global_store_dword v8, {b}, s[2:3]", "s_waitcnt vmcnt(0)"]
+                 if rng.random() < 0.5 else [])   # the word it loads, written first (by every lane: the last wins)
+        return [*store, "s_add_u32 s4, s2, 0x40", "s_addc_u32 s5, s3, 0", f"s_load_dword s19, s[4:5], {4 * word}",
+                "s_waitcnt lgkmcnt(0)", *use]
     return [f"v_sub_u32_e32 {d}, {a}, {b}"]
 
 
