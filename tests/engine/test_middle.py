@@ -19,12 +19,15 @@ def _place(path: Path, **kw) -> MiddlePlace:
 @pytest.mark.parametrize("path", [ROOT / "workloads" / "saxpy.s", ROOT / "workloads" / "transpose_lds_tile.s",
                                   # its compares of loaded values only select data: no load is in the slice
                                   ROOT / "workloads" / "silu_to_f16.s",
-                                  ROOT / "tests" / "data" / "corpus" / "gfx942" / "f16_math.s"])
+                                  ROOT / "tests" / "data" / "corpus" / "gfx942" / "f16_math.s",
+                                  # its taps are scalar loads through a base it advances, whose values only feed data
+                                  ROOT / "benchmarks" / "kernels" / "fir.s"])
 def test_a_middle_whose_slice_stores_nothing_runs_beside_the_loop(path):
     assert _place(path, grid=True, with_functional=False) == MiddlePlace(in_loop=False, beside=True)
 
 
-@pytest.mark.parametrize("path", [ROOT / "workloads" / "bitonic_step.s", ROOT / "benchmarks" / "kernels" / "fir.s"])
+@pytest.mark.parametrize("path", [ROOT / "workloads" / "bitonic_step.s",
+                                  ROOT / "tests" / "data" / "corpus" / "gfx942" / "gather.s"])
 def test_a_middle_whose_addresses_read_what_workgroups_store_runs_in_the_loop_in_order(path):
     # their slices load buffers, so every store is in them: a workgroup may read what an earlier one wrote
     assert _place(path, grid=True, with_functional=False) == MiddlePlace(in_loop=True, beside=False)
