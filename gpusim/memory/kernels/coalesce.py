@@ -12,6 +12,7 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 def _coalesce(addrs, mask, size, line_bytes, out_lines, out_bytes, want_bytes):
     m = np.uint64(mask)
     n = 0
+    top = np.int64(-1)   # the highest line so far: a line above it is new without a search
     for lane in range(addrs.shape[0]):
         if (m >> np.uint64(lane)) & _ONE == 0:
             continue
@@ -19,11 +20,12 @@ def _coalesce(addrs, mask, size, line_bytes, out_lines, out_bytes, want_bytes):
         end = a + size
         line = a - rem(a, line_bytes)
         while line < end:
-            # Unit-stride waves touch the same line many lanes in a row: try the newest line first.
+            # Unit-stride waves touch the same line many lanes in a row: try the newest line first; lanes whose
+            # lines rise with the lane (a column of rows) each bring a new one.
             k = -1
             if n > 0 and out_lines[n - 1] == line:
                 k = n - 1
-            else:
+            elif line <= top:
                 for j in range(n):
                     if out_lines[j] == line:
                         k = j
@@ -34,6 +36,7 @@ def _coalesce(addrs, mask, size, line_bytes, out_lines, out_bytes, want_bytes):
                     out_bytes[n] = 0
                 k = n
                 n += 1
+                top = max(top, line)
             if want_bytes:
                 lo = max(a, line)
                 hi = min(end, line + line_bytes)
