@@ -333,17 +333,21 @@ def test_reads_buffers_says_when_a_timing_run_needs_buffer_contents(tmp_path, bo
     assert reads_buffers(program, value_slice(program)) is reads
 
 
-def test_a_64_bit_mad_whose_high_half_is_dead_needs_only_its_addends_low_half(tmp_path):
-    # clang computes a 32-bit offset as the low half of v_mad_u64_u32 with a register pair whose high half
-    # holds whatever it held last, here a loaded value; the load must not enter the slice through it
-    s = slice_of(tmp_path, """
+# v[2:3]: a work-item index in its low half and, in its high half, a loaded value that only data should need
+LOADED_HIGH_HALF = """
   s_load_dwordx4 s[4:7], s[0:1], 0x0
   s_waitcnt lgkmcnt(0)
   v_lshlrev_b32_e32 v1, 2, v0
   global_load_dword v3, v1, s[4:5]
   v_mov_b32_e32 v2, v0
   s_waitcnt vmcnt(0)
-  v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]
+"""
+
+
+def test_a_64_bit_mad_whose_high_half_is_dead_needs_only_its_addends_low_half(tmp_path):
+    # clang computes a 32-bit offset as the low half of v_mad_u64_u32 with a register pair whose high half
+    # holds whatever it held last, here a loaded value; the load must not enter the slice through it
+    s = slice_of(tmp_path, LOADED_HIGH_HALF + """  v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]
   v_ashrrev_i32_e32 v5, 31, v4
   global_store_dword v[4:5], v3, off
 """)
@@ -358,28 +362,14 @@ def test_a_64_bit_mad_whose_high_half_is_dead_needs_only_its_addends_low_half(tm
     "v_lshl_add_u64 v[6:7], v[4:5], 0, s[6:7]\n  global_store_dword v[6:7], v3, off",  # read as a 64-bit source
 ])
 def test_a_64_bit_mad_whose_high_half_is_live_needs_its_whole_addend(tmp_path, high_half_read):
-    s = slice_of(tmp_path, f"""
-  s_load_dwordx4 s[4:7], s[0:1], 0x0
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32_e32 v1, 2, v0
-  global_load_dword v3, v1, s[4:5]
-  v_mov_b32_e32 v2, v0
-  s_waitcnt vmcnt(0)
-  v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]
+    s = slice_of(tmp_path, LOADED_HIGH_HALF + f"""  v_mad_u64_u32 v[4:5], s[8:9], v0, 4, v[2:3]
   {high_half_read}
 """)
     assert s["global_load_dword v3, v1, s[4:5]"] is True
 
 
 def test_a_64_bit_mad_whose_carry_out_is_read_needs_its_whole_addend(tmp_path):
-    s = slice_of(tmp_path, """
-  s_load_dwordx4 s[4:7], s[0:1], 0x0
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32_e32 v1, 2, v0
-  global_load_dword v3, v1, s[4:5]
-  v_mov_b32_e32 v2, v0
-  s_waitcnt vmcnt(0)
-  v_mad_u64_u32 v[4:5], vcc, v0, 4, v[2:3]
+    s = slice_of(tmp_path, LOADED_HIGH_HALF + """  v_mad_u64_u32 v[4:5], vcc, v0, 4, v[2:3]
   s_cbranch_vccz .Lend
   v_add_u32_e32 v4, 4, v4
 .Lend:
@@ -389,14 +379,7 @@ def test_a_64_bit_mad_whose_carry_out_is_read_needs_its_whole_addend(tmp_path):
 
 
 def test_a_64_bit_shift_left_whose_high_half_is_dead_needs_only_its_sources_low_half(tmp_path):
-    s = slice_of(tmp_path, """
-  s_load_dwordx4 s[4:7], s[0:1], 0x0
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32_e32 v1, 2, v0
-  global_load_dword v3, v1, s[4:5]
-  v_mov_b32_e32 v2, v0
-  s_waitcnt vmcnt(0)
-  v_lshlrev_b64 v[4:5], 2, v[2:3]
+    s = slice_of(tmp_path, LOADED_HIGH_HALF + """  v_lshlrev_b64 v[4:5], 2, v[2:3]
   global_store_dword v4, v3, s[6:7]
 """)
     assert s["v_lshlrev_b64 v[4:5], 2, v[2:3]"] is True
