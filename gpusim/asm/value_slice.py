@@ -94,6 +94,7 @@ _EXEC = 3 << EXEC_LO
 _SCALAR_FILE = (1 << SREG_FILE) - 1
 _READ_OTHER_LANES = (S.V_READLANE_B32, S.V_READFIRSTLANE_B32, S.V_WRITELANE_B32, S.V_MFMA) + _LANE_EXCHANGE
 _GLOBAL, _SHARED = 1, 2  # memory spaces, as bits
+_SCALAR_LOADS = frozenset((S.S_LOAD, S.S_BUFFER_LOAD))
 
 
 def _is_vector(s: int) -> bool:
@@ -312,7 +313,7 @@ def _launch_pointer_loads(program: Program) -> set:
     written = 0
     out = set()
     for i in range(n):
-        if sem[i] in (S.S_LOAD, S.S_BUFFER_LOAD) and not in_loop[i] and not (register_set(ops, i, (S0,)) & written):
+        if sem[i] in _SCALAR_LOADS and not in_loop[i] and not (register_set(ops, i, (S0,)) & written):
             out.add(i)
         written |= register_set(ops, i, DESTINATION_SLOTS)
     return out
@@ -324,7 +325,7 @@ def _spaces(program: Program, i: int, pointer_loads: set) -> tuple[int, int]:
     s = int(program.sem[i])
     if s in _VMEM or s in _LDS:
         return _memory(s, int(program.mods[i, M_ADDR]))
-    if s in (S.S_LOAD, S.S_BUFFER_LOAD) and i not in pointer_loads:
+    if s in _SCALAR_LOADS and i not in pointer_loads:
         return _GLOBAL, 0
     return 0, 0
 
@@ -356,17 +357,6 @@ def writes_memory(program: Program, needed: np.ndarray) -> bool:
     whatever ran before it or beside it, and the run leaves memory as it found it.
     """
     return bool(np.any(program.sem == S.S_STORE)) or bool(_needed_spaces(program, needed)[1] & _GLOBAL)
-
-
-_SCALAR_LOADS = frozenset((S.S_LOAD, S.S_BUFFER_LOAD))
-
-
-def _live_after(program: Program, i: int, live_same: list, live_any: list) -> int:
-    """_live_after is the set of registers some needed instruction may read after instruction ``i``."""
-    live = _ALWAYS_LIVE
-    for j in _successors(program, i):
-        live |= live_same[j] | live_any[j]
-    return live
 
 
 def value_slice(program: Program) -> np.ndarray:
@@ -427,6 +417,7 @@ def value_slice(program: Program) -> np.ndarray:
     needed = np.array(root, dtype=bool)
     live_same = [0] * n
     live_any = [0] * n
+    live_out = [0] * n   # what some needed instruction may read after instruction i
     memory = 0  # spaces that some needed instruction loads from
     while True:
         work = list(range(n))
@@ -438,12 +429,13 @@ def value_slice(program: Program) -> np.ndarray:
             for j in _successors(program, i):
                 same |= live_same[j]
                 other |= live_any[j]
+            live_out[i] = same | other
             if exec_writes[i]:  # the readers after i run under another EXEC than the writers before it
                 same, other = 0, other | same
             if not needed[i] and (writes[i] & (same | other) or stores[i] & memory):
                 needed[i] = True
             if needed[i]:
-                unread = high_in[i] if high_out[i] and not high_out[i] & (same | other) else 0
+                unread = high_in[i] if high_out[i] and not high_out[i] & live_out[i] else 0
                 own, read = own_lanes[i] & ~unread, reads[i] & ~unread
                 new_same = (same & ~kills_same[i]) | own | (address[i] & ~_SCALAR_FILE)
                 new_any = (other & ~kills[i]) | (read & ~own) | (address[i] & _SCALAR_FILE)
@@ -458,8 +450,7 @@ def value_slice(program: Program) -> np.ndarray:
                         work.append(p)
         wanted = 0
         for i in range(n):   # a scalar load is a root for its address; its values count only where they are read
-            if needed[i] and (int(sem[i]) not in _SCALAR_LOADS
-                              or writes[i] & _live_after(program, i, live_same, live_any)):
+            if needed[i] and (int(sem[i]) not in _SCALAR_LOADS or writes[i] & live_out[i]):
                 wanted |= loads[i]
         if wanted == memory:
             return needed
