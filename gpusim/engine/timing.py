@@ -405,10 +405,9 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     def per_wg():
         return np.zeros(n_wgs, np.int64)
 
-    tctl = None   # None: numba's version of the loop without tracing code
+    tctl = cuk.trace_off()
     events = np.zeros((trace.capacity if trace else 0, 6), np.int64)
     if trace is not None:
-        tctl = np.zeros(cuk.T_N, np.int64)
         tctl[cuk.T_CU_LO], tctl[cuk.T_CU_HI] = trace.cu_first, trace.cu_last
         tctl[cuk.T_C0], tctl[cuk.T_C1] = trace.cycle_first, trace.cycle_last
 

@@ -84,7 +84,8 @@ RAW_WAITED, REFILLING, UNINIT = 1, 2, 4
 #   EV_WAVE   slot, workgroup, cycle, wave   a wave of workgroup ``workgroup`` starts in the slot
 #   EV_SAMPLE -1, cycle, L2 hits, L2 misses, HBM bytes   memory totals so far, once per window of cycles
 EV_STATE, EV_ISSUE, EV_WAVE, EV_SAMPLE = range(4)
-# tctl columns: first and last CU traced, first and last cycle traced, events written, dropped
+# tctl columns: first and last CU traced, first and last cycle traced, events written, dropped; a last CU
+# below the first traces nothing (trace_off)
 T_CU_LO, T_CU_HI, T_C0, T_C1, T_COUNT, T_DROPPED, T_N = range(7)
 QUEUE = 64  # outstanding memory operations tracked per wave and counter
 NEVER = np.int64(1) << 62
@@ -196,6 +197,13 @@ def _lds_cycles(i, sem, ops, mods, addrs, mask, params, scratch, memo):
     return cyc, conf
 
 
+def trace_off():
+    """trace_off is the ``tctl`` of a run that traces nothing."""
+    tctl = np.zeros(T_N, np.int64)
+    tctl[T_CU_HI] = -1
+    return tctl
+
+
 @njit(_nrt=False)
 def _traced(tctl, cu, start, end):
     """_traced tells whether an event of CU ``cu`` spanning cycles [start, end] falls in the traced window."""
@@ -282,10 +290,11 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
     computes its addresses (gpusim.asm.value_slice), which is all the timing needs. ``L.cu_order`` gives
     the CU that the i-th workgroup of the first round goes to; P_FIRST_WGS > 0 dispatches only that many
     workgroups, the first in order, with the launch's registers unchanged. Counters accumulate in
-    ``K.counters`` (C_* columns) and ``K.icount`` (per instruction). With ``tctl`` (T_* columns) given,
-    the events (EV_*) of the CUs and cycles it selects are appended to ``trace``; with ``tctl`` None numba
-    compiles a version without any tracing code (its branches are pruned at compile time).
+    ``K.counters`` (C_* columns) and ``K.icount`` (per instruction). The events (EV_*) of the CUs and cycles
+    that ``tctl`` (T_* columns) selects are appended to ``trace``; ``trace_off()`` selects none. One compiled
+    loop serves both: a traced run costs no compile of its own.
     """
+    tracing = tctl[T_CU_LO] <= tctl[T_CU_HI]
     # the hot loop reads the bundles' arrays through locals of the names it always used
     sem, ops, xops, mods, pc_bytes = P.sem, P.ops, P.xops, P.mods, P.pc_bytes
     tkind, tcat, tbusy, full, endless = P.tkind, P.tcat, P.tbusy, P.full, P.endless
@@ -326,7 +335,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                 stamp = _launch_workgroup(next_wg, cu * wpc + rnd, cu, rnd, spc, wpw, start, stamp, L, V, W, G,
                                           X.wgv)
                 skip.workgroup_launched(Z, cu * spc + rnd * wpw, wpw)
-                if tctl is not None:
+                if tracing:
                     _emit_waves(trace, tctl, cu * wpc + rnd, cu, spc, wpc, wpw, wg_id, start)
                 next_wg += 1
     live_waves = 0
@@ -370,7 +379,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         continue
                     if acct[w] >= 0:
                         counters[C_WAVE_ISSUE + why[w]] += cycle - acct[w]
-                        if tctl is not None and cycle > acct[w] and _traced(tctl, cu, acct[w], cycle):
+                        if tracing and cycle > acct[w] and _traced(tctl, cu, acct[w], cycle):
                             _emit(trace, tctl, EV_STATE, w, why[w], acct[w], cycle, pc[w])
                     acct[w] = cycle
                     if st == AT_BARRIER:
@@ -477,7 +486,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         pc[w] = i + 1
                         ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
                         wake = min(wake, ready[w])
-                        if tctl is not None and _traced(tctl, cu, cycle, cycle):
+                        if tracing and _traced(tctl, cu, cycle, cycle):
                             _emit(trace, tctl, EV_ISSUE, w, i, cycle, ready[w], kind)
                         continue
                     if full[i]:
@@ -554,7 +563,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         done = cycle + params[P_LDS_LAT] + cyc
                         _push(lgq, lgn, w, done, cycle)
                         _mark_written(writes_at, writes, i, w, reg_ready)
-                    if tctl is not None and _traced(tctl, cu, cycle, cycle):
+                    if tracing and _traced(tctl, cu, cycle, cycle):
                         _emit(trace, tctl, EV_ISSUE, w, i, cycle, done, kind)
                     if r == itp.BARRIER:
                         state[w] = AT_BARRIER
@@ -604,7 +613,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             stamp = _launch_workgroup(next_wg, ws, cu, ws - cu * wpc, spc, wpw, start, stamp, L,
                                                       V, W, G, X.wgv)
                             skip.workgroup_launched(Z, cu * spc + (ws - cu * wpc) * wpw, wpw)
-                            if tctl is not None:
+                            if tracing:
                                 _emit_waves(trace, tctl, ws, cu, spc, wpc, wpw, wg_id, start)
                             next_wg += 1
                             live_waves += wpw
@@ -628,7 +637,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                 cu_wake[cu] = t
             if cu_wake[cu] < next_cycle:
                 next_cycle = cu_wake[cu]
-        if tctl is not None and tctl[T_C0] <= window_end and cycle <= tctl[T_C1]:
+        if tracing and tctl[T_C0] <= window_end and cycle <= tctl[T_C1]:
             _emit_sample(trace, tctl, M, window_end)
         if live_waves == 0:
             break
@@ -657,7 +666,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
         cycle = next_cycle
     # the end-of-kernel release: the dispatch completes when dirty L2 lines are back in memory (cdna3)
     last_end = end_of_kernel_write_back(M, last_end)
-    if tctl is not None:
+    if tracing:
         _emit_sample(trace, tctl, M, last_end)
     counters[C_CYCLES] = last_end
     counters[C_INSTS] = issued_total
