@@ -194,12 +194,17 @@ class MemoryLevels:
         self.fabric_full = np.zeros((xcds, 2), np.int64)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
-        # an architecture without a MALL (cdna2) keeps one-entry placeholder arrays; the kernel skips the level
+        # an architecture without a MALL (cdna2) keeps small placeholder arrays; the kernel skips the level.
+        # Its tags, stamps and ready hold 2 channels of 2 sets of 2 ways, not one entry: a one-channel view
+        # laid out way-outermost is contiguous (C or Fortran order), so numba would type it apart from a real
+        # MALL's view and compile a second timing model for it (172 s on 2 cores, for cdna2 alone)
         mall_channels = max(mall.channels, 1) if mall.present else 1
-        mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity) if mall.present else 1
-        mall_ways = mall.associativity if mall.present else 1
-        self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall_ways,
-                                                                     ways_outermost=True)
+        if mall.present:
+            mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity)
+            self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall.associativity,
+                                                                         ways_outermost=True)
+        else:
+            self.mall_tags, self.mall_stamps, self.mall_ready = _cache((2,), 2, 2, ways_outermost=True)
         self.mall_dirty = np.zeros(self.mall_tags.shape, np.uint8)
         self.mall_free = channel_calendar(mall_channels)
         self.mall_ctr = np.zeros((mall_channels, K.N_MALL), np.int64)
