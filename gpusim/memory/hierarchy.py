@@ -93,9 +93,12 @@ def _cache(instances: tuple, sets: int, ways: int, ways_outermost: bool = False)
     if not ways_outermost:
         shape = instances + (sets, ways)
         return np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape + (2,), np.int64)
-    shape = (ways,) + instances + (sets,)
-    return (np.moveaxis(np.zeros(shape, np.int64), 0, -1), np.moveaxis(np.zeros(shape, np.int64), 0, -1),
-            np.moveaxis(np.zeros(shape + (2,), np.int64), 0, -2))
+    # one set more than used, so that no shape (one instance, one set) makes the view contiguous: numba types
+    # a contiguous array apart from a strided one and would compile the timing model again for it
+    shape = (ways,) + instances + (sets + 1,)
+    used = (slice(None),) * (1 + len(instances)) + (slice(0, sets),)
+    return (np.moveaxis(np.zeros(shape, np.int64)[used], 0, -1), np.moveaxis(np.zeros(shape, np.int64)[used], 0, -1),
+            np.moveaxis(np.zeros(shape + (2,), np.int64)[used], 0, -2))
 
 
 class MemoryLevels:
@@ -194,17 +197,14 @@ class MemoryLevels:
         self.fabric_full = np.zeros((xcds, 2), np.int64)
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
-        # an architecture without a MALL (cdna2) keeps small placeholder arrays; the kernel skips the level.
-        # Its tags, stamps and ready hold 2 channels of 2 sets of 2 ways, not one entry: a one-channel view
-        # laid out way-outermost is contiguous (C or Fortran order), so numba would type it apart from a real
-        # MALL's view and compile a second timing model for it (172 s on 2 cores, for cdna2 alone)
+        # an architecture without a MALL (cdna2) keeps small placeholder arrays; the kernel skips the level. Two
+        # ways, not one: a one-way view is contiguous whatever its strides, and numba would type it apart from a
+        # real MALL's and compile a second timing model for it (172 s on 2 cores, for cdna2 alone)
         mall_channels = max(mall.channels, 1) if mall.present else 1
-        if mall.present:
-            mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity)
-            self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall.associativity,
-                                                                         ways_outermost=True)
-        else:
-            self.mall_tags, self.mall_stamps, self.mall_ready = _cache((2,), 2, 2, ways_outermost=True)
+        mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity) if mall.present else 1
+        mall_ways = mall.associativity if mall.present else 2
+        self.mall_tags, self.mall_stamps, self.mall_ready = _cache((mall_channels,), mall_sets, mall_ways,
+                                                                     ways_outermost=True)
         self.mall_dirty = np.zeros(self.mall_tags.shape, np.uint8)
         self.mall_free = channel_calendar(mall_channels)
         self.mall_ctr = np.zeros((mall_channels, K.N_MALL), np.int64)

@@ -164,12 +164,15 @@ def test_counters_per_instance_name_the_unit_that_counted():
     assert len([k for k in c if k.startswith("TCC_REQ[")]) == 2 * ARCH.l2.channels
 
 
-def test_every_shipped_architecture_shares_one_compiled_timing_model():
+def test_every_shipped_architecture_and_mall_what_if_shares_one_compiled_timing_model():
     # numba compiles the timing model once per argument type: an architecture whose memory arrays type apart
     # (a MALL placeholder laid out contiguously, as cdna2's was) costs its users a second 3-4 minute compile
     import numba
     from pathlib import Path
-    archs = sorted(Path(__file__).resolve().parents[2].glob("archs/**/*.yaml"))
+    archs = {path.name: load_arch(path) for path in Path(__file__).resolve().parents[2].glob("archs/**/*.yaml")}
     assert len(archs) >= 5
-    types = {str(numba.typeof(MemoryLevels(load_arch(path)).kernel_args())): path.name for path in archs}
+    # and what-ifs whose MALL arrays have a dimension of one
+    for overrides in ({"mall.channels": 1}, {"mall.associativity": 1}):
+        archs[str(overrides)] = arch_overrides(archs["cdna3.yaml"], overrides)
+    types = {str(numba.typeof(MemoryLevels(arch).kernel_args())): name for name, arch in archs.items()}
     assert len(types) == 1, sorted(types.values())
