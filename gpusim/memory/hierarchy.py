@@ -93,8 +93,9 @@ def _cache(instances: tuple, sets: int, ways: int, ways_outermost: bool = False)
     if not ways_outermost:
         shape = instances + (sets, ways)
         return np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape + (2,), np.int64)
-    # one set more than used, so that no shape (one instance, one set) makes the view contiguous: numba types
-    # a contiguous array apart from a strided one and would compile the timing model again for it
+    # one set more than used, so that the view is never contiguous (one instance or one set included) while two
+    # of its dimensions exceed one: numba types a contiguous array apart from a strided one and would compile
+    # the timing model again for it
     shape = (ways,) + instances + (sets + 1,)
     used = (slice(None),) * (1 + len(instances)) + (slice(0, sets),)
     return (np.moveaxis(np.zeros(shape, np.int64)[used], 0, -1), np.moveaxis(np.zeros(shape, np.int64)[used], 0, -1),
@@ -198,8 +199,8 @@ class MemoryLevels:
         self.tcc = np.zeros((xcds, l2.channels, K.N_TCC), np.int64)
 
         # an architecture without a MALL (cdna2) keeps small placeholder arrays; the kernel skips the level. Two
-        # ways, not one: a one-way view is contiguous whatever its strides, and numba would type it apart from a
-        # real MALL's and compile a second timing model for it (172 s on 2 cores, for cdna2 alone)
+        # ways, not one: a single entry is contiguous however it is laid out, and numba would type it apart from
+        # a real MALL's view and compile a second timing model for it (172 s on 2 cores, for cdna2 alone)
         mall_channels = max(mall.channels, 1) if mall.present else 1
         mall_sets = _sets(mall.size_bytes // mall_channels, mall.line_bytes, mall.associativity) if mall.present else 1
         mall_ways = mall.associativity if mall.present else 2
