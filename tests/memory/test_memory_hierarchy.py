@@ -1,6 +1,8 @@
 """One line request walks L1 -> L2 -> MALL -> HBM with consistent latencies and counters."""
 import dataclasses
+from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -167,8 +169,6 @@ def test_counters_per_instance_name_the_unit_that_counted():
 def test_every_shipped_architecture_and_mall_what_if_shares_one_compiled_timing_model():
     # numba compiles the timing model once per argument type: an architecture whose memory arrays type apart
     # (a MALL placeholder laid out contiguously, as cdna2's was) costs its users a second 3-4 minute compile
-    import numba
-    from pathlib import Path
     archs = {path.name: load_arch(path) for path in Path(__file__).resolve().parents[2].glob("archs/**/*.yaml")}
     assert len(archs) >= 5
     # and what-ifs whose MALL arrays have a dimension of one
