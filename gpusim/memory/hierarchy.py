@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -93,11 +94,13 @@ def _cache(instances: tuple, sets: int, ways: int, ways_outermost: bool = False)
     if not ways_outermost:
         shape = instances + (sets, ways)
         return np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape + (2,), np.int64)
-    # one set more than used, so that the view is never contiguous (one instance or one set included) while two
-    # of its dimensions exceed one: numba types a contiguous array apart from a strided one and would compile
-    # the timing model again for it
-    shape = (ways,) + instances + (sets + 1,)
-    used = (slice(None),) * (1 + len(instances)) + (slice(0, sets),)
+    # numba types a contiguous array apart from a strided one and would compile the timing model again for it,
+    # so the view must never be contiguous: one set more than used does that while two of its dimensions
+    # exceed one (one instance or one set included); with only the sets above one (one direct-mapped
+    # instance) every other set of twice as many is used instead
+    step = 2 if ways == 1 and math.prod(instances) == 1 else 1
+    shape = (ways,) + instances + (sets * step + 1,)
+    used = (slice(None),) * (1 + len(instances)) + (slice(0, sets * step, step),)
     return (np.moveaxis(np.zeros(shape, np.int64)[used], 0, -1), np.moveaxis(np.zeros(shape, np.int64)[used], 0, -1),
             np.moveaxis(np.zeros(shape + (2,), np.int64)[used], 0, -2))
 

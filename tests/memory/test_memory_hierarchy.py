@@ -172,7 +172,7 @@ def test_every_shipped_architecture_and_mall_what_if_shares_one_compiled_timing_
     archs = {path.name: load_arch(path) for path in Path(__file__).resolve().parents[2].glob("archs/**/*.yaml")}
     assert len(archs) >= 5
     # and what-ifs whose MALL arrays have a dimension of one
-    for overrides in ({"mall.channels": 1}, {"mall.associativity": 1}):
+    for overrides in ({"mall.channels": 1}, {"mall.associativity": 1}, {"mall.channels": 1, "mall.associativity": 1}):
         archs[str(overrides)] = arch_overrides(archs["cdna3.yaml"], overrides)
     types = {str(numba.typeof(MemoryLevels(arch).kernel_args())): name for name, arch in archs.items()}
     assert len(types) == 1, sorted(types.values())
