@@ -361,6 +361,13 @@ class _Builder:
                            key=True)
             if isinstance(value.value, dict) or value.value is None:
                 raise _err(value, f"parameter '{name}' is a number, text or a list, got {_shown(value.value)}")
+            for part in (value.value if isinstance(value.value, list) else [value]):
+                named = unresolved(part.value) if isinstance(part.value, str) else None
+                if named == "":
+                    raise _err(part, f"parameter '{name}' holds a malformed '${{...}}'", "write ${name}")
+                if named is not None:
+                    raise _err(part, f"parameter '{name}' names another parameter ('${{{named}}}'): a parameter's "
+                                     "value is written out, not substituted")
             out[name] = value.plain()
         return out
 

@@ -272,6 +272,14 @@ def test_unknown_parameter_has_a_did_you_mean(tmp_path):
             "unknown parameter '${sise}'", "did you mean 'size'?")
 
 
+def test_a_parameter_that_names_another_is_refused_at_its_own_line(tmp_path):
+    # a value is substituted once, so '${b}' in a parameter would reach the buffer unresolved
+    refused(tmp_path, 'params:\n  a: "${b}"\n  b: 4\nbuffers:\n  x: {type: "u8[${a}]", gpu: 0}\n', 2, '"${b}"',
+            "parameter 'a' names another parameter ('${b}')")
+    refused(tmp_path, 'params:\n  a: [1, "${b}"]\n  b: 4\n', 2, '"${b}"', "parameter 'a' names another parameter")
+    refused(tmp_path, 'params:\n  a: "x${"\n', 2, '"x${"', "parameter 'a' holds a malformed '${...}'")
+
+
 # ---------------------------------------------------------------- buffers and GPUs in operations
 def test_unknown_buffer(tmp_path):
     refused(tmp_path, ops("- memcpy: {src: hx, dst: xx}"), 13, 'xx', "unknown buffer 'xx'", "did you mean 'x'?")
