@@ -141,6 +141,39 @@ def _scratch_pointers(md_args: list, declared: int) -> int:
     return 0
 
 
+MAX_KERNARG_BYTES = 1 << 20   # the bound code_object.parse_descriptor puts on a descriptor's kernarg_size
+
+
+def _metadata_args(meta: dict, kernel: KernelSource) -> tuple[list[dict], int]:
+    """_metadata_args returns a kernel's ``.amdgpu_metadata`` arguments (``.args``, each a mapping whose
+    ``.offset`` is an integer in [0, MAX_KERNARG_BYTES)) and its ``.kernarg_segment_size`` (-1 when absent).
+
+    The metadata is untrusted text (a .s file's block, a code object's note): anything else is a HeaderError
+    at the kernel, naming the argument."""
+    def refuse(what: str) -> HeaderError:
+        return HeaderError(f"kernel '{kernel.name}': its .amdgpu_metadata {what}", kernel.loc)
+
+    args = meta.get(".args", [])
+    if not isinstance(args, list):
+        raise refuse(f".args is a list of arguments, got {type(args).__name__}")
+    for n, a in enumerate(args):
+        if not isinstance(a, dict):
+            raise refuse(f"argument {n} is a mapping, got {type(a).__name__}")
+        off = a.get(".offset")
+        if isinstance(off, bool) or not isinstance(off, int) or not 0 <= off < MAX_KERNARG_BYTES:
+            raise refuse(f"argument {n} needs an .offset from 0 to {MAX_KERNARG_BYTES - 1}, got {off!r}")
+    size = meta.get(".kernarg_segment_size", -1)
+    if isinstance(size, bool) or not isinstance(size, int) or not -1 <= size <= MAX_KERNARG_BYTES:
+        raise refuse(f".kernarg_segment_size must be from 0 to {MAX_KERNARG_BYTES}, got {size!r}")
+    return args, size
+
+
+def _arg_bytes(spec: ArgSpec) -> int:
+    """_arg_bytes is the bytes an argument takes in the kernarg segment: a buffer's 64-bit address, or the
+    scalar's own size."""
+    return 8 if spec.kind == "buffer" else struct.calcsize(_SCALAR_FORMATS.get(spec.dtype, "<H"))
+
+
 class Dispatch:
     """Dispatch is one kernel launch: memory image, ABI state and run loop."""
 
@@ -174,23 +207,30 @@ class Dispatch:
         hidden: dict[str, int] = {}
         meta = self._metadata()
         if meta is not None:
-            md_args = [a for a in meta.get(".args", []) if not str(a.get(".value_kind", "")).startswith("hidden")]
+            all_args, size = _metadata_args(meta, self.kernel)
+            md_args = [a for a in all_args if not str(a.get(".value_kind", "")).startswith("hidden")]
             md_args = md_args[:len(md_args) - _scratch_pointers(md_args, len(self.args))]
             if len(md_args) != len(self.args):
                 raise HeaderError(
                     f"kernel '{self.kernel.name}' takes {len(md_args)} arguments but the header declares "
                     f"{len(self.args)}", self.args[0].loc if self.args else self.kernel.loc)
             for spec, md in zip(self.args, md_args):
-                explicit[spec.name] = int(md[".offset"])
-            for md in meta.get(".args", []):
+                explicit[spec.name] = md[".offset"]
+            for md in all_args:
                 kind = str(md.get(".value_kind", ""))
                 if kind.startswith("hidden"):
-                    hidden[kind] = int(md[".offset"])
-            size = int(meta.get(".kernarg_segment_size", self.desc.get("kernarg_size", 0)))
+                    hidden[kind] = md[".offset"]
+            if size < 0:
+                size = int(self.desc.get("kernarg_size", 0))
+            for spec in self.args:
+                if explicit[spec.name] + _arg_bytes(spec) > align_up(max(size, 8), 64):
+                    raise HeaderError(f"kernel '{self.kernel.name}': argument '{spec.name}' at .offset "
+                                      f"{explicit[spec.name]} lies past its {size}-byte kernarg segment "
+                                      "(.amdgpu_metadata)", spec.loc or self.kernel.loc)
             return explicit, hidden, size
         off = 0
         for spec in self.args:
-            size = 8 if spec.kind == "buffer" else struct.calcsize(_SCALAR_FORMATS.get(spec.dtype, "<H"))
+            size = _arg_bytes(spec)
             off = align_up(off, size)
             explicit[spec.name] = off
             off += size
