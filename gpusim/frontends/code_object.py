@@ -76,6 +76,13 @@ def assembly_of(path: str, target: str, kernel: Optional[str]) -> tuple[str, str
     if func.size <= 0 or func.size > MAX_KERNEL_BYTES or func.size % 4:
         raise CodeObjectError(f"{path}: kernel '{name}' has an implausible code size ({func.size} bytes)")
     elf.symbol_bytes(func, func.size)  # the code lies inside its section
+    unlinked = elf.relocations_into(func.section, func.value, func.value + func.size)
+    if unlinked:
+        where, target = unlinked[0]
+        raise CodeObjectError(f"{path}: kernel '{name}' is not linked: its code at 0x{where - func.value:x} refers to "
+                              f"'{target}' through a relocation ({len(unlinked)} in all) that only a linker fills in; "
+                              "link the object into a code object first (clang-19 -target amdgcn-amd-amdhsa "
+                              "without -c, or ld.lld), with the device libraries it calls")
     body = _disassemble(data, path, elf.processor, name, func.value, func.size)
     lines = [f'\t.amdgcn_target "amdgcn-amd-amdhsa--{elf.processor}"', "\t.text", f"\t.globl {name}",
              "\t.p2align 8", f"{name}:"]

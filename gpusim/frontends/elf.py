@@ -34,6 +34,7 @@ class Section:
     offset: int
     size: int
     link: int
+    info: int = 0
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Elf:
         if shstrndx >= shnum:
             raise self.error("malformed ELF (section name table index out of range)")
         names = raw[shstrndx]
-        self.sections = [Section(self._string(names, s[0]) if s[1] else "", s[1], s[3], s[4], s[5], s[6])
+        self.sections = [Section(self._string(names, s[0]) if s[1] else "", s[1], s[3], s[4], s[5], s[6], s[7])
                          for s in raw]
         for s in self.sections:
             if s.type != 8 and s.offset + s.size > len(data):  # 8: SHT_NOBITS holds no file bytes
@@ -123,6 +124,27 @@ class Elf:
         if start < 0 or start + size > s.size:
             raise self.error(f"symbol '{sym.name}' lies outside its section '{s.name}'")
         return self.data[s.offset + start:s.offset + start + size]
+
+    def relocations_into(self, section: int, start: int, end: int) -> list[tuple[int, str]]:
+        """relocations_into lists (address, symbol name) of every relocation (SHT_RELA, SHT_REL) that patches
+        bytes [start, end) of section ``section``: code a linker has yet to finish (a relocatable object's
+        calls to functions defined elsewhere)."""
+        out = []
+        names = None
+        for s in self.sections:
+            if s.type not in (4, 9) or s.info != section:   # 4 SHT_RELA, 9 SHT_REL
+                continue
+            entry = 24 if s.type == 4 else 16
+            if s.size // entry > MAX_SYMBOLS:
+                raise self.error(f"absurd relocation section '{s.name}'")
+            for k in range(s.size // entry):
+                offset, info = struct.unpack_from("<QQ", self.data, s.offset + entry * k)
+                if start <= offset < end:
+                    if names is None:
+                        names = [sym.name for sym in self.symbols()]
+                    index = info >> 32
+                    out.append((offset, names[index - 1] if 0 < index <= len(names) else f"symbol {index}"))
+        return out
 
     def notes(self) -> list[tuple[str, int, bytes]]:
         """notes lists (owner name, type, description) of every note section."""

@@ -128,3 +128,40 @@ def test_missing_objdump_names_the_tool(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr("gpusim.frontends.code_object.OBJDUMP", ("no-such-objdump-19",))
     code, out = _run(capsys, obj, "--grid", "1,1,1", "--block", "64,1,1")
     assert code == 2 and "llvm-objdump-19" in out and "not found" in out
+
+
+def test_an_unlinked_object_is_refused_not_run(tmp_path, capsys):
+    # OpenCL's get_global_id without the device libraries is a call clang -c leaves to the linker: the
+    # unrelocated call jumps to itself, so running the object would report a runaway loop that is not there
+    src = tmp_path / "add.cl"
+    src.write_text("__kernel void add(__global float* a, __global const float* b) {\n"
+                   "  int i = get_global_id(0); a[i] += b[i];\n}\n")
+    obj = tmp_path / "add.o"
+    subprocess.run(["clang-19", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942",
+                    "-nogpulib", "-O3", "-c", str(src), "-o", str(obj)], check=True)
+    code, out = _run(capsys, obj, "--grid", "1,1,1", "--block", "64,1,1", "--no-timing")
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert f"{obj}: kernel 'add' is not linked" in out and "'_Z13get_global_idj'" in out, out
+
+
+def test_damaged_metadata_notes_are_one_line_errors(tmp_path, capsys):
+    # bytes of the metadata note (msgpack: argument offsets, sizes, kinds) flipped at random, seeded
+    from gpusim.frontends.elf import Elf
+    import random
+    obj = _code_object(DATA / "vadd.hip", tmp_path)
+    header = _header(DATA / "vadd.hip", tmp_path / "h.txt")
+    data = obj.read_bytes()
+    note = next(s for s in Elf(data, str(obj)).sections if s.type == 7)
+    rng = random.Random(20)
+    outcomes = set()
+    for n in range(16):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 6)):
+            damaged[note.offset + rng.randrange(note.size)] = rng.randrange(256)
+        path = tmp_path / f"damaged{n}.co"
+        path.write_bytes(bytes(damaged))
+        code, out = _run(capsys, path, "--header", header, "--check", "--no-timing")
+        assert code in (0, 1, 2, 3) and "Traceback" not in out, (n, out)
+        assert code in (0, 1) or len(out.strip().splitlines()) == 1, (n, out)
+        outcomes.add(code)
+    assert 2 in outcomes   # the damage is seen, not only survived
