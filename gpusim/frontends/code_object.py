@@ -185,7 +185,8 @@ def _disassemble(data: bytes, path: str, processor: str, name: str, start: int, 
             f.write(data)
         try:
             done = subprocess.run([tool, "-d", f"--mcpu={processor}", f"--disassemble-symbols={name}", elf_path],
-                                  capture_output=True, text=True, timeout=DISASSEMBLE_TIMEOUT_S)
+                                  capture_output=True, encoding="utf-8", errors="replace",
+                                  timeout=DISASSEMBLE_TIMEOUT_S)   # a damaged name is not UTF-8
         except subprocess.TimeoutExpired:
             raise CodeObjectError(f"{path}: {os.path.basename(tool)} took longer than "
                                   f"{DISASSEMBLE_TIMEOUT_S} s on kernel '{name}'") from None

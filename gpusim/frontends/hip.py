@@ -53,7 +53,7 @@ def assembly_of(path: str, target: str) -> str:
     if not os.path.isfile(path):
         raise HipCompileError(f"cannot read '{path}': no such file")
     try:
-        done = subprocess.run(compile_args(path, target, output="-"), capture_output=True, text=True,
+        done = subprocess.run(compile_args(path, target, output="-"), capture_output=True, encoding="utf-8", errors="replace",
                               timeout=COMPILE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise HipCompileError(f"{path}: clang took longer than {COMPILE_TIMEOUT_S} s") from None

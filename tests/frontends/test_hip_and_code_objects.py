@@ -165,3 +165,19 @@ def test_damaged_metadata_notes_are_one_line_errors(tmp_path, capsys):
         assert code in (0, 1) or len(out.strip().splitlines()) == 1, (n, out)
         outcomes.add(code)
     assert 2 in outcomes   # the damage is seen, not only survived
+
+
+def test_bytes_that_are_not_utf8_in_tool_output_are_no_traceback(tmp_path, capsys):
+    # llvm-objdump prints a section's name as the file holds it, and clang echoes a source line: neither
+    # need be UTF-8 in a damaged or hostile file
+    obj = _code_object(DATA / "vadd.hip", tmp_path)
+    renamed = tmp_path / "renamed.o"
+    renamed.write_bytes(obj.read_bytes().replace(b".text\x00", b"\xcftext\x00"))
+    code, out = _run(capsys, renamed, "--header", _header(DATA / "vadd.hip", tmp_path / "h.txt"), "--check",
+                     "--no-timing")
+    assert code == 0 and "PASS" in out, out
+    src = tmp_path / "bad.hip"
+    src.write_bytes(b"// gpusim-launch: grid=1,1,1 block=64,1,1\n"
+                    b"__global__ void k(float* x) { x[0] = undeclared\xcf; }\n")
+    code, out = _run(capsys, src)
+    assert code == 2 and len(out.strip().splitlines()) == 1 and f"{src}:2:" in out, out
