@@ -10,7 +10,9 @@ are bugs; the cases behind them are listed with the command that reproduces each
 
 The inputs: mutated corpus kernels (tests/exec/kernel_mutator.py, as the fuzz test makes them, run with a
 small --max-instructions in timed and --no-timing mode), kernels whose gpusim launch/arg/check header
-lines are damaged, architecture YAML files with bad values, and bad command-line flags.
+lines are damaged, architecture YAML files with bad values, bad command-line flags, code objects with
+bytes damaged (a HIP kernel built with clang-19, its bytes flipped anywhere, in its metadata note or in
+its code, or cut short; left out without clang-19) and application programs (.yaml) with bad values.
 Every file is written to a temporary folder that is removed at the end.
 """
 from __future__ import annotations
@@ -113,6 +115,93 @@ def arch_cases() -> list[tuple[str, str, str]]:
     return out
 
 
+HIP_KERNEL = REPO / "tests" / "frontends" / "data" / "vadd.hip"
+# (what, operation) placed in PROGRAM's stream, or (what, text) replacing one of its lines
+BAD_OPS = (("repeat halving to 0", "repeat: {var: k, halving: [8, 0], ops: [{host_delay: 1}]}"),
+           ("repeat doubling from 0", "repeat: {var: k, doubling: [0, 8], ops: [{host_delay: 1}]}"),
+           ("repeat of 10^12", "repeat: {var: k, range: [0, 1000000000000, 1], ops: [{host_delay: 1}]}"),
+           ("repeat range step 0", "repeat: {var: k, range: [0, 10, 0], ops: [{host_delay: 1}]}"),
+           ("host_delay nan", "host_delay: .nan"), ("host_delay 1e308", "host_delay: 1e308"),
+           ("all_reduce chunk 0", "all_reduce: {send: g, chunk_bytes: 0}"),
+           ("all_reduce channels 10^9", "all_reduce: {send: g, channels: 1000000000}"),
+           ("all_reduce group twice", "all_reduce: {send: g, group: [0, 0, 1]}"),
+           ("broadcast root 7", "broadcast: {send: g, root: 7}"),
+           ("memcpy 10^14 bytes", "memcpy: {src: hx, dst: g, nbytes: 100000000000000}"),
+           ("memcpy offset past the end", "memcpy: {src: hx, dst: g, nbytes: 64, dst_offset: 4096}"),
+           ("memset 256", "memset: {dst: g, value: 256}"),
+           ("kernel grid 2^32", "kernel: SAXPY\n        grid: [4294967296, 1, 1]"),
+           ("kernel scalar out of range", "kernel: SAXPY\n        args: {n: 99999999999999}"),
+           ("template of 10^9 rows", "kernel: template:gemm\n        params: {m: 1000000000}"),
+           ("kernel that is a directory", "kernel: ."), ("unknown operation", "launch_rocket: 1"),
+           ("wait before its own record", "wait: e\n      - record: e"))
+BAD_SYSTEM = (("link bandwidth 0", "  link: {bandwidth_gbps: 0}"), ("link bandwidth nan", "  link: {bandwidth_gbps: .nan}"),
+              ("link latency -5", "  link: {latency_us: -5}"), ("copy engines 0", "  copy_engines: 0"),
+              ("10^8 GPUs", "  gpus: {arch: cdna3, count: 100000000}"), ("unknown topology", "  topology: torus"))
+PROGRAM = """system:
+  gpus: {arch: cdna3, count: 2}
+buffers:
+  g: {type: "f32[1024] ones", gpus: all}
+  hx: {type: "f32[1024] zeros", host: true}
+streams:
+  - name: s
+    gpus: all
+    ops:
+      - OP
+"""
+
+
+def program_cases() -> list[tuple[str, str]]:
+    """program_cases are (what, program YAML text) for application programs with bad values."""
+    saxpy = str(REPO / "workloads" / "saxpy.s")
+    out = [(f"program op: {what}", PROGRAM.replace("OP", op.replace("SAXPY", saxpy))) for what, op in BAD_OPS]
+    gpus = "  gpus: {arch: cdna3, count: 2}"
+    for what, line in BAD_SYSTEM:   # a line of its own below gpus, or gpus replaced
+        system = line if line.startswith("  gpus:") else f"{gpus}\n{line}"
+        out.append((f"program system: {what}", PROGRAM.replace(gpus, system).replace("OP", "host_delay: 1")))
+    out += [("program: params naming params", 'params: {a: "${b}", b: 4}\n' + PROGRAM.replace("OP", "host_delay: 1")),
+            ("program: alias bomb", "a0: &a0 [1, 1]\na1: &a1 [*a0, *a0]\n" + PROGRAM.replace("OP", "host_delay: 1")),
+            ("program: not a mapping", "- 1\n- 2\n"), ("program: broken YAML", "streams: [\n")]
+    return out
+
+
+def code_object_cases(rng: random.Random, count: int, work: Path) -> list[tuple[str, bytes, list[str]]]:
+    """code_object_cases are (what, file bytes, CLI flags) for ``count`` damaged copies of a HIP kernel's code
+    object: bytes flipped anywhere, in the metadata note or in the code, or the file cut short; none without
+    clang-19 (the object is built here)."""
+    from gpusim.frontends import hip
+    from gpusim.frontends.elf import Elf
+    if shutil.which("clang-19") is None:
+        return []
+    asm, obj, header = work / "vadd.s", work / "vadd.o", work / "vadd_header.txt"
+    subprocess.run(hip.compile_args(str(HIP_KERNEL), "gfx942", output=str(asm)), check=True)
+    subprocess.run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942", "-c", str(asm), "-o", str(obj)],
+                   check=True)
+    header.write_text("\n".join(line.replace("//", ";", 1) for line in HIP_KERNEL.read_text().splitlines()
+                                if line.startswith("// gpusim-")) + "\n")
+    data = obj.read_bytes()
+    elf = Elf(data, str(obj))
+    note = next(s for s in elf.sections if s.type == 7)
+    text = next(s for s in elf.sections if s.name == ".text")
+    out = []
+    for n in range(count):
+        damaged = bytearray(data)
+        how = n % 4
+        if how == 3:
+            cut = rng.randrange(len(data))
+            damaged = damaged[:cut]
+            what = f"code object cut at byte {cut}"
+        else:
+            lo, size, where = ((0, len(data), "anywhere"), (note.offset, note.size, "in the metadata note"),
+                               (text.offset, text.size, "in the code"))[how]
+            at = sorted(lo + rng.randrange(size) for _ in range(rng.randint(1, 8)))
+            for k in at:
+                damaged[k] = rng.randrange(256)
+            what = f"code object with bytes {', '.join(map(str, at))} flipped ({where})"
+        mode = ["--check"] if n % 2 else ["--check", "--no-timing"]
+        out.append((what, bytes(damaged), ["--header", str(header), "--max-instructions", LIMIT, *mode]))
+    return out
+
+
 def classify(proc: subprocess.CompletedProcess) -> str:
     if proc.returncode < 0:
         return "signal"
@@ -135,6 +224,7 @@ def run_case(args: list[str], timeout: float, cwd: Path) -> tuple[str, str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=200, help="mutated kernels (default 200)")
+    ap.add_argument("--code-objects", type=int, default=40, help="damaged code objects (default 40)")
     ap.add_argument("--seed", type=int, default=15, help="random seed of the mutations (default 15)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case (default 60)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
@@ -162,6 +252,14 @@ def main() -> int:
             cases.append(("arch", what, args))
         for flags in BAD_FLAGS:
             cases.append(("flags", " ".join(flags), ["run", str(REPO / "workloads" / "saxpy.s"), "--check", *flags]))
+        for k, (what, blob, flags) in enumerate(code_object_cases(rng, ns.code_objects, work)):
+            path = work / f"co{k}.o"
+            path.write_bytes(blob)
+            cases.append(("code obj", what, ["run", str(path), *flags]))
+        for k, (what, text) in enumerate(program_cases()):
+            path = work / f"program{k}.yaml"
+            path.write_text(text)
+            cases.append(("program", what, ["run", str(path), "--max-instructions", LIMIT]))
         with ThreadPoolExecutor(max_workers=max(ns.jobs, 1)) as pool:
             runs = pool.map(lambda case: run_case(case[2], ns.timeout, work), cases)
             for n, ((kind, what, args), (outcome, detail)) in enumerate(zip(cases, runs), 1):
@@ -175,7 +273,7 @@ def main() -> int:
             print(f"--- {outcome}: {what}\n    gpusim {' '.join(args)}\n    {detail.strip().splitlines()[-1] if detail.strip() else ''}")
         print(f"{len(cases)} bad inputs in {time.perf_counter() - started:.0f} s")
         print(f"{'input':8s} " + " ".join(f"{o:>12s}" for o in OUTCOMES))
-        for kind in ("kernel", "header", "arch", "flags"):
+        for kind in ("kernel", "header", "arch", "flags", "code obj", "program"):
             print(f"{kind:8s} " + " ".join(f"{by_kind[kind][o]:12d}" for o in OUTCOMES))
         print(f"{'all':8s} " + " ".join(f"{counts[o]:12d}" for o in OUTCOMES))
     finally:
