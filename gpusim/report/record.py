@@ -7,6 +7,7 @@ gpusim versions are held to the same formulas (gpusim.report.metrics).
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,12 +58,14 @@ def read_run(run, arch=None, label: Optional[str] = None) -> RunRecord:
             run_dict = json.loads(path.read_text())
         except (OSError, ValueError) as err:
             raise UsageError(f"cannot read run JSON {path}: {err}") from None
+        if not isinstance(run_dict, dict):
+            held = {list: "a list", type(None): "null", str: "a string", bool: "a boolean"}.get(type(run_dict), "a number")
+            raise UsageError(f"{path} is not the JSON of a run (it holds {held}, not an object; "
+                             "gpusim run --json writes one)")
         return read_run(run_dict, arch, label or str(path))
     if not isinstance(run, Mapping):
         return _from_result(run, load_arch(arch) if arch is not None else run.arch, label)
-    for key in ("counters", "kernel"):
-        if key not in run:
-            raise UsageError(f"{label or 'run'} is not the JSON of a run (no '{key}'; gpusim run --json writes one)")
+    _check_fields(run, label or "run")
     if arch is not None:
         arch = load_arch(arch)
     elif run.get("resolved_arch"):
@@ -78,6 +81,46 @@ def read_run(run, arch=None, label: Optional[str] = None) -> RunRecord:
         counters=counters, metrics=derived_metrics(counters, arch), occupancy=run.get("occupancy"),
         resolved_arch=arch.to_dict(), arch=arch,
     )
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_fields(run: Mapping, label: str) -> None:
+    """_check_fields raises UsageError, naming the field, where a run's dict (untrusted: a file someone wrote,
+    or edited) holds what no ``gpusim run --json`` writes in a field a report reads."""
+    def refuse(field: str, want: str) -> UsageError:
+        value = run.get(field)
+        shown = repr(value) if len(repr(value)) < 40 else type(value).__name__
+        return UsageError(f"{label} is not the JSON of a run: '{field}' is {want}, got {shown} "
+                          "(gpusim run --json writes one)")
+
+    for key in ("counters", "kernel"):
+        if key not in run:
+            raise UsageError(f"{label} is not the JSON of a run (no '{key}'; gpusim run --json writes one)")
+    if not isinstance(run["kernel"], str):
+        raise refuse("kernel", "a name")
+    counters = run["counters"]
+    if not isinstance(counters, Mapping) or not all(isinstance(k, str) and _is_number(v) for k, v in counters.items()):
+        bad = next((k for k, v in counters.items() if not _is_number(v)), None) if isinstance(counters, Mapping) else None
+        raise refuse("counters", "a mapping of counter names to finite numbers" +
+                     (f" (counter '{bad}' is not)" if bad is not None else ""))
+    for key in ("grid", "block"):
+        value = run.get(key)
+        if value is not None and not (isinstance(value, list) and len(value) <= 3
+                                      and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise refuse(key, "a list of up to 3 integers")
+    if run.get("cycles") is not None and not _is_number(run["cycles"]):
+        raise refuse("cycles", "a number")
+    occupancy = run.get("occupancy")
+    if occupancy is not None and not (isinstance(occupancy, Mapping) and _is_number(occupancy.get("waves_per_simd"))
+                                      and isinstance(occupancy.get("limiter"), str)):
+        raise refuse("occupancy", "a mapping with a number 'waves_per_simd' and a text 'limiter'")
+    for key in ("resolved_arch", "arch"):
+        value = run.get(key)
+        if value and not isinstance(value, Mapping if key == "resolved_arch" else str):
+            raise refuse(key, "an architecture (a mapping)" if key == "resolved_arch" else "an architecture name")
 
 
 def _from_result(result, arch, label: Optional[str]) -> RunRecord:
