@@ -89,18 +89,14 @@ class ResultsFolder:
             if not resume:
                 raise StudyError(f"{self.folder} already holds results; pass --resume to finish that study "
                                  "or choose another folder with -o")
-            meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+            meta = _json_object(meta_path.read_text()) if meta_path.exists() else None
+            meta = meta or {}   # unreadable: another study's, as far as anyone can tell
             if meta.get("hash") != self.study.hash():
                 raise StudyError(f"{self.folder} holds the results of another study "
                                  f"('{meta.get('name', '?')}', hash {meta.get('hash', '?')}); this one's hash is "
                                  f"{self.study.hash()}: choose another folder with -o")
-            for line in record.read_text().splitlines():
-                if line.strip():
-                    try:
-                        row = json.loads(line)
-                    except json.JSONDecodeError:   # a line cut short by the interruption
-                        continue
-                    self.rows[row["_key"]] = row
+            for row in _record_rows(record):
+                self.rows[row["_key"]] = row
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "archs").mkdir(exist_ok=True)
         if self.study.source:
@@ -177,14 +173,40 @@ def read_results(folder) -> list:
         if (folder / name).exists():
             return _read_table(folder / name)
     if (folder / RECORD).exists():
-        return [json.loads(line) for line in (folder / RECORD).read_text().splitlines() if line.strip()]
+        return _record_rows(folder / RECORD)
     raise StudyError(f"{folder}: no results here (expected results.parquet, results.csv or {RECORD})")
+
+
+def _json_object(text: str) -> Optional[dict]:
+    """_json_object is ``text`` parsed when it is one JSON object, else None."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _record_rows(record: Path) -> list:
+    """_record_rows returns the rows of a points.jsonl record, in file order. A line that is not a row (cut
+    short by an interruption, or edited: not an object with a text ``_key`` and ``status`` and an integer
+    ``point``) is left out, so a resumed study runs its point again."""
+    rows = []
+    for line in record.read_text(encoding="utf-8", errors="replace").splitlines():
+        row = _json_object(line) if line.strip() else None
+        if (row is not None and isinstance(row.get("_key"), str) and isinstance(row.get("status"), str)
+                and isinstance(row.get("point"), int) and not isinstance(row.get("point"), bool)):
+            rows.append(row)
+    return rows
 
 
 def _read_table(path: Path) -> list:
     if path.suffix == ".parquet":
+        import pyarrow
         import pyarrow.parquet as pq
-        return pq.read_table(path).to_pylist()
+        try:
+            return pq.read_table(path).to_pylist()
+        except (OSError, pyarrow.ArrowException) as err:
+            raise StudyError(f"cannot read the results table {path}: {err}") from None
     with open(path, newline="") as f:
         return [{k: _BOOLEANS.get(v, v) if k in _BOOLEAN_COLUMNS else number_or_text(v) for k, v in row.items()}
                 for row in csv.DictReader(f)]

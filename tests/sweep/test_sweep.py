@@ -196,6 +196,25 @@ def test_resuming_into_the_folder_of_another_study_is_refused(tmp_path):
     assert [r["status"] for r in rows] == ["ok"] * 4 and isinstance(rows[0]["time_us"], float)
 
 
+def test_edited_record_lines_are_run_again_and_an_unreadable_study_json_is_another_study(tmp_path):
+    study = load_study(write(tmp_path, STREAM_STUDY))
+    run_study(study, tmp_path / "out", workers=1, progress=False, fmt="csv")
+    record = tmp_path / "out" / "points.jsonl"
+    lines = record.read_text().splitlines()
+    assert len(lines) == 4
+    damaged = [json.loads(line) for line in lines]
+    damaged[0]["point"] = "x"        # a point that is not an integer
+    damaged[1]["status"] = 5         # a status that is not text
+    del damaged[2]["_key"]           # a row of no point
+    record.write_text("\n".join(json.dumps(r) for r in damaged) + "\n[1, 2]\nnot json\n" + lines[3] + "\n")
+    outcome = run_study(study, tmp_path / "out", workers=1, progress=False, fmt="csv", resume=True)
+    assert (outcome.ran, outcome.skipped) == (3, 1)
+    assert sorted(r["point"] for r in read_results(tmp_path / "out")) == [0, 1, 2, 3]
+    (tmp_path / "out" / "study.json").write_text("[not, an, object")
+    with pytest.raises(StudyError, match="holds the results of another study"):
+        run_study(study, tmp_path / "out", workers=1, progress=False, fmt="csv", resume=True)
+
+
 # --- command line ------------------------------------------------------------------------------
 
 def test_cli_sweep_then_plot(tmp_path, cli):
