@@ -12,13 +12,16 @@ The inputs: mutated corpus kernels (tests/exec/kernel_mutator.py, as the fuzz te
 small --max-instructions in timed and --no-timing mode), kernels whose gpusim launch/arg/check header
 lines are damaged, architecture YAML files with bad values, bad command-line flags, code objects with
 bytes damaged (a HIP kernel built with clang-19, its bytes flipped anywhere, in its metadata note or in
-its code, or cut short; left out without clang-19) and application programs (.yaml) with bad values.
+its code, or cut short; left out without clang-19), application programs (.yaml) with bad values, and
+saved runs (``gpusim run --json``) with fields damaged, given to ``gpusim report`` and ``gpusim explain``.
 Every file is written to a temporary folder that is removed at the end.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import copy
+import json
 import os
 import random
 import shutil
@@ -202,6 +205,47 @@ def code_object_cases(rng: random.Random, count: int, work: Path) -> list[tuple[
     return out
 
 
+DAMAGED_VALUES = (None, "x", -1, 1e308, [], {}, True, 10 ** 30, [1, 2], {"a": 1}, "")
+
+
+def saved_run_cases(rng: random.Random, count: int, work: Path) -> list[tuple[str, str]]:
+    """saved_run_cases are (what, JSON text) for ``count`` copies of a saved run of saxpy with one to three
+    fields (at any depth) replaced by a value of another kind or removed, and files that hold no object."""
+    good = work / "good_run.json"
+    subprocess.run([sys.executable, "-m", "gpusim.cli", "run", str(REPO / "workloads" / "saxpy.s"), "--json",
+                    str(good)], capture_output=True, check=True, cwd=work,
+                   env=dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")))
+    run = json.loads(good.read_text())
+
+    def paths(value, prefix=()):
+        if prefix:
+            yield prefix
+        items = value.items() if isinstance(value, dict) else enumerate(value[:3]) if isinstance(value, list) else ()
+        for key, child in items:
+            yield from paths(child, prefix + (key,))
+    every = list(paths(run))
+    out = []
+    for _ in range(count):
+        damaged = copy.deepcopy(run)
+        done = []
+        for _ in range(rng.randint(1, 3)):
+            path = rng.choice(every)
+            parent = damaged
+            try:
+                for key in path[:-1]:
+                    parent = parent[key]
+                if isinstance(parent, dict) and rng.random() < 0.3:
+                    parent.pop(path[-1], None)
+                    done.append(f"{'.'.join(map(str, path))} removed")
+                else:
+                    parent[path[-1]] = rng.choice(DAMAGED_VALUES)
+                    done.append(f"{'.'.join(map(str, path))} = {parent[path[-1]]!r}")
+            except (KeyError, IndexError, TypeError):   # an earlier change removed the path
+                continue
+        out.append((f"saved run with {'; '.join(done) or 'nothing'}", json.dumps(damaged)))
+    return out + [(f"saved run file holding {text!r}", text) for text in ("", "[]", "null", "1e999999", '"run"')]
+
+
 def classify(proc: subprocess.CompletedProcess) -> str:
     if proc.returncode < 0:
         return "signal"
@@ -225,6 +269,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=int, default=200, help="mutated kernels (default 200)")
     ap.add_argument("--code-objects", type=int, default=40, help="damaged code objects (default 40)")
+    ap.add_argument("--saved-runs", type=int, default=30, help="damaged saved runs (default 30)")
     ap.add_argument("--seed", type=int, default=15, help="random seed of the mutations (default 15)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case (default 60)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
@@ -260,6 +305,11 @@ def main() -> int:
             path = work / f"program{k}.yaml"
             path.write_text(text)
             cases.append(("program", what, ["run", str(path), "--max-instructions", LIMIT]))
+        for k, (what, text) in enumerate(saved_run_cases(rng, ns.saved_runs, work)):
+            path = work / f"run{k}.json"
+            path.write_text(text)
+            command = ["report", str(work / "good_run.json"), str(path)] if k % 2 == 0 else ["explain", str(path)]
+            cases.append(("run json", what, command))
         with ThreadPoolExecutor(max_workers=max(ns.jobs, 1)) as pool:
             runs = pool.map(lambda case: run_case(case[2], ns.timeout, work), cases)
             for n, ((kind, what, args), (outcome, detail)) in enumerate(zip(cases, runs), 1):
@@ -273,7 +323,7 @@ def main() -> int:
             print(f"--- {outcome}: {what}\n    gpusim {' '.join(args)}\n    {detail.strip().splitlines()[-1] if detail.strip() else ''}")
         print(f"{len(cases)} bad inputs in {time.perf_counter() - started:.0f} s")
         print(f"{'input':8s} " + " ".join(f"{o:>12s}" for o in OUTCOMES))
-        for kind in ("kernel", "header", "arch", "flags", "code obj", "program"):
+        for kind in ("kernel", "header", "arch", "flags", "code obj", "program", "run json"):
             print(f"{kind:8s} " + " ".join(f"{by_kind[kind][o]:12d}" for o in OUTCOMES))
         print(f"{'all':8s} " + " ".join(f"{counts[o]:12d}" for o in OUTCOMES))
     finally:
