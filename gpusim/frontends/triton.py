@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
-from gpusim.errors import UsageError
+from gpusim.errors import SourceLoc, UsageError
 
 WAVE = 64
 
@@ -208,12 +208,35 @@ def compile_kernel(kernel, arguments: Sequence[Argument], constexprs: Mapping[st
         try:
             compiled = triton.compile(ASTSource(kernel, signature=signature, constexprs=dict(constexprs)),
                                       target=GPUTarget("hip", gfx, WAVE), options=opts)
-        except Exception as err:   # a CompilationError points into the user's kernel: pass it on as text
-            raise UsageError(f"Triton could not compile '{kernel.__name__}' for {gfx}: "
-                             f"{type(err).__name__}: {err}") from None
+        except Exception as err:   # a CompilationError points into the user's kernel: pass it on as one line
+            raise _compile_error(err, kernel, gfx) from None
     md = compiled.metadata
     return Compiled(compiled.asm["amdgcn"], md.name, int(md.shared), int(getattr(md, "global_scratch_size", 0)),
                     int(getattr(md, "profile_scratch_size", 0)), int(md.num_warps))
+
+
+def _compile_error(err: Exception, kernel, gfx: str) -> UsageError:
+    """_compile_error is Triton's compile error ``err`` as one line: at the file, line and column of the kernel's
+    source it names (Triton's CompilationError counts lines from the kernel's ``def``, and prints an excerpt
+    over several lines), else at the kernel's ``def``."""
+    node = getattr(err, "node", None)
+    detail = getattr(err, "error_message", None) if node is not None else None
+    detail = " ".join(str(detail or f"{type(err).__name__}: {err}").split())
+    file = getattr(kernel, "file_name", None)
+    first = getattr(kernel, "def_file_line_number", None)
+    loc = None
+    if isinstance(file, str) and isinstance(first, int):
+        line, col = first, 1
+        own = getattr(err, "src", None) is not None and getattr(err, "src", None) == getattr(kernel, "src", None)
+        if own and isinstance(getattr(node, "lineno", None), int):   # the error lies in the kernel itself
+            line = first + node.lineno - 1
+            col = getattr(node, "col_offset", 0) + getattr(kernel, "def_file_col_number", 1)   # 1-based
+        try:
+            text = inspect.getsourcelines(kernel.fn)[0][line - getattr(kernel, "starting_line_number", first)]
+        except (OSError, TypeError, IndexError, AttributeError):
+            text = ""
+        loc = SourceLoc(file, line, col, text)
+    return UsageError(f"Triton could not compile '{kernel.__name__}' for {gfx}: {detail}", loc)
 
 
 def launch_header(compiled: Compiled, arguments: Sequence[Argument], grid: Sequence[int]) -> str:

@@ -114,6 +114,20 @@ def test_mistakes_are_usage_errors(rng):
         gt.simulate(tk.add_kernel, grid=(1,), args=(x[::2], x[::2], x[::2], 128), constexprs={"BLOCK": 128})
 
 
+def test_a_compile_error_is_one_line_at_the_kernel_source(rng):
+    # BLOCK=3: tl.arange needs a power of 2; Triton reports it over several lines, counted from the def
+    x = rng.random(256, dtype=np.float32)
+    with pytest.raises(UsageError) as info:
+        gt.simulate(tk.add_kernel, grid=(1,), args=(x, x, x, 256), constexprs={"BLOCK": 3})
+    message = str(info.value)
+    source = Path(tk.__file__).read_text().splitlines()
+    line = next(n for n, text in enumerate(source, 1) if "offs = pid * BLOCK + tl.arange(0, BLOCK)" in text)
+    col = source[line - 1].index("tl.arange") + 1
+    assert message.startswith(f"{tk.__file__}:{line}:{col}: error: Triton could not compile 'add_kernel' for gfx942: "
+                              "arange's range must be a power of 2"), message
+    assert "\n" not in message
+
+
 def _untouched_matmul(tmp_path, lds: bool) -> Path:
     """_untouched_matmul writes Triton's f16 matmul assembly, unedited, under a hand-written launch header."""
     from triton.backends.compiler import GPUTarget
