@@ -133,8 +133,8 @@ def _set(node: Located, kind: Optional[str], parts: list, k: int, value: Located
     allowed = KEYS.get(kind, ()) if kind not in ("params", "buffers", "streams") else ()
     if key not in present and key not in allowed:
         choices = list(present) + [a for a in allowed if a not in present]
-        what = "parameter" if kind == "params" else "key"
-        raise ProgramError(f"override {dotted}: the program has no {what} '{shown}'", loc,
+        what, name = ("parameter", key) if kind == "params" else ("key", shown)
+        raise ProgramError(f"override {dotted}: the program has no {what} '{name}'", loc,
                            did_you_mean(key, choices) or (f"known: {', '.join(choices)}" if choices else ""))
     items = dict(present)
     if last:

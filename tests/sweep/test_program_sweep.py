@@ -68,7 +68,7 @@ def test_a_program_study_varies_the_program_keys(folder):
     ("system.link.bandwith_gbps: [64]", r"study.yaml:3:\d+: error: vary.system.link.bandwith_gbps: the program has no "
                                         r"key 'system.link.bandwith_gbps' \(did you mean 'bandwidth_gbps'\?\)"),
     ("params.algorithim: [ring]", r"study.yaml:3:\d+: error: vary.params.algorithim: the program has no parameter "
-                                  r"'params.algorithim' \(did you mean 'algorithm'\?\)"),
+                                  r"'algorithim' \(did you mean 'algorithm'\?\)"),
     ("sytem.topology: [ring]", r"study.yaml:3:\d+: error: vary.sytem.topology: .*'sytem' \(did you mean 'system'\?\)"),
     ("system.link.bandwidth_gbps: [64, -1]", r"study.yaml:3:\d+: error: vary.system.link.bandwidth_gbps: "
                                              r".*bandwidth_gbps must be at least 0.001"),

@@ -211,7 +211,7 @@ def test_override_of_a_list_item(tmp_path):
 
 @pytest.mark.parametrize("key, phrase", [
     ("system.link.bandwith_gbps", "no key 'system.link.bandwith_gbps' (did you mean 'bandwidth_gbps'?)"),
-    ("params.chunks", "no parameter 'params.chunks' (did you mean 'chunk'?)"),
+    ("params.chunks", "no parameter 'chunks' (did you mean 'chunk'?)"),
     ("sytem.topology", "no key 'sytem' (did you mean 'system'?)"),
     ("streams.9.gpu", "is a list of 2; '9' is not an index of it"),
 ])
