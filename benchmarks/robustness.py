@@ -137,8 +137,8 @@ BAD_OPS = (("repeat halving to 0", "repeat: {var: k, halving: [8, 0], ops: [{hos
            ("template of 10^9 rows", "kernel: template:gemm\n        params: {m: 1000000000}"),
            ("kernel that is a directory", "kernel: ."), ("unknown operation", "launch_rocket: 1"),
            ("wait before its own record", "wait: e\n      - record: e"))
-BAD_SYSTEM = (("link bandwidth 0", "  link: {bandwidth_gbps: 0}"), ("link bandwidth nan", "  link: {bandwidth_gbps: .nan}"),
-              ("link latency -5", "  link: {latency_us: -5}"), ("copy engines 0", "  copy_engines: 0"),
+BAD_SYSTEM = (("link bandwidth 0", "  link: {bandwidth_gbps: 0}"),
+              ("link bandwidth nan", "  link: {bandwidth_gbps: .nan}"), ("link latency -5", "  link: {latency_us: -5}"), ("copy engines 0", "  copy_engines: 0"),
               ("10^8 GPUs", "  gpus: {arch: cdna3, count: 100000000}"), ("unknown topology", "  topology: torus"))
 PROGRAM = """system:
   gpus: {arch: cdna3, count: 2}

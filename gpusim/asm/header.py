@@ -49,6 +49,7 @@ _MAX_DIM = (1 << 31) - 1
 _MAX_GRID_ITEMS = (1 << 32) - 1   # an HSA dispatch packet's grid_size_x/y/z are 32-bit work-item counts
 ITEM_BYTES = {name: np.dtype(t).itemsize for name, t in NUMPY_DTYPES.items()}
 MAX_BUFFER_BYTES = 16 << 30   # all buffers of a launch together: what a host can hold, not a toy limit
+MAX_KERNARG_BYTES = 1 << 20   # a kernarg segment a descriptor or metadata may ask for (far above any real one)
 
 _KEYWORD_RE = re.compile(r"gpusim-([\w-]*)[ \t]*(:?)")
 _KV_RE = re.compile(r"([A-Za-z_]\w*)[ \t]*=[ \t]*((?:[^\s,=]+)(?:[ \t]*,[ \t]*[^\s,=]+)*)")

@@ -17,6 +17,7 @@ from typing import Iterator, Mapping, Optional
 import numpy as np
 
 from gpusim import jitcache
+from gpusim.asm.header import MAX_KERNARG_BYTES
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.errors import AsmError, HeaderError, KernelFault
@@ -139,9 +140,6 @@ def _scratch_pointers(md_args: list, declared: int) -> int:
     if all(isinstance(a, dict) and a.get(".value_kind") == "global_buffer" and ".name" not in a for a in tail):
         return extra
     return 0
-
-
-MAX_KERNARG_BYTES = 1 << 20   # the bound code_object.parse_descriptor puts on a descriptor's kernarg_size
 
 
 def _metadata_args(meta: dict, kernel: KernelSource) -> tuple[list[dict], int]:

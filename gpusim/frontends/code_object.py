@@ -16,6 +16,7 @@ from typing import Optional
 
 import yaml
 
+from gpusim.asm.header import MAX_KERNARG_BYTES
 from gpusim.frontends import bundle, kernel_names, msgpack
 from gpusim.frontends.elf import NT_AMDGPU_METADATA, CodeObjectError, Elf
 from gpusim.frontends.tools import find_tool
@@ -104,7 +105,7 @@ def parse_descriptor(kd: bytes, elf: Elf, name: str) -> dict:
         raise elf.error(f"kernel descriptor of '{name}' is truncated")
     group, private, kernarg = struct.unpack_from("<III", kd, 0)
     rsrc3, rsrc1, rsrc2, props, preload = struct.unpack_from("<IIIHH", kd, 44)
-    if group > (1 << 20) or private > (1 << 26) or kernarg > (1 << 20):
+    if group > (1 << 20) or private > (1 << 26) or kernarg > MAX_KERNARG_BYTES:
         raise elf.error(f"kernel descriptor of '{name}' holds absurd sizes (LDS {group}, scratch {private}, "
                         f"kernarg {kernarg} bytes)")
     bit = lambda word, lo, n=1: (word >> lo) & ((1 << n) - 1)  # noqa: E731

@@ -53,8 +53,8 @@ def assembly_of(path: str, target: str) -> str:
     if not os.path.isfile(path):
         raise HipCompileError(f"cannot read '{path}': no such file")
     try:
-        done = subprocess.run(compile_args(path, target, output="-"), capture_output=True, encoding="utf-8", errors="replace",
-                              timeout=COMPILE_TIMEOUT_S)
+        done = subprocess.run(compile_args(path, target, output="-"), capture_output=True, encoding="utf-8",
+                              errors="replace", timeout=COMPILE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise HipCompileError(f"{path}: clang took longer than {COMPILE_TIMEOUT_S} s") from None
     if done.returncode != 0:

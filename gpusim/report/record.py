@@ -59,7 +59,8 @@ def read_run(run, arch=None, label: Optional[str] = None) -> RunRecord:
         except (OSError, ValueError) as err:
             raise UsageError(f"cannot read run JSON {path}: {err}") from None
         if not isinstance(run_dict, dict):
-            held = {list: "a list", type(None): "null", str: "a string", bool: "a boolean"}.get(type(run_dict), "a number")
+            held = {list: "a list", type(None): "null", str: "a string", bool: "a boolean"}.get(type(run_dict),
+                                                                                               "a number")
             raise UsageError(f"{path} is not the JSON of a run (it holds {held}, not an object; "
                              "gpusim run --json writes one)")
         return read_run(run_dict, arch, label or str(path))
@@ -102,10 +103,11 @@ def _check_fields(run: Mapping, label: str) -> None:
     if not isinstance(run["kernel"], str):
         raise refuse("kernel", "a name")
     counters = run["counters"]
-    if not isinstance(counters, Mapping) or not all(isinstance(k, str) and _is_number(v) for k, v in counters.items()):
-        bad = next((k for k, v in counters.items() if not _is_number(v)), None) if isinstance(counters, Mapping) else None
-        raise refuse("counters", "a mapping of counter names to finite numbers" +
-                     (f" (counter '{bad}' is not)" if bad is not None else ""))
+    if not isinstance(counters, Mapping):
+        raise refuse("counters", "a mapping of counter names to finite numbers")
+    bad = next((k for k, v in counters.items() if not (isinstance(k, str) and _is_number(v))), None)
+    if bad is not None:
+        raise refuse("counters", f"a mapping of counter names to finite numbers (counter '{bad}' is not)")
     for key in ("grid", "block"):
         value = run.get(key)
         if value is not None and not (isinstance(value, list) and len(value) <= 3

@@ -39,7 +39,8 @@ def test_a_damaged_field_is_named(saved, field, value, phrase):
     run[field] = value
     with pytest.raises(UsageError) as info:
         read_run(run, label="b.json")
-    assert str(info.value).startswith("error: b.json is not the JSON of a run: ") and phrase in str(info.value), info.value
+    message = str(info.value)
+    assert message.startswith("error: b.json is not the JSON of a run: ") and phrase in message, message
 
 
 def test_the_saved_run_itself_reads_and_compares(saved):
