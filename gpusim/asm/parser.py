@@ -30,10 +30,12 @@ import yaml
 from gpusim.asm import expr as _expr
 from gpusim.asm import isa
 from gpusim.asm.expr import ExprParser, Undefined, evaluate, label_form
+from gpusim.asm.descriptor_rules import descriptor_problem
 from gpusim.asm.header import parse_header_lines
 from gpusim.asm.ir import (AsmModule, FloatImm, FuncOperand, Imm, Instruction, KernelSource, LabelRef,
                            Operand, Reg, Special, Waitcnt)
 from gpusim.asm.lexer import Line, Preprocessed, Tok, preprocess, tokenize
+from gpusim.asm.target_id import processor_of
 from gpusim.errors import AsmError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import screen
 
@@ -1279,6 +1281,13 @@ class _Assembler:
             if "accum_offset" not in descriptor and re.search(r"gfx9(0a|4[0-9a-f])", module.target):
                 raise self.err(f"'.amdhsa_kernel {pk.name}' lacks '.amdhsa_accum_offset', required for "
                                f"{module.target.rsplit('-', 1)[-1]}", kline, pk.loc.col - 1)
+            problem = descriptor_problem(descriptor, processor_of(module.target) if module.target else None)
+            if problem is not None:
+                field, message = problem
+                if field in pk.fields:
+                    _, fln, fpos = pk.fields[field]
+                    raise self.err(message, fln, _skip_ws(fln.code, fpos))
+                raise self.err(message, kline, pk.loc.col - 1)
             entry = module.labels.get(pk.name)
             if entry is None:
                 where = "is a data label, not code" if pk.name in self.data_labels else "has no label"

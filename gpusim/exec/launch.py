@@ -37,7 +37,6 @@ CODE_BASE = 0x7E00_0000_0000
 GUARD_BYTES = 4096
 ALIGN = 256
 DEFAULT_LIMIT = 2_000_000_000   # wave-instructions of the whole dispatch
-MAX_USER_SGPRS = 31   # gfx9's COMPUTE_PGM_RSRC2.USER_SGPR is 5 bits
 # wave-instructions of one wave: the biggest shipped workloads run a few thousand per wave (a 65536-step
 # pointer chase a third of a million), and at the timing model's ~20 M/s a wave looping past this budget
 # is stopped within a second or two (a workgroup of 4 such waves in a few seconds)
@@ -196,7 +195,6 @@ class Dispatch:
         self.buffers: dict[str, Buffer] = {}
         self.scalars: dict[str, object] = {}
         self._layout()
-        self._check_initial_sgprs()
 
     # ------------------------------------------------------------ memory image
     def _kernarg_offsets(self) -> tuple[dict[str, int], dict[str, int], int]:
@@ -346,7 +344,9 @@ class Dispatch:
 
     # ------------------------------------------------------------ ABI
     def user_sgprs(self) -> np.ndarray:
-        """user_sgprs lists (sgpr, value) pairs of the AMDHSA user SGPRs, in ABI order."""
+        """user_sgprs lists (sgpr, value) pairs of the AMDHSA user SGPRs, in ABI order: at most 31, since the
+        assembler held the descriptor to llvm-mc's rules (gpusim.asm.descriptor_rules: the enabled fields and the
+        preloaded kernarg dwords within a count of 0..31), so the interpreter's init_wave may write them unchecked."""
         d = self.desc
         pairs: list[tuple[int, int]] = []
         nxt = 0
@@ -379,25 +379,6 @@ class Dispatch:
             pairs.append((nxt, word))
             nxt += 1
         return np.array(pairs if pairs else np.zeros((0, 2)), dtype=np.int64).reshape(-1, 2)
-
-    def _check_initial_sgprs(self) -> None:
-        """_check_initial_sgprs refuses a descriptor whose launch-time SGPRs lie outside what gfx9 allows,
-        as llvm-mc does: at most 31 user SGPRs (the kernel's 5-bit USER_SGPR field), no more than
-        ``.amdhsa_user_sgpr_count`` implied by the enabled user-SGPR fields. The interpreter's init_wave writes
-        them into the scalar file unchecked."""
-        count = self.desc.get("user_sgpr_count", 0)
-        preload = self.desc.get("user_sgpr_kernarg_preload_length", 0)
-        if not 0 <= count <= MAX_USER_SGPRS:
-            raise HeaderError(f"too many user SGPRs enabled: .amdhsa_user_sgpr_count is {count} "
-                              f"(0..{MAX_USER_SGPRS})", self.kernel.loc)
-        if not 0 <= preload <= MAX_USER_SGPRS or self.desc.get("user_sgpr_kernarg_preload_offset", 0) < 0:
-            raise HeaderError(f".amdhsa_user_sgpr_kernarg_preload_length {preload} is out of range "
-                              f"(0..{MAX_USER_SGPRS})", self.kernel.loc)
-        user = self.user_sgprs()
-        implied = int(user[:, 0].max()) + 1 if len(user) else 0
-        if implied > MAX_USER_SGPRS:
-            raise HeaderError(f"too many user SGPRs enabled: the enabled .amdhsa_user_sgpr_* fields need {implied}"
-                              f" (at most {MAX_USER_SGPRS})", self.kernel.loc)
 
     def abi(self) -> np.ndarray:
         """abi returns the launch parameters the interpreter's init_wave reads."""
