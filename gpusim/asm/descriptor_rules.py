@@ -62,6 +62,13 @@ FLAT_SCRATCH_SETUP = ("reserve_flat_scratch", "system_sgpr_private_segment_wavef
 ARCHITECTED_FLAT_SCRATCH = ("gfx940", "gfx941", "gfx942")
 
 
+def implied_user_sgprs(values: Mapping[str, int]) -> int:
+    """implied_user_sgprs is the user SGPR count the enabled ``.amdhsa_user_sgpr_*`` fields and the preloaded
+    kernarg dwords imply: what the assembler writes for ``.amdhsa_user_sgpr_count`` when it is not given."""
+    return (sum(n for field, n in IMPLIED_USER_SGPRS.items() if values.get(field, 0))
+            + values.get("user_sgpr_kernarg_preload_length", 0))
+
+
 def descriptor_problem(values: Mapping[str, int], processor: Optional[str]) -> Optional[tuple[Optional[str], str]]:
     """descriptor_problem returns (field, what is wrong) for the first value of ``values`` (field name without
     ``.amdhsa_`` -> value) that llvm-mc 19 refuses, the field None for a rule over the whole block; None when
@@ -81,8 +88,7 @@ def descriptor_problem(values: Mapping[str, int], processor: Optional[str]) -> O
     elif processor is not None and "enable_private_segment" in values:
         return "enable_private_segment", (f"'.amdhsa_enable_private_segment' needs architected flat scratch, "
                                           f"which {processor} does not have")
-    implied = sum(n for field, n in IMPLIED_USER_SGPRS.items() if values.get(field, 0)) \
-        + values.get("user_sgpr_kernarg_preload_length", 0)
+    implied = implied_user_sgprs(values)
     if "user_sgpr_count" in values and values["user_sgpr_count"] < implied:
         return "user_sgpr_count", (f"'.amdhsa_user_sgpr_count' {values['user_sgpr_count']} is smaller than the "
                                    f"{implied} user SGPRs the enabled '.amdhsa_user_sgpr_*' fields imply")

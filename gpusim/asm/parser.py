@@ -30,7 +30,7 @@ import yaml
 from gpusim.asm import expr as _expr
 from gpusim.asm import isa
 from gpusim.asm.expr import ExprParser, Undefined, evaluate, label_form
-from gpusim.asm.descriptor_rules import descriptor_problem
+from gpusim.asm.descriptor_rules import descriptor_problem, implied_user_sgprs
 from gpusim.asm.header import parse_header_lines
 from gpusim.asm.ir import (AsmModule, FloatImm, FuncOperand, Imm, Instruction, KernelSource, LabelRef,
                            Operand, Reg, Special, Waitcnt)
@@ -1288,6 +1288,9 @@ class _Assembler:
                     _, fln, fpos = pk.fields[field]
                     raise self.err(message, fln, _skip_ws(fln.code, fpos))
                 raise self.err(message, kline, pk.loc.col - 1)
+            # as the assembler does: without a count, the user SGPRs the enabled fields imply (the workgroup
+            # ids follow them)
+            descriptor.setdefault("user_sgpr_count", implied_user_sgprs(descriptor))
             entry = module.labels.get(pk.name)
             if entry is None:
                 where = "is a data label, not code" if pk.name in self.data_labels else "has no label"

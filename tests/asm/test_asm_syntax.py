@@ -356,7 +356,8 @@ def test_kernel_descriptor_with_expressions():
         ".set LATE, 15\n")
     (k,) = mod.kernels
     assert (k.name, k.entry) == ("k", 0)
-    assert k.descriptor == {"next_free_vgpr": 24, "next_free_sgpr": 16, "accum_offset": 24}
+    # user_sgpr_count: not given, so the count the (no) enabled user SGPRs imply, as the assembler writes it
+    assert k.descriptor == {"next_free_vgpr": 24, "next_free_sgpr": 16, "accum_offset": 24, "user_sgpr_count": 0}
     assert mod.target == "amdgcn-amd-amdhsa--gfx942"
 
 

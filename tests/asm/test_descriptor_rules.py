@@ -98,3 +98,20 @@ def test_gpusim_takes_what_llvm_mc_takes():
         if mc != gpusim_takes(text):
             differ.append((target, fields, "llvm-mc takes it" if mc else "llvm-mc refuses it"))
     assert not differ, differ
+
+
+def test_without_a_count_the_user_sgprs_are_the_enabled_ones():
+    # no .amdhsa_user_sgpr_count: llvm-mc writes the 2 the kernarg pointer implies, so the workgroup id is s2
+    # (it was s0, over the pointer's low half: every workgroup stored through a wrong address)
+    text = """; gpusim-launch: grid=2,1,1 block=64,1,1
+; gpusim-arg: dst buffer u32[2] out
+; gpusim-check: dst == np.arange(2)
+""" + KERNEL.format(target="gfx942", fields="\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+                    "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n\t\t.amdhsa_next_free_vgpr 8\n"
+                    "\t\t.amdhsa_next_free_sgpr 8\n\t\t.amdhsa_accum_offset 4\n").replace(
+        "\ts_endpgm\n", "\ts_load_dwordx2 s[0:1], s[0:1], 0x0\n\tv_mov_b32 v0, s2\n\ts_lshl_b32 s3, s2, 2\n"
+                        "\tv_mov_b32 v2, s3\n\ts_waitcnt lgkmcnt(0)\n\tglobal_store_dword v2, v0, s[0:1]\n\ts_endpgm\n")
+    kernel = gpusim.kernel_from_text(text, "k.s")
+    assert kernel.source.descriptor["user_sgpr_count"] == 2
+    result = gpusim.simulate(kernel, "cdna3", check=True, timing=False)
+    assert result.checks and result.checks_passed
