@@ -18,14 +18,15 @@ each found by assembling the field's boundary values with ``llvm-mc-19 -triple=a
   architected flat scratch (gfx940-gfx942) the scratch set-up fields a gfx90a kernel uses, which gfx90a
   refuses ``enable_private_segment`` for in turn.
 
+A block without ``user_sgpr_count`` gets the implied count (``implied_user_sgprs``), as the assembler writes it.
+
 Departures: llvm-mc 19 truncates ``user_sgpr_count`` to 32 bits before its check, so it takes 2^32 as 0;
-gpusim refuses it with every other value above 31. ``next_free_sgpr`` and ``next_free_vgpr`` (llvm-mc: 0..102
-and 0..512) are checked against the architecture file instead (gpusim.arch.occupancy: cdna3's 102 SGPRs, and at
-most 256 arch VGPRs and 256 AGPRs, which refuses some unified counts llvm-mc takes). llvm-mc also refuses a ``reserve_xnack_mask`` that
-disagrees with the target id's xnack mode (1 unless ``:xnack-``); gpusim does not check it, since a code
-object's descriptor (gpusim.frontends.code_object) is read back with its reserves at 0, the SGPR granules
-holding them. The ``accum_offset`` rules, and limits that depend on the architecture file (LDS, AGPRs,
-SGPRs), are gpusim.arch.occupancy's too.
+gpusim refuses it with every other value above 31. ``next_free_sgpr`` and ``next_free_vgpr`` (llvm-mc:
+0..102 and 0..512) are checked against the architecture file instead (gpusim.arch.occupancy: cdna3's 102
+SGPRs, and at most 256 arch VGPRs and 256 AGPRs, which refuses some unified counts llvm-mc takes), as are
+``accum_offset`` and the LDS size. llvm-mc also refuses a ``reserve_xnack_mask`` that disagrees with the
+target id's xnack mode (1 unless ``:xnack-``); gpusim does not check it, since a code object's descriptor
+(gpusim.frontends.code_object) is read back with its reserves at 0, the SGPR granules holding them.
 """
 from __future__ import annotations
 
