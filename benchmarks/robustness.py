@@ -119,7 +119,7 @@ def arch_cases() -> list[tuple[str, str, str]]:
 
 
 HIP_KERNEL = REPO / "tests" / "frontends" / "data" / "vadd.hip"
-# (what, operation) placed in PROGRAM's stream, or (what, text) replacing one of its lines
+# (what, operation placed in PROGRAM's stream)
 BAD_OPS = (("repeat halving to 0", "repeat: {var: k, halving: [8, 0], ops: [{host_delay: 1}]}"),
            ("repeat doubling from 0", "repeat: {var: k, doubling: [0, 8], ops: [{host_delay: 1}]}"),
            ("repeat of 10^12", "repeat: {var: k, range: [0, 1000000000000, 1], ops: [{host_delay: 1}]}"),
@@ -137,8 +137,10 @@ BAD_OPS = (("repeat halving to 0", "repeat: {var: k, halving: [8, 0], ops: [{hos
            ("template of 10^9 rows", "kernel: template:gemm\n        params: {m: 1000000000}"),
            ("kernel that is a directory", "kernel: ."), ("unknown operation", "launch_rocket: 1"),
            ("wait before its own record", "wait: e\n      - record: e"))
+# (what, a line of PROGRAM's system: added below its gpus line, or replacing it)
 BAD_SYSTEM = (("link bandwidth 0", "  link: {bandwidth_gbps: 0}"),
-              ("link bandwidth nan", "  link: {bandwidth_gbps: .nan}"), ("link latency -5", "  link: {latency_us: -5}"), ("copy engines 0", "  copy_engines: 0"),
+              ("link bandwidth nan", "  link: {bandwidth_gbps: .nan}"),
+              ("link latency -5", "  link: {latency_us: -5}"), ("copy engines 0", "  copy_engines: 0"),
               ("10^8 GPUs", "  gpus: {arch: cdna3, count: 100000000}"), ("unknown topology", "  topology: torus"))
 PROGRAM = """system:
   gpus: {arch: cdna3, count: 2}
@@ -158,7 +160,7 @@ def program_cases() -> list[tuple[str, str]]:
     saxpy = str(REPO / "workloads" / "saxpy.s")
     out = [(f"program op: {what}", PROGRAM.replace("OP", op.replace("SAXPY", saxpy))) for what, op in BAD_OPS]
     gpus = "  gpus: {arch: cdna3, count: 2}"
-    for what, line in BAD_SYSTEM:   # a line of its own below gpus, or gpus replaced
+    for what, line in BAD_SYSTEM:
         system = line if line.startswith("  gpus:") else f"{gpus}\n{line}"
         out.append((f"program system: {what}", PROGRAM.replace(gpus, system).replace("OP", "host_delay: 1")))
     out += [("program: params naming params", 'params: {a: "${b}", b: 4}\n' + PROGRAM.replace("OP", "host_delay: 1")),
@@ -179,8 +181,7 @@ def code_object_cases(rng: random.Random, count: int, work: Path) -> list[tuple[
     subprocess.run(hip.compile_args(str(HIP_KERNEL), "gfx942", output=str(asm)), check=True)
     subprocess.run(["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942", "-c", str(asm), "-o", str(obj)],
                    check=True)
-    header.write_text("\n".join(line.replace("//", ";", 1) for line in HIP_KERNEL.read_text().splitlines()
-                                if line.startswith("// gpusim-")) + "\n")
+    header.write_text(hip.header_text(HIP_KERNEL.read_text()))
     data = obj.read_bytes()
     elf = Elf(data, str(obj))
     note = next(s for s in elf.sections if s.type == 7)
@@ -213,8 +214,7 @@ def saved_run_cases(rng: random.Random, count: int, work: Path) -> list[tuple[st
     fields (at any depth) replaced by a value of another kind or removed, and files that hold no object."""
     good = work / "good_run.json"
     subprocess.run([sys.executable, "-m", "gpusim.cli", "run", str(REPO / "workloads" / "saxpy.s"), "--json",
-                    str(good)], capture_output=True, check=True, cwd=work,
-                   env=dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")))
+                    str(good)], capture_output=True, check=True, cwd=work, env=_checkout_env())
     run = json.loads(good.read_text())
 
     def paths(value, prefix=()):
@@ -254,9 +254,13 @@ def classify(proc: subprocess.CompletedProcess) -> str:
     return {0: "passed", 1: "check_failed", 2: "refused", 3: "fault"}.get(proc.returncode, "traceback")
 
 
+def _checkout_env() -> dict:
+    """_checkout_env is this process's environment with this checkout first on PYTHONPATH."""
+    return dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
 def run_case(args: list[str], timeout: float, cwd: Path) -> tuple[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env = _checkout_env()
     try:
         proc = subprocess.run([sys.executable, "-m", "gpusim.cli", *args], capture_output=True, text=True,
                               timeout=timeout, cwd=cwd, env=env)

@@ -20,8 +20,7 @@ pytestmark = pytest.mark.skipif(shutil.which("clang-19") is None or shutil.which
 
 def _header(src: Path, out: Path) -> Path:
     """_header writes the .hip file's // gpusim-* comments as a --header file of ; lines."""
-    lines = [line.replace("//", ";", 1) for line in src.read_text().splitlines() if line.startswith("// gpusim-")]
-    out.write_text("\n".join(lines) + "\n")
+    out.write_text(hip.header_text(src.read_text()))
     return out
 
 
