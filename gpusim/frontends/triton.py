@@ -231,9 +231,9 @@ def _compile_error(err: Exception, kernel, gfx: str) -> UsageError:
         if own and isinstance(getattr(node, "lineno", None), int):   # the error lies in the kernel itself
             line = first + node.lineno - 1
             col = getattr(node, "col_offset", 0) + getattr(kernel, "def_file_col_number", 1)   # 1-based
-        try:
-            text = inspect.getsourcelines(kernel.fn)[0][line - getattr(kernel, "starting_line_number", first)]
-        except (OSError, TypeError, IndexError, AttributeError):
+        try:   # the source lines Triton read the kernel from, decorators included
+            text = kernel.raw_src[line - kernel.starting_line_number]
+        except (TypeError, IndexError, AttributeError):
             text = ""
         loc = SourceLoc(file, line, col, text)
     return UsageError(f"Triton could not compile '{kernel.__name__}' for {gfx}: {detail}", loc)
