@@ -320,7 +320,7 @@ class Result:
 def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = False,
              timing: bool = False, outputs: bool = True, max_instructions: int = DEFAULT_LIMIT,
              trace=None, max_wave_instructions: int = DEFAULT_WAVE_LIMIT,
-             timeout: Optional[float] = None, warm_up: bool = False, sample=None) -> Result:
+             timeout: Optional[float] = None, warm_up: bool = False, sample=None, progress=None) -> Result:
     """simulate runs ``kernel`` on ``arch`` and returns its Result.
 
     Every wave of the grid runs, on the functional executor alone or, with
@@ -344,6 +344,8 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     ``Result.sampling`` says what was done and how sure the projection is. Outputs and checks stay exact:
     with ``check`` or ``outputs`` every workgroup also runs functionally; so do the timed run's instruction
     counts, unless ``Result.sampling.counts_estimated`` (a grid whose workgroups differ by their data).
+    ``progress`` (timed runs only; a gpusim.engine.progress.ProgressWatch such as
+    gpusim.report.progress_bar.TerminalProgress) watches the timed dispatches while they run.
     Raises KernelFault if the kernel faults and HeaderError if it has no launch line.
     """
     arch = load_arch(arch) if not isinstance(arch, Arch) else arch
@@ -361,7 +363,7 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
         from gpusim.engine.timing import time_kernel
         timed = time_kernel(kernel, arch, max_instructions=max_instructions,
                             max_wave_instructions=max_wave_instructions, values=outputs or check, trace=trace,
-                            timeout=timeout, warm_up=warm_up, sample=sample)
+                            timeout=timeout, warm_up=warm_up, sample=sample, progress=progress)
         run = timed.functional
     else:
         dispatch = Dispatch(module, kernel.source, kernel.program, module.launch, module.args)

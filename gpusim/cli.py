@@ -112,6 +112,8 @@ exit codes: 0 ok, 1 a check failed, 2 bad input or flags, 3 the kernel faulted
 """
 
 
+QUIET_HELP = ("no progress bar (a timed run draws one on standard error when it is a terminal and the run lasts "
+              "over a second)")
 _MILLIONS = f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS / 1e6:g} M"
 SAMPLE_HELP = (
     "sampled timing: simulate a representative part of a big dispatch in full detail and project the rest "
@@ -208,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
                           "inputs repeat an earlier launch's")
     run.add_argument("--trace-max-events", type=int, default=2_000_000, metavar="N",
                      help="events recorded at most (default 2e6); beyond it the trace is cut and says so")
+    run.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
     occ = sub.add_parser("occupancy", help="waves per SIMD a kernel can hold, and what limits it",
                          description="Compute occupancy from the kernel descriptor (VGPRs incl. AGPRs, SGPRs, "
@@ -232,6 +235,7 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3); Triton "
                     "compiles for its gfx_target")
     tr.add_argument("--no-timing", dest="timing", action="store_false", help="functional run only (faster)")
+    tr.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     tr.add_argument("--sample", choices=SAMPLE_MODES, default=None,
                     help="sampled timing, as 'gpusim run --sample' (default auto: a dispatch above "
                          f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS:,} wave-instructions by the grid method; off: in full)")
@@ -473,7 +477,7 @@ def _cmd_run(ns) -> int:
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
                           trace=window, timeout=ns.timeout, warm_up=ns.warm_up,
-                          sample=_sample_policy(ns, sample))
+                          sample=_sample_policy(ns, sample), progress=_progress_bar(ns))
     # with --json -, stdout carries only the JSON so it can be piped
     print(format_run(result, kernel, sample=sample), file=sys.stderr if ns.json == "-" else sys.stdout)
     if window is not None:
@@ -548,9 +552,17 @@ def _cmd_triton(ns) -> int:
                           num_warps=ns.num_warps, arch=arch, types=types, options=options, checks=ns.check)
     sample = (ns.sample or DEFAULT_SAMPLE_MODE) if ns.timing else None
     result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing, outputs=bool(ns.check),
-                          sample=sample)
+                          sample=sample, progress=_progress_bar(ns))
     print(format_run(result, compiled, sample=sample))
     return 0 if result.checks_passed else 1
+
+
+def _progress_bar(ns):
+    """_progress_bar is the progress bar a timed run draws on standard error: on a terminal, unless --quiet."""
+    if ns.quiet or not ns.timing or not sys.stderr.isatty():
+        return None
+    from gpusim.report.progress_bar import TerminalProgress
+    return TerminalProgress(sys.stderr)
 
 
 def _write_json(path: str, doc: dict) -> None:

@@ -241,3 +241,44 @@ def test_readme_tour_override_example_runs_as_written_and_resizes_the_buffers():
     assert words[:2] == ["gpusim", "run"]
     out = ok(*words[1:], cwd=REPO)
     assert re.search(r"^check\s+PASS y ~= a \* x \+ y: 16384 elements", out, re.M), out
+
+
+def _on_a_terminal(*args: str) -> tuple[int, str, str]:
+    """_on_a_terminal runs the CLI with its standard error on a pseudo-terminal of 120 columns (what a person
+    at a terminal sees there) and its standard output on a pipe; returns (exit code, stdout, stderr)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "gpusim.cli", *args], stdout=subprocess.PIPE, stderr=follower,
+                            stdin=subprocess.DEVNULL, cwd=REPO, env=env)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:   # the child has closed its end
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = proc.stdout.read().decode()
+    os.close(leader)
+    return proc.wait(timeout=600), out, seen.decode(errors="replace")
+
+
+def test_a_long_timed_run_on_a_terminal_shows_its_progress_and_quiet_hides_it():
+    # about 2 s of timing loop: past the bar's one-second delay
+    args = ("run", "workloads/gemm_128x128.s", "--grid", "16,8,1")
+    code, out, err = _on_a_terminal(*args)
+    assert code == 0, err
+    frames = [f for f in err.split("\r") if "gemm_f16_128x128x32 timed:" in f]
+    assert frames and "3.96M/3.96M wave-instructions" in frames[-1], err
+    assert re.search(r"^time\s+[\d,]+ cycles", out, re.M)
+    code, quiet_out, err = _on_a_terminal(*args, "--quiet")
+    assert code == 0 and "timed:" not in err, err
+    assert quiet_out == out

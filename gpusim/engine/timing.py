@@ -9,8 +9,10 @@ numba loop (gpusim.engine.kernels.cu) needs.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Optional
+from functools import partial
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -32,6 +34,7 @@ from gpusim.exec.launch import (
 )
 from gpusim.engine.launch import kernel_times
 from gpusim.engine.middle import FunctionalBeside, MiddleRun, middle_place
+from gpusim.engine.progress import DispatchSize, ProgressWatch, published_array
 from gpusim.engine.sampling import SamplePlan, plan_sampling, project, sample_arrays
 from gpusim.engine.sampling_policy import SamplingOutcome, sampling_policy
 from gpusim.exec.runaway import has_loops, may_wait_on_others
@@ -239,7 +242,8 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
                 max_wave_instructions: int = DEFAULT_WAVE_LIMIT, quantum: int = QUANTUM_CYCLES, values: bool = True,
                 trace: Optional[TraceWindow] = None, timeout: Optional[float] = None,
                 first_workgroups: int = 0, warm_up: bool = False, memory: Optional[MemoryLevels] = None,
-                bound: Optional[BoundMemory] = None, sample=None) -> TimedRun:
+                bound: Optional[BoundMemory] = None, sample=None,
+                progress: Optional[ProgressWatch] = None) -> TimedRun:
     """time_kernel simulates ``kernel`` (from gpusim.api.load_kernel) on the timing model of ``arch``.
 
     ``quantum`` is how many cycles one CU advances before the next takes its turn (1: strict cycle order
@@ -276,6 +280,9 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     functionally for the outputs and the exact instruction counts (with ``bound``, in place, also when
     ``values`` is False but the kernel's addresses read buffers, so that the buffers are what a full run
     leaves). A run with ``trace`` or ``first_workgroups`` is never sampled.
+
+    ``progress`` (gpusim.engine.progress.ProgressWatch) watches each timed dispatch, the warm-up's and the
+    timed one, while it runs; nothing of the run depends on it.
     """
     # a kernel without loops cannot run away in a way the probe reports (may_wait_on_others): no probe
     probe = None
@@ -285,6 +292,15 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     plan = _sample_plan(kernel, arch, sampling_policy(sample), probe, trace=trace, first_workgroups=first_workgroups)
     limits = dict(max_instructions=max_instructions, max_wave_instructions=max_wave_instructions, quantum=quantum,
                   timeout=timeout, first_workgroups=first_workgroups, plan=plan)
+
+    def watch(what: str) -> Optional[Callable]:
+        """watch is how ``progress`` is shown the dispatch named ``what``: sized by the probe where it ran."""
+        if progress is None:
+            return None
+        n_wg = int(np.prod(kernel.module.launch.grid))
+        expected = None if probe is None else int(probe.instruction_counts.sum()) * n_wg
+        return partial(progress, size=DispatchSize(f"{kernel.name} {what}", n_wg, expected))
+
     sampled = plan is not None and plan.method != "full"
     with_functional = sampled and (values or (bound is not None and
                                                reads_buffers(kernel.program, value_slice(kernel.program))))
@@ -304,13 +320,13 @@ def time_kernel(kernel, arch: Arch, *, max_instructions: int = DEFAULT_LIMIT,
     try:
         if warm_up:
             _timed_dispatch(kernel, arch, memory, values=False, trace=None, bound=_untouched(kernel.program, bound),
-                            **limits)
+                            watch=watch("warm-up"), **limits)
             memory = memory.for_next_kernel(keep_l2=keeps_l2(arch))
         # a sampled run computes no values and skips workgroups: in a device space it must leave the buffers as
         # they are, for the functional run to read the inputs the kernel was given
         run = _timed_dispatch(kernel, arch, memory, values=values and not sampled, trace=trace,
                               bound=_untouched(kernel.program, bound) if sampled else bound,
-                              with_functional=with_functional, **limits)
+                              with_functional=with_functional, watch=watch("timed"), **limits)
     except BaseException:
         if beside is not None:
             beside.cancel()
@@ -342,11 +358,14 @@ def _sample_plan(kernel, arch: Arch, policy, probe: Optional[TimedRun], *, trace
 def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instructions: int, max_wave_instructions: int,
                     quantum: int, values: bool, trace: Optional[TraceWindow], timeout: Optional[float],
                     first_workgroups: int, bound: Optional[BoundMemory] = None,
-                    plan: Optional[SamplePlan] = None, with_functional: bool = False) -> TimedRun:
+                    plan: Optional[SamplePlan] = None, with_functional: bool = False,
+                    watch: Optional[Callable] = None) -> TimedRun:
     """_timed_dispatch runs one dispatch of ``kernel`` on the timing model with ``memory``'s levels as they are
     (time_kernel's arguments; no runaway probe, no warm-up), sampled as ``plan`` says. Mutates ``memory`` and, with ``bound``, the
     buffers it binds. ``with_functional``: every workgroup also runs functionally (time_kernel), which reports
-    a fault in the middle the grid method skips (gpusim.engine.middle says where else that middle runs)."""
+    a fault in the middle the grid method skips (gpusim.engine.middle says where else that middle runs).
+    ``watch(published)`` (None: unwatched) is held while the loop runs and publishes into ``published``
+    (gpusim.engine.progress)."""
     module = kernel.module
     p = kernel.program
     full = np.ones(p.rows, dtype=bool) if values else value_slice(p)
@@ -435,8 +454,9 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     memory_args = memory.kernel_args()
     middle_fault = None
     with watchdog(timeout) as stop:
+        published = published_array()
         launch = bundles.LaunchArrays(dispatch.abi(), dispatch.user_sgprs(), written0, dispatch.regions, dispatch.env(),
-                                      params, dispatch_order(arch), stop, np.zeros(arch.gpu.xcds, np.int64))
+                                      params, dispatch_order(arch), stop, np.zeros(arch.gpu.xcds, np.int64), published)
         # the workgroups the grid method skips, unless the loop runs them all: on a thread beside it, or (with
         # a functional run too) here only to see whether one of them faults before a fault the timed run met
         # after its jump
@@ -445,8 +465,9 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
         if middle is not None and place.beside:
             middle.start()
         try:
-            cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus,
-                                            counted, scratch, memory_args, sampling, events, tctl)
+            with (nullcontext() if watch is None else watch(published)):
+                cycles = jitcache.compiled_call(cuk.run_timed, program, launch, value_arrays, waves, workgroups, cus,
+                                                counted, scratch, memory_args, sampling, events, tctl)
         except BaseException:
             if middle is not None:
                 middle.cancel()

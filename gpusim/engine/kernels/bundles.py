@@ -22,15 +22,16 @@ ProgramArrays = namedtuple("ProgramArrays", (
     "reads_at", "reads", "writes_at", "writes",
 ))
 
-# How the dispatch is launched and placed, read only except ``stop`` and ``xcd_next``.
+# How the dispatch is launched and placed, read only except ``stop``, ``xcd_next`` and ``progress``.
 #   abi, user_sgprs, abi_written: the launch's register state (gpusim.exec.launch.Dispatch: abi(),
 #   user_sgprs(), register_tracking()); regions, env: the buffers' address regions and the dispatch's
 #   environment values; params: the machine and the run's limits (params.P_* columns); cu_order[p]: the CU that
 #   workgroup p of the first round goes to (timing.dispatch_order); stop[0]: set nonzero by the host-time
 #   watchdog; xcd_next[x]: the first cycle XCD x's workgroup dispatcher may launch its next workgroup
-#   (cu._dispatch_at, arch launch.workgroup_dispatch_cycles).
+#   (cu._dispatch_at, arch launch.workgroup_dispatch_cycles); progress: what the loop has done so far, written
+#   once per window for a watcher on another thread (gpusim.engine.progress PUBLISHED_* columns).
 LaunchArrays = namedtuple("LaunchArrays", (
-    "abi", "user_sgprs", "abi_written", "regions", "env", "params", "cu_order", "stop", "xcd_next",
+    "abi", "user_sgprs", "abi_written", "regions", "env", "params", "cu_order", "stop", "xcd_next", "progress",
 ))
 
 # The values the waves compute (the functional state gpusim.exec.kernels.interpreter.step mutates).

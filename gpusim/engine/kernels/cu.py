@@ -56,7 +56,8 @@ from gpusim.engine.kernels.kinds import (
 from gpusim.engine.kernels.params import (
     ARB_GREEDY_THEN_OLDEST, ARB_ROUND_ROBIN, P_ARBITRATION, P_BANK_WIDTH, P_BANKS, P_CODE_BASE, P_COISSUE, P_CUS,
     P_CUS_PER_XCD, P_DISPATCH_CYCLES, P_FIRST_WGS, P_LDS_LAT, P_LIMIT, P_LINE_BYTES, P_QUANTUM, P_REFILL,
-    P_SLOTS_PER_CU, P_WAVE_LIMIT, P_WAVES_PER_WG, P_WGS_PER_CU,
+    P_SLOTS_PER_CU, P_WAVE_LIMIT, P_WAVES_PER_WG, P_WGS_PER_CU, PUBLISHED_CYCLE, PUBLISHED_DISPATCHED,
+    PUBLISHED_ISSUED,
 )
 from gpusim.engine.kernels.requests import request_lines
 from gpusim.engine.kernels.workgroup_slots import (
@@ -286,8 +287,10 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
     fault past P_WAVE_LIMIT; a wave whose taken branch lands on a ``P.endless`` instruction
     (gpusim.exec.runaway) stops, and faults once nothing else can move. ``L.stop[0]`` turning nonzero (a
     host-time watchdog, from another thread: the GIL is released) ends the run with FAULT_TIMEOUT at the
-    end of a window, at the lowest wave slot still running. An instruction with ``P.full[i]`` False only
-    computes its addresses (gpusim.asm.value_slice), which is all the timing needs. ``L.cu_order`` gives
+    end of a window, at the lowest wave slot still running; at every window's end the loop writes how far
+    it has come into ``L.progress`` (PUBLISHED_* columns, for a watcher on another thread). An instruction
+    with ``P.full[i]`` False only computes its addresses (gpusim.asm.value_slice), which is all the timing
+    needs. ``L.cu_order`` gives
     the CU that the i-th workgroup of the first round goes to; P_FIRST_WGS > 0 dispatches only that many
     workgroups, the first in order, with the launch's registers unchanged. Counters accumulate in
     ``K.counters`` (C_* columns) and ``K.icount`` (per instruction). The events (EV_*) of the CUs and cycles
@@ -299,7 +302,8 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
     sem, ops, xops, mods, pc_bytes = P.sem, P.ops, P.xops, P.mods, P.pc_bytes
     tkind, tcat, tbusy, full, endless = P.tkind, P.tcat, P.tbusy, P.full, P.endless
     reads_at, reads, writes_at, writes = P.reads_at, P.reads, P.writes_at, P.writes
-    abi, params, cu_order, regions, env, stop = L.abi, L.params, L.cu_order, L.regions, L.env, L.stop
+    abi, params, cu_order, regions, env = L.abi, L.params, L.cu_order, L.regions, L.env
+    stop, progress = L.stop, L.progress
     sreg, vreg, T, valid, mem, lds = V.sreg, V.vreg, V.T, V.valid, V.mem, V.lds
     pc, state, ready, age, wg_of = W.pc, W.state, W.ready, W.age, W.wg_of
     vmq, vmn, lgq, lgn = W.vmq, W.vmn, W.lgq, W.lgn
@@ -639,6 +643,9 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                 next_cycle = cu_wake[cu]
         if tracing and tctl[T_C0] <= window_end and cycle <= tctl[T_C1]:
             _emit_sample(trace, tctl, M, window_end)
+        progress[PUBLISHED_CYCLE] = cycle
+        progress[PUBLISHED_ISSUED] = issued_total
+        progress[PUBLISHED_DISPATCHED] = next_wg
         if live_waves == 0:
             break
         if stop[0] != 0:

@@ -1,0 +1,90 @@
+"""A progress bar for a long timed run on a terminal, drawn from what the timing loop publishes.
+
+``gpusim run`` hands a ``TerminalProgress`` to the timing model when its standard error is a terminal
+(``--quiet`` turns it off): a full simulation of a big kernel takes tens of seconds, and a person waiting
+on it should see how far it has come and how long it has left. The bar is a display only
+(gpusim.engine.progress): the cycles and counters are the same with it or without it.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator, TextIO
+
+import numpy as np
+from tqdm import tqdm
+
+from gpusim.engine.progress import DispatchSize, Progress
+
+
+class TerminalProgress:
+    """TerminalProgress is a gpusim.engine.progress.ProgressWatch that draws a tqdm bar on ``file``.
+
+    A dispatch whose loop has not begun (the timing model still compiling) or that ends within ``delay``
+    host seconds draws nothing. A longer one gets a bar, redrawn every ``interval`` seconds by a daemon
+    thread: the wave-instructions issued against the dispatch's expected count where its size knows it,
+    else the workgroups dispatched against the grid, with the simulated cycle beside them. A dispatch that
+    finishes fills its bar (a sampled one skips part of its count); one that faults leaves it where it
+    stopped. Either way the bar is erased, so that the report that follows stands alone.
+    """
+
+    def __init__(self, file: TextIO, *, delay: float = 1.0, interval: float = 0.25):
+        self.file = file
+        self.delay = delay
+        self.interval = interval
+
+    @contextmanager
+    def __call__(self, published: np.ndarray, size: DispatchSize) -> Iterator[None]:
+        bar = _Bar(self.file, published, size)
+        start = time.monotonic()
+        done = threading.Event()
+
+        def redraw() -> None:
+            while not done.wait(self.interval):
+                if time.monotonic() - start >= self.delay:
+                    bar.draw()
+
+        thread = threading.Thread(target=redraw, name="gpusim-progress", daemon=True)
+        thread.start()
+        finished = False
+        try:
+            yield
+            finished = True
+        finally:
+            done.set()
+            thread.join()
+            if time.monotonic() - start >= self.delay:
+                bar.draw(finished=finished)
+            bar.close()
+
+
+class _Bar:
+    """_Bar is one dispatch's bar, drawn once the loop has published something."""
+
+    def __init__(self, file: TextIO, published: np.ndarray, size: DispatchSize):
+        self.file, self.published, self.size = file, published, size
+        self.bar = None
+
+    def draw(self, finished: bool = False) -> None:
+        """draw shows the latest reading (a finished dispatch's bar full), once the loop has begun."""
+        now = Progress.read(self.published)
+        if now.issued == 0 and now.cycle == 0:
+            return
+        by_instructions = self.size.wave_instructions is not None
+        total = self.size.wave_instructions if by_instructions else self.size.workgroups
+        done = total if finished else min(now.issued if by_instructions else now.dispatched, total)
+        if self.bar is None:
+            self.bar = tqdm(total=total, initial=done, desc=self.size.what, file=self.file, leave=False,
+                            dynamic_ncols=True, unit=" wave-instructions" if by_instructions else " workgroups",
+                            unit_scale=by_instructions, postfix=f"cycle {now.cycle:,}",
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}{unit} "
+                                       "[{elapsed}<{remaining}]{postfix}")
+            return
+        self.bar.set_postfix_str(f"cycle {now.cycle:,}", refresh=False)
+        self.bar.update(done - self.bar.n)   # a step rather than a new n: tqdm's time left comes from its rate
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
