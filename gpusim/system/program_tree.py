@@ -103,7 +103,8 @@ def apply_overrides(root: Located, overrides: Mapping[str, Any]) -> Located:
     did-you-mean; the error names the override, whose value sits at a ``<override>`` location.
     """
     for dotted, value in overrides.items():
-        loc = SourceLoc("<override>", 1, 1, f"{dotted}={value!r}")
+        # the override as `--set KEY=VALUE` spells it (an empty VALUE is None)
+        loc = SourceLoc("<override>", 1, 1, f"{dotted}={'' if value is None else value}")
         parts = str(dotted).split(".")
         if not dotted or any(not p for p in parts):
             raise ProgramError(f"override key {dotted!r} is not a dotted key such as system.link.bandwidth_gbps",

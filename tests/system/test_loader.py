@@ -228,6 +228,16 @@ def test_bad_override_value_is_named():
     assert str(info.value).startswith("<override>:1:1: error: system.gpus.count must be at least 1, got 0")
 
 
+@pytest.mark.parametrize("overrides, shown", [
+    ({"system.link.bandwidth_gbps": "fast"}, "system.link.bandwidth_gbps=fast"),
+    ({"": None}, "="),   # `--set =`: an empty key and value
+])
+def test_a_bad_override_is_shown_as_it_was_typed(overrides, shown):
+    with pytest.raises(ProgramError) as info:
+        load_program(DATA / "good.yaml", overrides)
+    assert str(info.value).endswith(f" [in: {shown}]"), str(info.value)
+
+
 # ---------------------------------------------------------------- bad programs: keys, types, sizes
 def test_unknown_top_level_key(tmp_path):
     refused(tmp_path, "bufers:\n  x: \"u8[4]\"\n", 1, 'bufers', "unknown key 'bufers' in the program",
