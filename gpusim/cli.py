@@ -113,7 +113,7 @@ exit codes: 0 ok, 1 a check failed, 2 bad input or flags, 3 the kernel faulted
 
 
 QUIET_HELP = ("no progress bar (a timed run draws one on standard error when it is a terminal and the run lasts "
-              "over a second)")
+              "over a second: of the kernel's wave-instructions, or of a program's kernel launches)")
 _MILLIONS = f"{SAMPLE_ABOVE_WAVE_INSTRUCTIONS / 1e6:g} M"
 SAMPLE_HELP = (
     "sampled timing: simulate a representative part of a big dispatch in full detail and project the rest "
@@ -557,12 +557,13 @@ def _cmd_triton(ns) -> int:
     return 0 if result.checks_passed else 1
 
 
-def _progress_bar(ns):
-    """_progress_bar is the progress bar a timed run draws on standard error: on a terminal, unless --quiet."""
+def _progress_bar(ns, program: bool = False):
+    """_progress_bar is the progress bar a timed run (of a kernel, or of a ``program``'s launches) draws on
+    standard error: on a terminal, unless --quiet."""
     if ns.quiet or not ns.timing or not sys.stderr.isatty():
         return None
-    from gpusim.report.progress_bar import TerminalProgress
-    return TerminalProgress(sys.stderr)
+    from gpusim.report.progress_bar import ProgramProgress, TerminalProgress
+    return ProgramProgress(sys.stderr) if program else TerminalProgress(sys.stderr)
 
 
 def _write_json(path: str, doc: dict) -> None:
@@ -599,7 +600,7 @@ def _cmd_run_program(ns) -> int:
         window = _trace_window(ns, None)
     sample = _sample_policy(ns, _sample_mode(ns, window))   # each launch, as a kernel run's dispatch
     result = simulate_program(ns.kernel_file, check=ns.check, overrides=overrides, memo=ns.memo, trace=window,
-                              sample=sample)
+                              sample=sample, progress=_progress_bar(ns, program=True))
     print(format_program(result), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.trace:
         from gpusim.report.program_trace import write_program_trace

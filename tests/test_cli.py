@@ -282,3 +282,11 @@ def test_a_long_timed_run_on_a_terminal_shows_its_progress_and_quiet_hides_it():
     code, quiet_out, err = _on_a_terminal(*args, "--quiet")
     assert code == 0 and "timed:" not in err, err
     assert quiet_out == out
+
+
+def test_a_program_run_on_a_terminal_shows_its_launches():
+    code, out, err = _on_a_terminal("run", "workloads/pipeline_2stream.yaml")
+    assert code == 0, err
+    frames = [f for f in err.split("\r") if f.startswith("program:")]
+    assert frames and "3/3 launches" in frames[-1] and frames[-1].rstrip().endswith("saxpy on GPU 0, timed"), err
+    assert re.search(r"^launches\s+3 kernels", out, re.M)

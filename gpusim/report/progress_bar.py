@@ -1,16 +1,17 @@
-"""A progress bar for a long timed run on a terminal, drawn from what the timing loop publishes.
+"""Progress bars for long runs on a terminal: a kernel's timed dispatch, drawn from what the timing loop
+publishes (``TerminalProgress``), and an application program's kernel launches (``ProgramProgress``).
 
-``gpusim run`` hands a ``TerminalProgress`` to the timing model when its standard error is a terminal
-(``--quiet`` turns it off): a full simulation of a big kernel takes tens of seconds, and a person waiting
-on it should see how far it has come and how long it has left. The bar is a display only
-(gpusim.engine.progress): the cycles and counters are the same with it or without it.
+``gpusim run`` hands one of them to the model when its standard error is a terminal (``--quiet`` turns it
+off): a full simulation of a big kernel, or a program of hundreds of launches, takes tens of seconds, and a
+person waiting on it should see how far it has come and how long it has left. The bars are a display only
+(gpusim.engine.progress): the cycles and counters are the same with them or without them.
 """
 from __future__ import annotations
 
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator, TextIO
+from typing import Callable, Iterator, TextIO
 
 import numpy as np
 from tqdm import tqdm
@@ -88,3 +89,42 @@ class _Bar:
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+class ProgramProgress:
+    """ProgramProgress is a gpusim.system.simulate.ProgramWatch that draws a tqdm bar on ``file`` of a
+    program's kernel launches completed (timed on the engine or reused from an earlier one) against its
+    launches in all, with the last one's name beside them. Nothing is drawn for ``delay`` host seconds; the
+    bar is erased at the end, so that the report that follows stands alone."""
+
+    def __init__(self, file: TextIO, *, delay: float = 1.0):
+        self.file = file
+        self.delay = delay
+
+    @contextmanager
+    def __call__(self, launches: int) -> Iterator[Callable[[object], None]]:
+        start = time.monotonic()
+        bar = None
+        done = 0
+
+        def launched(record) -> None:   # a gpusim.system.runtime.LaunchRecord
+            nonlocal bar, done
+            done += 1
+            if bar is None:
+                if time.monotonic() - start < self.delay:
+                    return
+                bar = tqdm(total=launches, initial=done, desc="program", unit=" launches", file=self.file,
+                           leave=False, dynamic_ncols=True,
+                           bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}{unit} "
+                                      "[{elapsed}<{remaining}]{postfix}")
+            else:
+                bar.update(1)
+            bar.set_postfix_str(f"{record.label} on GPU {record.gpu}, {'reused' if record.reused else 'timed'}",
+                                refresh=False)
+            bar.refresh()
+
+        try:
+            yield launched
+        finally:
+            if bar is not None:
+                bar.close()

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 import simpy
@@ -112,11 +112,13 @@ class ProgramRun:
     ``keep_initial`` keeps a copy of every buffer's initial values (``initial``, what checks compare with);
     ``trace`` (a gpusim.engine.timing.TraceWindow) records every launch's wave events on the CUs and cycles it
     selects (RunState.kernel_traces; each traced launch is timed, not reused); ``sample`` (a sample mode name or
-    a SamplingPolicy; None: off) may time each launch from a sample of its grid (run_launch's)."""
+    a SamplingPolicy; None: off) may time each launch from a sample of its grid (run_launch's); ``on_launch``
+    is called with each kernel launch's LaunchRecord as it completes (a progress display)."""
 
     def __init__(self, program: Program, *, values: bool = True, memo: bool = True, keep_initial: bool = True,
-                 trace=None, sample=None):
+                 trace=None, sample=None, on_launch: Optional[Callable[[LaunchRecord], None]] = None):
         self.program = program
+        self.on_launch = on_launch
         self.values = values
         self.sample = sample
         self.env = simpy.Environment()
@@ -276,8 +278,11 @@ class ProgramRun:
             if out.trace is not None:
                 self.state.kernel_traces.append(KernelTrace(span, out.trace, kernel.program, arch, out.cycles))
         yield self.env.timeout(arch.launch.completion_signal_cycles / mhz)
-        self.state.launches.append(LaunchRecord(label, gpu, stream.name, out.cycles, out.kernel_time_us,
-                                                float(self.env.now - start), out.reused, hbm_bytes, out.sampling))
+        record = LaunchRecord(label, gpu, stream.name, out.cycles, out.kernel_time_us, float(self.env.now - start),
+                              out.reused, hbm_bytes, out.sampling)
+        self.state.launches.append(record)
+        if self.on_launch is not None:
+            self.on_launch(record)
 
     # ------------------------------------------------------------ copies
     def _memcpy(self, stream: StreamSpec, op: MemcpyOp):

@@ -1,11 +1,12 @@
 """The terminal progress bar of a long timed run (gpusim.report.progress_bar), drawn from published figures."""
 import io
+from types import SimpleNamespace
 
 import pytest
 
 from gpusim.engine.progress import PUBLISHED_CYCLE, PUBLISHED_DISPATCHED, PUBLISHED_ISSUED, DispatchSize, \
     published_array
-from gpusim.report.progress_bar import TerminalProgress
+from gpusim.report.progress_bar import ProgramProgress, TerminalProgress
 
 
 def _frames(text: str) -> list[str]:
@@ -57,3 +58,15 @@ def test_nothing_is_drawn_before_the_loop_begins_or_for_a_quick_run():
     with TerminalProgress(quick, delay=60, interval=60)(published, DispatchSize("k timed", 64, None)):
         _publish(published, 1_234, 500, 64)
     assert compiling.getvalue() == quick.getvalue() == ""
+
+
+def test_a_program_bar_counts_its_launches_and_names_the_last():
+    out = io.StringIO()
+    launch = SimpleNamespace(label="bitonic_step", gpu=0, reused=True)
+    with ProgramProgress(out, delay=0)(210) as launched:
+        for _ in range(3):
+            launched(launch)
+    frames = _frames(out.getvalue())
+    assert frames[-1].startswith("program:   1%|") and "3/210 launches" in frames[-1], frames
+    assert frames[-1].endswith("bitonic_step on GPU 0, reused")
+    assert out.getvalue().endswith("\r")

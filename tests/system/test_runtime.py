@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -364,3 +365,22 @@ def test_copies_and_memsets_move_exactly_the_bytes_their_offsets_select(tmp_path
         """)
     r = simulate_program(path, check=True)
     assert r.checks_passed and [s.detail["nbytes"] for s in r.spans] == [4, 2]
+
+
+def test_a_progress_watch_is_told_the_launches_and_shown_each_as_it_completes(tmp_path):
+    path = saxpy_program(tmp_path, 3)
+    seen = {}
+
+    @contextmanager
+    def watch(launches):
+        seen["launches"], seen["records"] = launches, []
+        yield seen["records"].append
+
+    plain = simulate_program(path)
+    watched = simulate_program(path, progress=watch)
+    assert watched.total_us == plain.total_us and watched.launches == plain.launches
+    assert seen["launches"] == 3
+    # each launch in the order it completed, with what the result says of it (the memo reuses the third)
+    assert [(r.label, r.cycles, r.reused) for r in seen["records"]] == \
+        [(launch["kernel"], launch["cycles"], launch["reused"]) for launch in plain.launches]
+    assert [r.reused for r in seen["records"]] == [False, False, True]
