@@ -1,7 +1,8 @@
 """hip compiles a HIP source file's device code with clang-19 into assembly text for one gfx target.
 
 Where no HIP headers are installed, gpusim's own small header (include/gpusim_hip.h) is force-included:
-threadIdx/blockIdx/blockDim/gridDim, the qualifiers, __syncthreads, atomics and common math. The launch
+threadIdx/blockIdx/blockDim/gridDim, the qualifiers, __syncthreads, atomics, wave-level functions (shuffles,
+votes, bit counts) and common math. The launch
 header lives in ``// gpusim-launch/arg/check`` comments of the .hip file.
 """
 from __future__ import annotations

@@ -180,3 +180,12 @@ def test_bytes_that_are_not_utf8_in_tool_output_are_no_traceback(tmp_path, capsy
                     b"__global__ void k(float* x) { x[0] = undeclared\xcf; }\n")
     code, out = _run(capsys, src)
     assert code == 2 and len(out.strip().splitlines()) == 1 and f"{src}:2:" in out, out
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_hip_wave_functions_match_numpy(timing):
+    # shuffles down, up, xor and from a lane, at widths 64, 32 and 16; ballot, any, all; popc, ffs, clz
+    r = gpusim.simulate(gpusim.load_kernel(DATA / "wave_functions.hip"), "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 9
+    for c in r.checks:
+        assert c.passed and c.elements > 0, c.describe()

@@ -1,6 +1,7 @@
 /* gpusim_hip.h is the small HIP device header gpusim force-includes when no HIP
    headers are installed: enough for kernels written against the HIP runtime API's
-   device side (built-in indices, qualifiers, barriers, atomics, common math). */
+   device side (built-in indices, qualifiers, barriers, atomics, wave-level
+   functions, common math). */
 #ifndef GPUSIM_HIP_H
 #define GPUSIM_HIP_H
 
@@ -101,6 +102,68 @@ static __device__ __forceinline__ unsigned atomicCAS(unsigned *p, unsigned expec
                                        __HIP_MEMORY_SCOPE_AGENT);
   return expected;
 }
+
+/* Wave-level functions, as HIP defines them for a wave of 64 lanes: a shuffle reads
+   ``var`` from another lane of the same ``width``-lane segment (width a power of two
+   up to 64) and a lane whose source falls outside its segment keeps its own value.
+   They go through ds_bpermute_b32, which reads the source lane's value whether or
+   not that lane is active (an inactive lane's register holds what it last held). */
+static constexpr int warpSize = 64;
+static __device__ __forceinline__ unsigned __lane_id() {
+  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+static __device__ __forceinline__ int __gpusim_bpermute(int lane, int var) {
+  return __builtin_amdgcn_ds_bpermute(lane << 2, var);
+}
+static __device__ __forceinline__ int __gpusim_shfl_lane(int src_lane, int width) {
+  int self = (int)__lane_id();
+  return (self & ~(width - 1)) + (src_lane & (width - 1));
+}
+static __device__ __forceinline__ int __gpusim_shfl_up_lane(unsigned delta, int width) {
+  int self = (int)__lane_id();
+  return (self & (width - 1)) < (int)delta ? self : self - (int)delta;
+}
+static __device__ __forceinline__ int __gpusim_shfl_down_lane(unsigned delta, int width) {
+  int self = (int)__lane_id();
+  return (self & (width - 1)) + (int)delta >= width ? self : self + (int)delta;
+}
+static __device__ __forceinline__ int __gpusim_shfl_xor_lane(int mask, int width) {
+  int self = (int)__lane_id();
+  int other = self ^ mask;
+  return (other & ~(width - 1)) == (self & ~(width - 1)) ? other : self;
+}
+#define __GPUSIM_SHUFFLES(T)                                                                              \
+  static __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {              \
+    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_lane(src_lane, width),                  \
+                                                   __builtin_bit_cast(int, var)));                        \
+  }                                                                                                       \
+  static __device__ __forceinline__ T __shfl_up(T var, unsigned delta, int width = warpSize) {         \
+    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_up_lane(delta, width),                  \
+                                                   __builtin_bit_cast(int, var)));                        \
+  }                                                                                                       \
+  static __device__ __forceinline__ T __shfl_down(T var, unsigned delta, int width = warpSize) {       \
+    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_down_lane(delta, width),                \
+                                                   __builtin_bit_cast(int, var)));                        \
+  }                                                                                                       \
+  static __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {         \
+    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_xor_lane(lane_mask, width),             \
+                                                   __builtin_bit_cast(int, var)));                        \
+  }
+__GPUSIM_SHUFFLES(int)
+__GPUSIM_SHUFFLES(unsigned int)
+__GPUSIM_SHUFFLES(float)
+static __device__ __forceinline__ unsigned long long __ballot(int predicate) {
+  return __builtin_amdgcn_ballot_w64(predicate != 0);
+}
+static __device__ __forceinline__ int __any(int predicate) { return __ballot(predicate) != 0; }
+static __device__ __forceinline__ int __all(int predicate) { return __ballot(predicate) == __ballot(1); }
+static __device__ __forceinline__ unsigned long long __activemask() { return __ballot(1); }
+static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ __forceinline__ int __ffs(unsigned x) { return __builtin_ffs((int)x); }
+static __device__ __forceinline__ int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
+static __device__ __forceinline__ int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
+static __device__ __forceinline__ int __clzll(unsigned long long x) { return x ? __builtin_clzll(x) : 64; }
 
 #define __GPUSIM_MATH1(NAME) \
   static __device__ __forceinline__ float NAME##f(float x) { return __builtin_##NAME##f(x); } \
