@@ -1,0 +1,70 @@
+"""The float functions gpusim's HIP header builds itself (expm1f, log1pf, tanhf, sinhf, coshf, erff), run on
+gpusim over every binade of both signs and the special values, against Python's double-precision math rounded
+to float: within a few ulp (OpenCL C's full-profile bounds are 3, 2, 5, 4, 4 and 16), the special values and
+the sign of zero exact. The header's declarations of what it cannot provide name the function where it is
+called."""
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gpusim
+from gpusim.frontends.hip import HipCompileError
+
+DATA = Path(__file__).parent / "data"
+pytestmark = pytest.mark.skipif(shutil.which("clang-19") is None, reason="clang-19 compiles HIP")
+
+# each function, the ulp it was measured within (2026-11-29), in the kernel's output order
+FUNCTIONS = [(math.expm1, 3), (math.log1p, 2), (math.tanh, 2), (math.sinh, 2), (math.cosh, 1), (math.erf, 1)]
+
+
+def _reference(f, v: float) -> float:
+    """_reference is ``f(v)`` correctly rounded to float (to within double's own rounding)."""
+    try:
+        return float(np.float32(f(v)))
+    except OverflowError:   # sinh, cosh, expm1 past float's range
+        return math.copysign(math.inf, v) if f is math.sinh else math.inf
+    except ValueError:      # log1p at -1 is -inf, below it NaN
+        return -math.inf if v == -1.0 else math.nan
+
+
+def _ulp(got: float, want: float) -> float:
+    if math.isnan(want) or math.isnan(got):
+        return 0.0 if math.isnan(want) and math.isnan(got) else math.inf
+    if math.isinf(want) or math.isinf(got) or want == 0.0:
+        return 0.0 if got == want and math.copysign(1, got) == math.copysign(1, want) else math.inf
+    return abs(got - want) / float(np.spacing(np.float32(abs(want))))
+
+
+@pytest.fixture(scope="module")
+def swept():
+    with np.errstate(over="ignore"):
+        r = gpusim.simulate(gpusim.load_kernel(DATA / "math_functions.hip"), "cdna3", timing=False)
+    return r.outputs["x"].astype(np.float64), r.outputs["y"].reshape(-1, len(FUNCTIONS)).astype(np.float64)
+
+
+@pytest.mark.parametrize("k", range(len(FUNCTIONS)), ids=[f.__name__ for f, _ in FUNCTIONS])
+def test_header_math_is_within_its_ulp_bound_and_exact_on_special_values(swept, k):
+    f, bound = FUNCTIONS[k]
+    x, y = swept
+    with np.errstate(over="ignore"):
+        errors = [(_ulp(float(g), _reference(f, float(v))), float(v), float(g)) for v, g in zip(x, y[:, k])]
+    worst = max(errors)
+    assert worst[0] <= bound, f"{f.__name__}({worst[1]!r}) = {worst[2]!r}: {worst[0]} ulp"
+    specials = x[131072:]   # +-0, +-inf, NaN, -1, 1, -2, in the errors above with 0 or inf ulp, nothing between
+    assert len(specials) == 256 and np.isnan(specials).sum() == 32 and (specials == 0).sum() == 64
+
+
+def test_a_math_function_the_header_lacks_is_named_where_it_is_called(tmp_path):
+    src = tmp_path / "k.hip"
+    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
+                   "__global__ void k(double *d) {\n"
+                   "  d[threadIdx.x] = exp(d[threadIdx.x]);\n"
+                   "}\n")
+    with pytest.raises(HipCompileError) as info:
+        gpusim.load_kernel(src)
+    assert str(info.value).startswith(f"{src}:3:20: error: 'exp' is unavailable: not in gpusim's HIP header")
