@@ -9,12 +9,12 @@ ended: ``refused`` (exit 2, one error line), ``fault`` (exit 3, a GPU fault repo
 are bugs; the cases behind them are listed with the command that reproduces each.
 
 The inputs: mutated corpus kernels (tests/exec/kernel_mutator.py, as the fuzz test makes them, run with a
-small --max-instructions in timed and --no-timing mode), kernels whose gpusim launch/arg/check header
-lines are damaged, architecture YAML files with bad values, bad command-line flags, code objects with
-bytes damaged (a HIP kernel built with clang-19, its bytes flipped anywhere, in its metadata note or in
-its code, or cut short; left out without clang-19), application programs (.yaml) with bad values, and
-saved runs (``gpusim run --json``) with fields damaged, given to ``gpusim report`` and ``gpusim explain``.
-Every file is written to a temporary folder that is removed at the end.
+small --max-instructions in timed and --no-timing mode), kernels whose gpusim launch/arg/check header lines
+are damaged, a kernel whose static data (.rodata) holds bad data directives, architecture YAML files with bad
+values, bad command-line flags, code objects with bytes damaged (a HIP kernel built with clang-19, its bytes
+flipped anywhere, in its metadata note or in its code, or cut short; left out without clang-19), application
+programs (.yaml) with bad values, and saved runs (``gpusim run --json``) with fields damaged, given to
+``gpusim report`` and ``gpusim explain``. Every file is written to a temporary folder that is removed at the end.
 """
 from __future__ import annotations
 
@@ -77,6 +77,21 @@ def kernel_cases(rng: random.Random, count: int) -> list[tuple[str, str, list[st
         mode = ["--check"] if n % 2 else ["--check", "--no-timing"]
         out.append((f"mutated {Path(path).name}: {'; '.join(done)}", mutated, ["--max-instructions", LIMIT, *mode]))
     return out
+
+
+STATIC_DATA = (REPO / "tests" / "asm" / "data" / "static" / "static_data.s").read_text()
+BAD_DATA = ("\t.byte 999", "\t.byte -129, 1", "\t.quad bytes", "\t.long words+4", "\t.fill -1",
+            "\t.fill 99999999999, 8", "\t.fill 2, 9, 1", "\t.zero 1, 2, 3", "\t.p2align 99", "\t.align 3",
+            "\t.balign -8", "\t.asciz \"open", "\t.ascii \"a\" \"b\"", "\t.float abc", "\t.double 1e999",
+            "\t.long 1,,2", "\t.short (", "\t.octa 1", "\t.uleb128 5", "\t.byte nosuch",
+            "\t.string \"\\777\\xfffff\"", "\t.space 67108865", "\t.word 1")
+
+
+def static_data_cases() -> list[tuple[str, str, list[str]]]:
+    """static_data_cases put a bad data directive in place of the .rodata bytes a kernel reads through @rel32."""
+    good = "\t.byte\t1, 2, 3, 4, 5, 6, 7, 8"
+    return [(f"data line '{bad.strip()}'", STATIC_DATA.replace(good, bad), ["--check", "--max-instructions", LIMIT])
+            for bad in BAD_DATA]
 
 
 def header_cases() -> list[tuple[str, str, list[str]]]:
@@ -288,11 +303,11 @@ def main() -> int:
     started = time.perf_counter()
     try:
         cases = []
-        for k, (what, text, flags) in enumerate(kernel_cases(rng, ns.cases) + header_cases()):
+        for k, (what, text, flags) in enumerate(kernel_cases(rng, ns.cases) + header_cases() + static_data_cases()):
             path = work / f"k{k}.s"
             path.write_text(text)
-            cases.append(("kernel" if what.startswith("mutated") else "header", what,
-                          ["run", str(path), *flags]))
+            kind = "kernel" if what.startswith("mutated") else "data" if what.startswith("data") else "header"
+            cases.append((kind, what, ["run", str(path), *flags]))
         for k, (what, text, cmd) in enumerate(arch_cases()):
             path = work / f"arch{k}.yaml"
             path.write_text(text)
@@ -327,7 +342,7 @@ def main() -> int:
             print(f"--- {outcome}: {what}\n    gpusim {' '.join(args)}\n    {detail.strip().splitlines()[-1] if detail.strip() else ''}")
         print(f"{len(cases)} bad inputs in {time.perf_counter() - started:.0f} s")
         print(f"{'input':8s} " + " ".join(f"{o:>12s}" for o in OUTCOMES))
-        for kind in ("kernel", "header", "arch", "flags", "code obj", "program", "run json"):
+        for kind in ("kernel", "header", "data", "arch", "flags", "code obj", "program", "run json"):
             print(f"{kind:8s} " + " ".join(f"{by_kind[kind][o]:12d}" for o in OUTCOMES))
         print(f"{'all':8s} " + " ".join(f"{counts[o]:12d}" for o in OUTCOMES))
     finally:

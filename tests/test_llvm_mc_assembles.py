@@ -12,7 +12,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = sorted([*REPO.glob("tests/data/corpus/**/*.s"), *REPO.glob("workloads/*.s"),
-                  *REPO.glob("benchmarks/kernels/*.s"), *REPO.glob("tests/engine/data/*.s")])
+                  *REPO.glob("benchmarks/kernels/*.s"), *REPO.glob("tests/engine/data/*.s"),
+                  *REPO.glob("tests/asm/data/static/*.s")])
 LLVM_MC = "llvm-mc-19"
 
 pytestmark = pytest.mark.skipif(

@@ -23,6 +23,7 @@ from gpusim.asm.program import (
     M_SRC1_SEL, M_SUB, M_TARGET, M_VMCNT, N_MODS, N_SLOTS, NO_DPP, PAST_END, S0, S1, S2, S3, SEL_DWORD, SREG_FILE, VAL,
     WIDTH, Program,
 )
+from gpusim.asm.static_data import CODE_BASE
 from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction, did_you_mean
 from gpusim.asm import fields
 from gpusim.asm.fields import pack_shape
@@ -77,6 +78,10 @@ LAYOUTS = {
 
 def _is_float_type(t: str) -> bool:
     return t in ("f16", "f32", "f64", "bf16", "v2f16", "v2f32")
+
+
+# the relocations of a static data label an operand may carry (Encoder._relocated)
+_RELOCATIONS = ("@rel32@lo", "@rel32@hi", "@abs32@lo", "@abs32@hi")
 
 
 def encode_constant(value, t: str) -> tuple[int, bool]:
@@ -143,6 +148,8 @@ class Encoder:
         self.module = module
         self.target = target
         self.accum_offset = accum_offset
+        self.pc = 0   # the byte offset of the instruction being encoded (encode_module sets it)
+        self.static_refs = 0   # operands resolved to static data
 
     # ------------------------------------------------------------ operands
     def _fail(self, ins: Instruction, msg: str, hint: str = "") -> AsmError:
@@ -205,11 +212,29 @@ class Encoder:
             pattern, literal = encode_constant(number, t)
             return K_IMM, _signed64(pattern), max(1, bits // 32), literal
         if isinstance(val, LabelRef):
-            raise UnsupportedInstruction(
-                f"symbol '{val.name}' as an operand of {ins.mnemonic} is not supported yet "
-                "(relocations need a linker; gpusim runs self-contained kernels)", ins.loc)
+            # always a literal, as the assembler leaves one for the linker, whatever value it resolves to
+            return K_IMM, _signed64(self._relocated(ins, val)), 1, True
         kind, idx, width = self._register(ins, op, bits)
         return kind, idx, width, False
+
+    def _relocated(self, ins: Instruction, ref: LabelRef) -> int:
+        """_relocated is the 32-bit constant a linker writes for ``ref``, a data label of the module's static
+        data with ``@rel32@lo``/``@hi`` (its address plus the addend less the address of this instruction's
+        literal, which follows its 4-byte encoding) or ``@abs32@lo``/``@hi`` (its address plus the addend),
+        gpusim.asm.static_data; anything else is not supported yet."""
+        data = self.module.static_data
+        kind = ref.reloc.lower()
+        if data is None or ref.name not in data.symbols or kind not in _RELOCATIONS:
+            what = (f"symbol '{ref.name}{ref.reloc}'" if ref.reloc else f"symbol '{ref.name}'")
+            raise UnsupportedInstruction(
+                f"{what} as an operand of {ins.mnemonic} is not supported yet (gpusim resolves @rel32 and "
+                "@abs32 of the file's own .data, .rodata and .bss labels; other relocations need a linker)",
+                ins.loc)
+        self.static_refs += 1
+        value = data.address(ref.name) + ref.addend
+        if kind.startswith("@rel32"):
+            value -= CODE_BASE + self.pc + 4
+        return (value >> 32 if kind.endswith("@hi") else value) & 0xFFFF_FFFF
 
     # ------------------------------------------------------------ modifiers
     def _modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
@@ -763,6 +788,7 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     names = []
     defs = []
     for i, ins in enumerate(module.instructions):
+        enc.pc = pc
         d, size = enc.encode(ins, ops[i], mods[i])
         defs.append(d)
         sem[i] = d.sem
@@ -782,4 +808,5 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     names.append("(end of code)")
     last = locs[-1] if locs else SourceLoc(module.path, 1)
     locs.append(SourceLoc(last.file, last.line, last.col))
-    return Program(sem=sem, ops=ops, mods=mods, unit=unit, pc_bytes=pc_bytes, mnemonics=names, locs=locs, defs=defs)
+    return Program(sem=sem, ops=ops, mods=mods, unit=unit, pc_bytes=pc_bytes, mnemonics=names, locs=locs, defs=defs,
+                   static_data=module.static_data if enc.static_refs else None)

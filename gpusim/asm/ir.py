@@ -12,6 +12,7 @@ from typing import Optional, Union
 
 import numpy as np
 
+from gpusim.asm.static_data import StaticData
 from gpusim.errors import SourceLoc
 
 # the header's element types (``x buffer f32[n]``) and the numpy type a buffer of each is stored as
@@ -219,7 +220,8 @@ class AsmModule:
     ``labels`` maps a label to the index of the instruction that follows it
     (``len(instructions)`` for a label at the end); ``symbols`` holds
     ``.set``/``.equ`` values; ``metadata`` is the raw YAML text of the
-    ``.amdgpu_metadata`` block or ''; ``target`` the ``.amdgcn_target`` string.
+    ``.amdgpu_metadata`` block or ''; ``target`` the ``.amdgcn_target`` string;
+    ``static_data`` what its .data, .rodata and .bss sections hold (None: nothing).
     """
 
     path: str
@@ -232,3 +234,4 @@ class AsmModule:
     launch: Optional[LaunchSpec] = None
     args: list[ArgSpec] = field(default_factory=list)
     checks: list[CheckSpec] = field(default_factory=list)
+    static_data: Optional[StaticData] = None

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import math
 import os
 import re
+import struct
 from dataclasses import dataclass
 from typing import Optional
 
@@ -35,6 +37,7 @@ from gpusim.asm.header import parse_header_lines
 from gpusim.asm.ir import (AsmModule, FloatImm, FuncOperand, Imm, Instruction, KernelSource, LabelRef,
                            Operand, Reg, Special, Waitcnt)
 from gpusim.asm.lexer import Line, Preprocessed, Tok, preprocess, tokenize
+from gpusim.asm.static_data import StaticDataBuilder, is_static_section
 from gpusim.asm.target_id import processor_of
 from gpusim.errors import AsmError, GpusimError, SourceLoc, did_you_mean
 from gpusim.located_yaml import screen
@@ -105,9 +108,16 @@ IGNORED_DIRECTIVES = frozenset((
     ".amdgpu_hsa_kernel", ".amdgpu_lds", ".comm", ".lcomm", ".warning", ".print",
     ".amdhsa_code_object_version", ".amd_amdgpu_isa", ".end", ".symver", ".reloc", ".lsym"))
 DATA_DIRECTIVES = frozenset((
-    ".fill", ".long", ".byte", ".short", ".quad", ".zero", ".word", ".int", ".value", ".half",
+    ".fill", ".long", ".byte", ".short", ".quad", ".zero", ".int", ".value",
     ".2byte", ".4byte", ".8byte", ".ascii", ".asciz", ".string", ".space", ".skip", ".float",
-    ".double", ".octa", ".hword", ".dc", ".uleb128", ".sleb128"))
+    ".double", ".octa", ".dc", ".uleb128", ".sleb128"))   # llvm-mc-19 knows no .word, .hword or .half here
+ALIGN_DIRECTIVES = frozenset((".p2align", ".p2alignl", ".p2alignw", ".align", ".balign", ".balignl", ".balignw"))
+# the bytes of each integer data directive, in static data (gpusim.asm.static_data)
+_INTEGER_BYTES = {".byte": 1, ".short": 2, ".value": 2, ".2byte": 2, ".long": 4, ".int": 4, ".4byte": 4,
+                  ".quad": 8, ".8byte": 8}
+_STRINGS_RE = re.compile(r'[ \t]*"((?:[^"\\]|\\.)*)"[ \t]*(?:,|$)')
+_ESCAPE_RE = re.compile(r'\\(?:([0-7]{1,3})|x([0-9A-Fa-f]+)|(.))')
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "b": 8, "f": 12, "v": 11, "a": 7, "\\": 92, '"': 34, "'": 39}
 # Padding is harmless anywhere in .text: branch targets are instruction indices.
 PADDING_DIRECTIVES = frozenset((".fill", ".zero", ".space", ".skip"))
 _IF_DIRECTIVES = frozenset((
@@ -122,6 +132,7 @@ _OTHER_DIRECTIVES = frozenset((
 KNOWN_DIRECTIVES = IGNORED_DIRECTIVES | DATA_DIRECTIVES | _IF_DIRECTIVES | _LOOP_OPENERS | _OTHER_DIRECTIVES
 
 MAX_MACRO_DEPTH = 20
+MAX_STATIC_DATA_BYTES = 64 << 20   # a kernel file's .data, .rodata and .bss together
 MAX_INCLUDE_DEPTH = 16
 MAX_EXPANDED_LINES = 500_000
 _OPCACHE_LIMIT = 65536
@@ -638,9 +649,10 @@ class _Assembler:
         self.label_locs: dict[str, SourceLoc] = {}
         self.data_labels: set[str] = set()
         self.local_counts: dict[str, int] = {}
-        self.in_text = True
-        self.section_stack: list[bool] = []
-        self.previous_text = True
+        self.section = ".text"             # the section being assembled into
+        self.section_stack: list[str] = []
+        self.previous_section = ".text"
+        self.static = StaticDataBuilder()  # what .data, .rodata and .bss hold (gpusim.asm.static_data)
         self.conds: list[_Cond] = []
         self.frames: list[_Frame] = []
         self.macro_counter = 0
@@ -850,6 +862,8 @@ class _Assembler:
             self.module.labels[name] = len(self.module.instructions)
         else:
             self.data_labels.add(name)
+            if is_static_section(self.section):
+                self.static.label(self.section, name)
 
     def _instruction(self, word: str, line: Line, pos: int, wcol: int) -> None:
         if not self.in_text:
@@ -892,7 +906,17 @@ class _Assembler:
         self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc, cols))
 
     # -- directives ----------------------------------------------------------
+    @property
+    def in_text(self) -> bool:
+        return self.section == ".text" or self.section.startswith(".text.")
+
+    def _switch(self, section: str) -> None:
+        self.previous_section, self.section = self.section, section
+
     def _directive(self, d: str, line: Line, pos: int, col: int) -> None:
+        if is_static_section(self.section) and (d in DATA_DIRECTIVES or d in ALIGN_DIRECTIVES):
+            self._static_data(d, line, pos, col)
+            return
         if d in IGNORED_DIRECTIVES or d.startswith(".cfi_"):
             return
         if d in DATA_DIRECTIVES:
@@ -909,28 +933,111 @@ class _Assembler:
         handler(self, d, line, pos, col)
 
     def _d_text(self, d, line, pos, col):
-        self.previous_text, self.in_text = self.in_text, True
+        self._switch(".text")
 
     def _d_data(self, d, line, pos, col):
-        self.previous_text, self.in_text = self.in_text, False
+        self._switch(d)
 
     def _d_section(self, d, line, pos, col):
         m = _SECTION_RE.match(line.code, pos)
         if m is None:
             raise self.err(f"'{d}' needs a section name", line, len(line.code.rstrip()))
-        name = m.group(1).strip('"')
-        is_text = name == ".text" or name.startswith(".text.")
         if d == ".pushsection":
-            self.section_stack.append(self.in_text)
-        self.previous_text, self.in_text = self.in_text, is_text
+            self.section_stack.append(self.section)
+        self._switch(m.group(1).strip('"'))
 
     def _d_popsection(self, d, line, pos, col):
         if not self.section_stack:
             raise self.err("'.popsection' without '.pushsection'", line, col)
-        self.previous_text, self.in_text = self.in_text, self.section_stack.pop()
+        self._switch(self.section_stack.pop())
 
     def _d_previous(self, d, line, pos, col):
-        self.previous_text, self.in_text = self.in_text, self.previous_text
+        self._switch(self.previous_section)
+
+    def _static_data(self, d: str, line: Line, pos: int, col: int) -> None:
+        """_static_data adds what data or alignment directive ``d`` writes to the current static section (the
+        directives and the value ranges llvm-mc-19 accepts; gpusim.asm.static_data)."""
+        section = self.section
+        if d in _INTEGER_BYTES:
+            size = _INTEGER_BYTES[d]
+            for value, vcol in self._data_values(line, pos, d):
+                if size < 8 and not -(1 << (8 * size - 1)) <= value < (1 << (8 * size)):
+                    raise self.err(f"{value} does not fit the {size}-byte '{d}'", line, vcol)
+                self.static.emit(section, (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little"))
+        elif d in (".float", ".double"):
+            for text in line.code[pos:].split(","):
+                value = _float_value(text)
+                if value is None:
+                    raise self.err(f"'{d}' needs numbers, got '{text.strip()}'", line, pos)
+                if value != value:   # llvm-mc's NaN: every exponent and mantissa bit set, the sign as written
+                    packed = struct.pack("<q" if d == ".double" else "<i", -1 if math.copysign(1, value) < 0 else
+                                         (1 << (63 if d == ".double" else 31)) - 1)
+                else:
+                    try:
+                        packed = struct.pack("<d" if d == ".double" else "<f", value)
+                    except OverflowError:   # past the format's range a value is infinite, as llvm-mc makes it
+                        packed = struct.pack("<f", math.copysign(math.inf, value))
+                self.static.emit(section, packed)
+        elif d in (".ascii", ".asciz", ".string"):
+            rest = line.code[pos:]
+            at = 0
+            while at < len(rest) and rest[at:].strip():
+                m = _STRINGS_RE.match(rest, at)
+                if m is None:
+                    raise self.err(f"'{d}' needs quoted strings", line, pos + at)
+                body = _unescape(m.group(1))
+                if body is None:
+                    raise self.err("invalid octal escape sequence (out of range)", line, pos + m.start(1) - 1)
+                self.static.emit(section, body + (b"" if d == ".ascii" else b"\0"))
+                at = m.end()
+        elif d in (".zero", ".space", ".skip", ".fill"):
+            values = [v for v, _ in self._data_values(line, pos, d)]
+            most = 3 if d == ".fill" else 2   # .fill COUNT[, SIZE[, VALUE]]; .zero COUNT[, FILL]
+            if not values or len(values) > most:
+                raise self.err(f"expected '{d} COUNT" + ("[, SIZE[, VALUE]]'" if d == ".fill" else "[, FILL]'"),
+                               line, col)
+            count = values[0]
+            size = values[1] if d == ".fill" and len(values) > 1 else 1
+            value = values[-1] if len(values) == most else 0
+            if not 1 <= size <= 8 or not 0 <= count * size <= MAX_STATIC_DATA_BYTES:
+                raise self.err(f"'{d}' of {count} x {size} bytes is not a size gpusim places", line, col)
+            self.static.emit(section, (value & ((1 << (8 * min(size, 4))) - 1)).to_bytes(size, "little") * count)
+        elif d in (".p2align", ".align", ".balign"):
+            values = [v for v, _ in self._data_values(line, pos, d)]
+            if not values or len(values) > 3 or not 0 <= values[0] <= (16 if d == ".p2align" else 1 << 16):
+                raise self.err(f"expected '{d} ALIGNMENT[, FILL[, MAX]]'", line, col)
+            alignment = 1 << values[0] if d == ".p2align" else max(values[0], 1)   # .align 0 is 1, as llvm-mc
+            if alignment & (alignment - 1):
+                raise self.err(f"'{d}' alignment {alignment} is not a power of two", line, col)
+            pad = -len(self.static.sections.get(section, b"")) % alignment
+            if len(values) < 3 or pad <= values[2]:
+                self.static.align(section, alignment, values[1] if len(values) > 1 else 0)
+        else:   # .octa, .dc, .uleb128, .sleb128, the word-filled alignments: not what compilers emit here
+            raise self.err(f"'{d}' in {section} is not supported yet", line, col)
+        if sum(len(b) for b in self.static.sections.values()) > MAX_STATIC_DATA_BYTES:
+            raise self.err(f"static data over {MAX_STATIC_DATA_BYTES >> 20} MiB", line, col)
+
+    def _data_values(self, line: Line, pos: int, d: str) -> list[tuple[int, int]]:
+        """_data_values evaluates a data directive's comma-separated integer expressions: (value, column)
+        pairs. One that names a label is an address, which the image cannot hold without a relocation."""
+        p = self._expr_parser(line, pos)
+        out = []
+        while p.i < p.n:
+            start = p.toks[p.i].start
+            node = p.parse_expr()
+            try:
+                out.append((evaluate(node, self.resolve, lambda msg, c: p.error(msg, c)), start))
+            except Undefined as u:
+                if u.name in self.label_locs or u.name in self.data_labels:
+                    raise self.err(f"'{d}' of the address of '{u.name}' is not supported yet (data that holds "
+                                   "an address needs a relocation; gpusim runs self-contained kernels)",
+                                   line, start) from None
+                raise self.err(f"'{d}' of '{u.name}', which is not yet defined: gpusim needs a symbol set before "
+                               "data uses it (and does not support yet data that holds a label's address)",
+                               line, start) from None
+            if p.i < p.n:
+                p.expect(",")
+        return out
 
     def _d_set(self, d, line, pos, col):
         m = _SET_RE.match(line.code, pos)
@@ -1320,6 +1427,7 @@ class _Assembler:
             raise AsmError(f"undefined label or symbol '{shown}'", rloc,
                            did_you_mean(name, list(self.label_locs) + list(self.symbols) + list(self.lazy)))
         module.symbols = dict(self.symbols)
+        module.static_data = self.static.build()
         for name, (node, ln) in self.lazy.items():
             try:
                 module.symbols[name] = self.resolve(name, 0)
@@ -1348,6 +1456,30 @@ _DIRECTIVE_HANDLERS = {
 def _index(digits: str) -> int:
     """_index converts a register number; absurdly long ones are simply out of range."""
     return int(digits) if len(digits) < 10 else 1 << 40
+
+
+def _unescape(text: str) -> Optional[bytes]:
+    """_unescape is the bytes of a quoted string's body with its C escapes (\\n, \\101, \\x41, \\"), a hex
+    escape keeping its low byte as llvm-mc does; None for an octal escape past 255, which llvm-mc refuses."""
+    if any(int(m.group(1), 8) > 255 for m in _ESCAPE_RE.finditer(text) if m.group(1)):
+        return None
+
+    def one(m: re.Match) -> str:
+        octal, hexa, char = m.groups()
+        code = int(octal, 8) if octal else int(hexa, 16) if hexa else _ESCAPES.get(char, ord(char))
+        return chr(code & 0xFF)
+    return _ESCAPE_RE.sub(one, text).encode("latin-1", errors="replace")
+
+
+def _float_value(text: str) -> Optional[float]:
+    """_float_value reads a .float/.double operand: decimal, hexadecimal (0x1p3), inf or nan; None if it is none."""
+    text = text.strip()
+    for read in (float, float.fromhex):
+        try:
+            return read(text)
+        except (ValueError, OverflowError):
+            pass
+    return None
 
 
 def _skip_ws(code: str, pos: int) -> int:

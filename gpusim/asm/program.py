@@ -19,9 +19,11 @@ file: ``v[n]`` is index n and ``a[n]`` is ``accum_offset + n``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
+from gpusim.asm.static_data import StaticData
 from gpusim.errors import SourceLoc
 
 # operand slots
@@ -126,6 +128,9 @@ class Program:
     A kernel starts at ``entry``. ``pc_bytes`` is each instruction's byte
     offset from the start of the text section, as the real encoding lays it
     out; ``locs`` and ``text`` point back at the source for error reports.
+    ``static_data`` is the module's static data (gpusim.asm.static_data) when an
+    instruction reaches it through a relocation, else None: a compiler's
+    unreferenced .bss marker leaves the device layout as it is without one.
     """
 
     sem: np.ndarray  # int32[n]
@@ -136,6 +141,7 @@ class Program:
     mnemonics: list[str] = field(default_factory=list)
     locs: list[SourceLoc] = field(default_factory=list)
     defs: list = field(default_factory=list)  # gpusim.asm.isa.InstrDef of each instruction
+    static_data: Optional[StaticData] = None
 
     def __len__(self) -> int:
         return int(self.sem.shape[0]) - 1

@@ -20,6 +20,7 @@ from gpusim import jitcache
 from gpusim.asm.header import MAX_KERNARG_BYTES
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
+from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE
 from gpusim.errors import AsmError, HeaderError, KernelFault
 from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
@@ -31,9 +32,8 @@ from gpusim.exec.runaway import endless_instructions, loop_around
 from gpusim.exec.uninit import abi_written, first_uninit_read, launch_set_registers
 from gpusim.located_yaml import load_plain
 
-ARENA_BASE = 0x7F00_0000_0000
+ARENA_BASE = STATIC_DATA_BASE   # the arena's first bytes hold a module's static data, where its code expects it
 SHARED_APERTURE = 0x1000_0000_0000  # flat addresses [base, base + 4 GiB) reach LDS
-CODE_BASE = 0x7E00_0000_0000
 GUARD_BYTES = 4096
 ALIGN = 256
 DEFAULT_LIMIT = 2_000_000_000   # wave-instructions of the whole dispatch
@@ -252,10 +252,15 @@ class Dispatch:
         self._write_kernarg(explicit, hidden, kernarg_size)
 
     def _own_layout(self, kernarg_size: int) -> None:
-        """_own_layout places the kernarg segment, the packet and the header-initialised buffers from arena
-        offset 0, in argument order, with guard gaps between them."""
+        """_own_layout places the program's static data (if its code refers to any) at arena offset 0, where
+        the code expects it (gpusim.asm.static_data), then the kernarg segment, the packet and the
+        header-initialised buffers, in argument order, with guard gaps between them."""
         regions = []
         cursor = 0
+        static = self.program.static_data
+        if static is not None:
+            regions.append((0, len(static.image)))
+            cursor = align_up(len(static.image) + GUARD_BYTES)
         self.kernarg_offset = cursor
         regions.append((cursor, cursor + kernarg_size))
         cursor = align_up(cursor + kernarg_size + GUARD_BYTES)
@@ -279,6 +284,9 @@ class Dispatch:
         kernarg segment, the packet, its argument buffers first (the fault check scans them in order) and
         then every other allocation of the space."""
         b = self.bound
+        if self.program.static_data is not None:
+            raise HeaderError(f"kernel '{self.kernel.name}' has static data (.data, .rodata or .bss), which gpusim "
+                              "places only for a kernel run on its own, not yet in a program", self.kernel.loc)
         if kernarg_size > b.kernarg_capacity:
             raise HeaderError(f"kernel '{self.kernel.name}' needs a {kernarg_size}-byte kernarg segment; the "
                               f"device reserved {b.kernarg_capacity}", self.kernel.loc)
@@ -326,6 +334,9 @@ class Dispatch:
         the packet and the buffers, or with ``bound`` the bound arena itself, the kernarg segment and packet
         written into it."""
         mem = np.zeros(self.arena_size, dtype=np.uint8) if self.bound is None else self.bound.arena
+        static = self.program.static_data
+        if static is not None and self.bound is None:   # with or without contents: the code may read it
+            mem[:len(static.image)] = np.frombuffer(static.image, np.uint8)
         mem[self.kernarg_offset:self.kernarg_offset + len(self.kernarg)] = np.frombuffer(bytes(self.kernarg), np.uint8)
         g, b = self.launch.grid, self.launch.block
         packet = bytearray(64)

@@ -384,3 +384,16 @@ def test_a_progress_watch_is_told_the_launches_and_shown_each_as_it_completes(tm
     assert [(r.label, r.cycles, r.reused) for r in seen["records"]] == \
         [(launch["kernel"], launch["cycles"], launch["reused"]) for launch in plain.launches]
     assert [r.reused for r in seen["records"]] == [False, False, True]
+
+
+def test_a_kernel_with_static_data_in_a_program_is_refused_by_name(tmp_path):
+    kernel = ROOT / "tests" / "asm" / "data" / "static" / "static_data.s"
+    path = program(tmp_path, f"""
+        system: {{gpus: {{arch: cdna3, count: 1}}}}
+        buffers:
+          out: {{type: "u32[9]", gpu: 0}}
+        streams:
+          - {{name: s, gpu: 0, ops: [{{kernel: {kernel}, args: {{out: out}}}}]}}
+    """)
+    with pytest.raises(gpusim.errors.HeaderError, match="kernel 'static_data' has static data .* not yet in a program"):
+        simulate_program(path)

@@ -1,0 +1,128 @@
+"""Static data (gpusim.asm.static_data): a kernel file's .data, .rodata and .bss hold the bytes llvm-mc-19 puts
+there, the code reaches them through @rel32 and @abs32 operands as a linked code object would, and what
+gpusim cannot place is refused at its line."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import gpusim
+from gpusim.asm.parser import parse_text
+from gpusim.errors import AsmError, UnsupportedInstruction
+
+DATA = Path(__file__).parent / "data"
+LLVM_MC = shutil.which("llvm-mc-19")
+OBJDUMP = shutil.which("llvm-objdump-19")
+
+KERNEL = ".text\nk:\n\ts_endpgm\n"
+DIRECTIVES = """\
+.data
+d0:
+\t.byte 1, -1, 0x80
+\t.align 4
+d1:
+\t.short 2, -32768
+\t.value 6
+\t.int 8
+\t.2byte 9
+\t.4byte 1+2*3
+\t.8byte -2
+\t.quad 0x123456789abcdef0
+\t.float 1.5, -0.25, 1e39, 3.4028235e38, 0x1p3, -nan
+\t.double 2.5, nan, 1e999
+\t.p2align 4, 0x5
+d2:
+\t.asciz "a\\tb\\101\\x42\\"\\xfffff"
+\t.string "c"
+\t.ascii "de", "f"
+\t.fill 2, 3, 0x41
+\t.fill 3
+\t.zero 2, 0x42
+\t.space 1
+\t.skip 1, 7
+\t.p2align 3, 0x0, 2
+\t.byte 9
+.bss
+d3:
+\t.zero 6
+.section .rodata.cst16,"aM",@progbits,16
+\t.p2align 4
+d4:
+\t.long 0x3f800000
+"""
+
+
+def _llvm_sections(tmp_path: Path, text: str) -> dict[str, bytes]:
+    """_llvm_sections assembles ``text`` with llvm-mc-19 and returns each section's bytes as llvm-objdump -s
+    prints them (.bss as zeros)."""
+    src, obj = tmp_path / "d.s", tmp_path / "d.o"
+    src.write_text(text)
+    subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", str(src), "-o", str(obj)],
+                   check=True)
+    out = {}
+    for name in (".data", ".rodata.cst16"):
+        dump = subprocess.run([OBJDUMP, "-s", "-j", name, str(obj)], capture_output=True, text=True, check=True)
+        rows = re.findall(r"^ [0-9a-f]{4,} ((?:[0-9a-f]{2,8} ?){1,4})", dump.stdout, re.M)
+        out[name] = bytes.fromhex("".join(r.replace(" ", "") for r in rows))
+    sizes = subprocess.run([OBJDUMP, "-h", str(obj)], capture_output=True, text=True, check=True).stdout
+    out[".bss"] = bytes(int(re.search(r"\.bss\s+([0-9a-f]+)", sizes).group(1), 16))
+    table = subprocess.run([OBJDUMP, "-t", str(obj)], capture_output=True, text=True, check=True).stdout
+    out["symbols"] = {name: int(value, 16) for value, name in re.findall(r"^([0-9a-f]{16}) .* (d\d)$", table, re.M)}
+    return out
+
+
+@pytest.mark.skipif(LLVM_MC is None or OBJDUMP is None, reason="llvm-mc-19 and llvm-objdump-19 are needed")
+def test_each_section_holds_the_bytes_llvm_mc_puts_there(tmp_path):
+    static = parse_text(KERNEL + DIRECTIVES, "d.s").static_data
+    llvm = _llvm_sections(tmp_path, KERNEL + DIRECTIVES)
+    data = static.image[:len(llvm[".data"])]
+    assert data == llvm[".data"]
+    # the sections follow one another in the order they appear, each at its largest alignment
+    bss = static.symbols["d3"]
+    assert bss == len(llvm[".data"]) and static.image[bss:bss + 6] == llvm[".bss"]
+    assert static.symbols["d4"] % 16 == 0
+    assert static.image[static.symbols["d4"]:] == llvm[".rodata.cst16"]
+    # the labels of .data, which comes first, stand where llvm-mc puts them in the section
+    assert [static.symbols[f"d{i}"] for i in range(3)] == [llvm["symbols"][f"d{i}"] for i in range(3)]
+
+
+def test_code_reaches_its_data_through_rel32_and_abs32():
+    for timing in (False, True):
+        r = gpusim.simulate(gpusim.load_kernel(DATA / "static" / "static_data.s"), "cdna3", check=True, timing=timing)
+        assert [c.passed for c in r.checks] == [True], r.checks[0].describe()
+
+
+def test_a_file_without_data_sections_has_no_image():
+    assert parse_text(KERNEL + ".section .AMDGPU.csdata\n\t.long 5\n", "k.s").static_data is None
+
+
+@pytest.mark.parametrize("line, col, message", [
+    ("\t.quad d0", 8, "'.quad' of the address of 'd0' is not supported yet"),
+    ("\t.byte 256", 8, "256 does not fit the 1-byte '.byte'"),
+    ("\t.short -32769", 9, "-32769 does not fit the 2-byte '.short'"),
+    ("\t.word 1", 2, "unknown directive '.word'"),   # as llvm-mc-19 says of .word, .hword and .half
+    ("\t.octa 1", 2, "'.octa' in .data is not supported yet"),
+    ("\t.p2align 3, 0, 1, 2", 2, "expected '.p2align ALIGNMENT[, FILL[, MAX]]'"),
+    ("\t.balign 3", 2, "'.balign' alignment 3 is not a power of two"),
+    ("\t.asciz abc", 8, "'.asciz' needs quoted strings"),
+    ('\t.string "\\777"', 10, "invalid octal escape sequence (out of range)"),
+    ("\t.long later", 8, "'.long' of 'later', which is not yet defined"),
+    ("\t.zero 1, 2, 3", 2, "expected '.zero COUNT[, FILL]'"),
+])
+def test_bad_static_data_is_refused_at_its_line(line, col, message):
+    with pytest.raises(AsmError) as info:
+        parse_text(KERNEL + ".data\nd0:\n" + line + "\n", "d.s")
+    assert str(info.value).startswith(f"d.s:6:{col}: error: {message}"), str(info.value)
+
+
+def test_a_relocation_gpusim_cannot_resolve_names_the_symbol(tmp_path):
+    text = (DATA / "static" / "static_data.s").read_text().replace("words@rel32@hi+12", "words@gotpcrel32@hi+12")
+    (tmp_path / "k.s").write_text(text)
+    with pytest.raises(UnsupportedInstruction) as info:
+        gpusim.load_kernel(tmp_path / "k.s")
+    assert "symbol 'words@gotpcrel32@hi' as an operand of s_addc_u32 is not supported yet" in str(info.value)
+    assert info.value.loc.line == text.splitlines().index("\ts_addc_u32 s7, s7, words@gotpcrel32@hi+12") + 1
