@@ -112,9 +112,6 @@ static constexpr int warpSize = 64;
 static __device__ __forceinline__ unsigned __lane_id() {
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
 }
-static __device__ __forceinline__ int __gpusim_bpermute(int lane, int var) {
-  return __builtin_amdgcn_ds_bpermute(lane << 2, var);
-}
 static __device__ __forceinline__ int __gpusim_shfl_lane(int src_lane, int width) {
   int self = (int)__lane_id();
   return (self & ~(width - 1)) + (src_lane & (width - 1));
@@ -132,22 +129,22 @@ static __device__ __forceinline__ int __gpusim_shfl_xor_lane(int mask, int width
   int other = self ^ mask;
   return (other & ~(width - 1)) == (self & ~(width - 1)) ? other : self;
 }
-#define __GPUSIM_SHUFFLES(T)                                                                              \
-  static __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {              \
-    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_lane(src_lane, width),                  \
-                                                   __builtin_bit_cast(int, var)));                        \
-  }                                                                                                       \
-  static __device__ __forceinline__ T __shfl_up(T var, unsigned delta, int width = warpSize) {         \
-    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_up_lane(delta, width),                  \
-                                                   __builtin_bit_cast(int, var)));                        \
-  }                                                                                                       \
-  static __device__ __forceinline__ T __shfl_down(T var, unsigned delta, int width = warpSize) {       \
-    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_down_lane(delta, width),                \
-                                                   __builtin_bit_cast(int, var)));                        \
-  }                                                                                                       \
-  static __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {         \
-    return __builtin_bit_cast(T, __gpusim_bpermute(__gpusim_shfl_xor_lane(lane_mask, width),             \
-                                                   __builtin_bit_cast(int, var)));                        \
+/* var as lane ``lane`` holds it, whatever T's 32 bits are */
+template <class T> static __device__ __forceinline__ T __gpusim_from_lane(T var, int lane) {
+  return __builtin_bit_cast(T, __builtin_amdgcn_ds_bpermute(lane << 2, __builtin_bit_cast(int, var)));
+}
+#define __GPUSIM_SHUFFLES(T)                                                                                   \
+  static __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {                   \
+    return __gpusim_from_lane(var, __gpusim_shfl_lane(src_lane, width));                                    \
+  }                                                                                                            \
+  static __device__ __forceinline__ T __shfl_up(T var, unsigned delta, int width = warpSize) {              \
+    return __gpusim_from_lane(var, __gpusim_shfl_up_lane(delta, width));                                    \
+  }                                                                                                            \
+  static __device__ __forceinline__ T __shfl_down(T var, unsigned delta, int width = warpSize) {            \
+    return __gpusim_from_lane(var, __gpusim_shfl_down_lane(delta, width));                                  \
+  }                                                                                                            \
+  static __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {              \
+    return __gpusim_from_lane(var, __gpusim_shfl_xor_lane(lane_mask, width));                               \
   }
 __GPUSIM_SHUFFLES(int)
 __GPUSIM_SHUFFLES(unsigned int)
