@@ -20,7 +20,7 @@ from gpusim import jitcache
 from gpusim.asm.header import MAX_KERNARG_BYTES
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
-from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE
+from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
 from gpusim.errors import AsmError, HeaderError, KernelFault
 from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
@@ -89,6 +89,8 @@ class BoundMemory:
     ``allocations`` lists every (name, offset, nbytes) the space holds, all of them memory the kernel may
     touch, as any mapped allocation is on hardware. The launch's kernarg segment (at most
     ``kernarg_capacity`` bytes) goes at ``kernarg_offset`` and its dispatch packet at ``packet_offset``.
+    ``static_data`` is the static data image the space holds from offset 0 (gpusim.asm.static_data; None:
+    none), which only a program with that same image may run in.
     """
 
     arena: np.ndarray
@@ -97,6 +99,7 @@ class BoundMemory:
     kernarg_offset: int
     kernarg_capacity: int
     packet_offset: int
+    static_data: Optional[StaticData] = None
 
     def copy(self) -> "BoundMemory":
         """copy returns the same space over a copy of the arena: a run in it changes nothing here."""
@@ -104,7 +107,7 @@ class BoundMemory:
         buffers = {name: (arena[off:off + arr.nbytes].view(arr.dtype).reshape(arr.shape), off)
                    for name, (arr, off) in self.buffers.items()}
         return BoundMemory(arena, buffers, self.allocations, self.kernarg_offset, self.kernarg_capacity,
-                           self.packet_offset)
+                           self.packet_offset, self.static_data)
 
 
 @dataclass
@@ -281,12 +284,14 @@ class Dispatch:
 
     def _bound_layout(self, kernarg_size: int) -> None:
         """_bound_layout takes the buffers' places from ``bound``; the regions a kernel may touch are the
-        kernarg segment, the packet, its argument buffers first (the fault check scans them in order) and
-        then every other allocation of the space."""
+        kernarg segment, the packet, its argument buffers first (the fault check scans them in order), then
+        every other allocation of the space and the static data it holds (which must be the program's)."""
         b = self.bound
-        if self.program.static_data is not None:
-            raise HeaderError(f"kernel '{self.kernel.name}' has static data (.data, .rodata or .bss), which gpusim "
-                              "places only for a kernel run on its own, not yet in a program", self.kernel.loc)
+        static = self.program.static_data
+        if static is not None and static != b.static_data:
+            raise HeaderError(f"kernel '{self.kernel.name}' has static data (.data, .rodata or .bss) other than "
+                              "what the device space holds: a program's kernels may share one file's static "
+                              "data, no more", self.kernel.loc)
         if kernarg_size > b.kernarg_capacity:
             raise HeaderError(f"kernel '{self.kernel.name}' needs a {kernarg_size}-byte kernarg segment; the "
                               f"device reserved {b.kernarg_capacity}", self.kernel.loc)
@@ -305,6 +310,8 @@ class Dispatch:
             regions.append((off, off + arr.nbytes))
         mine = {r[0] for r in regions[2:]}
         regions += [(off, off + n) for _, off, n in b.allocations if off not in mine]
+        if static is not None:
+            regions.append((0, len(static.image)))
         self.arena_size = len(b.arena)
         self.regions = np.array(regions, dtype=np.int64)
 

@@ -11,6 +11,7 @@ from typing import Mapping, Optional
 import numpy as np
 
 from gpusim.arch import Arch
+from gpusim.asm.static_data import StaticData
 from gpusim.exec.launch import ARENA_BASE, GUARD_BYTES, BoundMemory, align_up
 from gpusim.memory.hierarchy import MemoryLevels
 
@@ -22,10 +23,12 @@ DEFAULT_KERNARG_BYTES = 4096
 class DeviceMemory:
     """DeviceMemory is GPU ``gpu``'s device address space and cache state over a whole program.
 
-    The space uses a single-kernel dispatch's scheme (gpusim.exec.launch.Dispatch), so fault reports read
-    the same: from ARENA_BASE, a kernarg segment of ``kernarg_bytes`` (64-byte aligned) that every launch
-    reuses, its dispatch packet, then each allocated buffer in allocation order, 256-byte aligned with a
-    4 KiB guard gap after each. A single kernel whose kernarg segment has ``kernarg_bytes`` and whose
+    The space uses a single-kernel dispatch's scheme (gpusim.exec.launch.Dispatch), so fault reports read the
+    same: from ARENA_BASE, the static data image ``static_data`` of the program's kernel file that has one
+    (gpusim.asm.static_data; written once, so a ``__device__`` global keeps its value from launch to launch, as
+    in a loaded code object) and a guard gap, a kernarg segment of ``kernarg_bytes`` (64-byte aligned) that
+    every launch reuses, its dispatch packet, then each allocated buffer in allocation order, 256-byte aligned
+    with a 4 KiB guard gap after each. A single kernel whose kernarg segment has ``kernarg_bytes`` and whose
     buffers are allocated in argument order gets exactly the addresses a single-kernel run gives them.
 
     Each buffer's array is a view of one arena (``arena``): a kernel launched here (DeviceMemory.bound)
@@ -40,14 +43,19 @@ class DeviceMemory:
     and whoever assigns ``memory`` or ``stale``.
     """
 
-    def __init__(self, gpu: int, arch: Arch, *, kernarg_bytes: int = DEFAULT_KERNARG_BYTES):
+    def __init__(self, gpu: int, arch: Arch, *, kernarg_bytes: int = DEFAULT_KERNARG_BYTES,
+                 static_data: Optional[StaticData] = None):
         self.gpu = gpu
         self.arch = arch
-        self.kernarg_offset = 0
+        self.static_data = static_data
+        self.static_size = 0 if static_data is None else len(static_data.image)
+        self.kernarg_offset = 0 if static_data is None else align_up(self.static_size + GUARD_BYTES)
         self.kernarg_capacity = align_up(max(int(kernarg_bytes), 8), 64)
-        self.packet_offset = align_up(self.kernarg_capacity + GUARD_BYTES)
+        self.packet_offset = align_up(self.kernarg_offset + self.kernarg_capacity + GUARD_BYTES)
         self._cursor = align_up(self.packet_offset + 64 + GUARD_BYTES)
         self.arena = np.zeros(self._cursor, np.uint8)
+        if static_data is not None:
+            self.arena[:self.static_size] = np.frombuffer(static_data.image, np.uint8)
         self._places: dict[str, tuple[int, np.dtype, tuple]] = {}   # name -> (arena offset, dtype, shape)
         self.memory = MemoryLevels(arch)
         self.stale: set[str] = set()
@@ -111,6 +119,10 @@ class DeviceMemory:
         first = align_up(self.packet_offset + 64 + GUARD_BYTES)
         return self.arena[first:self._cursor]
 
+    def static_bytes(self) -> np.ndarray:
+        """static_bytes is the static data image as the kernels have left it (empty without one)."""
+        return self.arena[:self.static_size]
+
     def _place(self, name: str) -> tuple[int, np.dtype, tuple]:
         try:
             return self._places[name]
@@ -124,4 +136,4 @@ class DeviceMemory:
         args = {arg: (self.array(name), self.offset(name)) for arg, name in buffers.items()}
         allocations = tuple((name, off, self.nbytes(name)) for name, (off, _, _) in self._places.items())
         return BoundMemory(self.arena, args, allocations, self.kernarg_offset, self.kernarg_capacity,
-                           self.packet_offset)
+                           self.packet_offset, self.static_data)

@@ -204,10 +204,12 @@ def _base_counters(kernel, run) -> dict:
 def _memo_key(memo: LaunchMemo, facts, device: DeviceMemory, dispatch: Dispatch, limits: tuple) -> bytes:
     """_memo_key is the launch's LaunchMemo key: the kernarg segment as this launch writes it (its scalars
     and buffer addresses), where it and the packet sit, the starting caches and, for a kernel whose slice
-    loads from memory, every buffer of the GPU."""
+    loads from memory, every buffer of the GPU and its static data."""
     contents = None
     if facts.reads_buffers:
-        contents = hashlib.blake2b(device.used_bytes().data, digest_size=16).digest()
+        digest = hashlib.blake2b(device.used_bytes().data, digest_size=16)
+        digest.update(device.static_bytes().data)
+        contents = digest.digest()
     places = (device.kernarg_offset, device.packet_offset)
     return memo.key(facts, device.arch, dispatch.launch.grid, dispatch.launch.block, bytes(dispatch.kernarg), places,
                     limits, memo.signature(device.memory), contents)

@@ -37,7 +37,7 @@ from typing import Callable, Optional
 import numpy as np
 import simpy
 
-from gpusim.errors import ProgramDeadlock
+from gpusim.errors import ProgramDeadlock, ProgramError
 from gpusim.system import collectives as coll
 from gpusim.system.device import DeviceMemory
 from gpusim.system.gpu_compute import GpuCompute
@@ -165,11 +165,24 @@ class ProgramRun:
             if self._keep_initial:
                 self.initial[spec.name] = np.stack(copies) if spec.per_gpu else copies[0]
         kernarg = max((kernarg_bytes(k) for k in self.program.kernels.values()), default=64)
-        self.devices = [DeviceMemory(g, arch, kernarg_bytes=max(kernarg, 64))
+        static = self._static_data()
+        self.devices = [DeviceMemory(g, arch, kernarg_bytes=max(kernarg, 64), static_data=static)
                         for g, arch in enumerate(self.program.system.archs)]
         for g, named in arrays.items():
             for name, array in named:
                 self.devices[g].allocate(name, array)
+
+    def _static_data(self):
+        """_static_data is the one static data image the program's kernels refer to (gpusim.asm.static_data),
+        None if they refer to none; kernels of two files with their own raise ProgramError, as every GPU's
+        space holds one image where the code expects it."""
+        holders = [k for k in self.program.kernels.values() if k.program.static_data is not None]
+        for other in holders[1:]:
+            if other.program.static_data != holders[0].program.static_data:
+                raise ProgramError(f"kernels '{holders[0].name}' ({holders[0].path}) and '{other.name}' "
+                                   f"({other.path}) each have their own static data (.data, .rodata or .bss); "
+                                   "a program's kernels may share one file's, no more", other.source.loc)
+        return holders[0].program.static_data if holders else None
 
     @staticmethod
     def _device_name(name: str, gpu: int, per_gpu: bool) -> str:

@@ -386,14 +386,42 @@ def test_a_progress_watch_is_told_the_launches_and_shown_each_as_it_completes(tm
     assert [r.reused for r in seen["records"]] == [False, False, True]
 
 
-def test_a_kernel_with_static_data_in_a_program_is_refused_by_name(tmp_path):
-    kernel = ROOT / "tests" / "asm" / "data" / "static" / "static_data.s"
+def test_a_device_global_keeps_its_value_from_launch_to_launch(tmp_path):
+    # each workgroup takes a ticket from a __device__ counter (.bss): the second launch's follow the first's
+    kernel = ROOT / "tests" / "frontends" / "data" / "static_data.hip"
+    path = program(tmp_path, f"""
+        system: {{gpus: {{arch: cdna3, count: 1}}}}
+        buffers:
+          x: {{type: "f32[256] uniform(-1,1) seed=1", gpu: 0}}
+          y: {{type: "f32[256]", gpu: 0}}
+          first: {{type: "i32[4]", gpu: 0}}
+          second: {{type: "i32[4]", gpu: 0}}
+        streams:
+          - {{name: s, gpu: 0, ops: [{{kernel: {kernel}, args: {{x: x, y: y, tickets: first}}}},
+                                   {{kernel: {kernel}, args: {{x: x, y: y, tickets: second}}}}]}}
+        checks:
+          - "np.sort(first) == np.arange(4)"
+          - "np.sort(second) == np.arange(4, 8)"
+          - "y ~= x * np.tile(np.array([1, 2, 3, 4], f32), 64) + np.array([0.5, 0.25, 0.125], f32)[np.arange(256) % 3]"
+    """)
+    result = simulate_program(path, check=True)   # the tables of .data and .rodata read where the code expects
+    assert [c.passed for c in result.checks] == [True, True, True], [c.describe() for c in result.checks]
+
+
+def test_kernels_of_two_files_with_their_own_static_data_are_refused_by_name(tmp_path):
     path = program(tmp_path, f"""
         system: {{gpus: {{arch: cdna3, count: 1}}}}
         buffers:
           out: {{type: "u32[9]", gpu: 0}}
+          x: {{type: "f32[256] uniform(-1,1) seed=1", gpu: 0}}
+          y: {{type: "f32[256]", gpu: 0}}
+          tickets: {{type: "i32[4]", gpu: 0}}
         streams:
-          - {{name: s, gpu: 0, ops: [{{kernel: {kernel}, args: {{out: out}}}}]}}
+          - {{name: s, gpu: 0, ops: [{{kernel: {ROOT / "tests" / "asm" / "data" / "static" / "static_data.s"},
+                                    args: {{out: out}}}},
+                                   {{kernel: {ROOT / "tests" / "frontends" / "data" / "static_data.hip"},
+                                    args: {{x: x, y: y, tickets: tickets}}}}]}}
     """)
-    with pytest.raises(gpusim.errors.HeaderError, match="kernel 'static_data' has static data .* not yet in a program"):
+    with pytest.raises(gpusim.errors.ProgramError, match="kernels 'static_data' .* and '_Z1gPKfPfPi' .* each have "
+                                                         "their own static data"):
         simulate_program(path)
