@@ -69,6 +69,13 @@ def align_up(x: int, a: int = ALIGN) -> int:
     return (x + a - 1) // a * a
 
 
+def after_static_data(static: Optional[StaticData]) -> int:
+    """after_static_data is the arena offset where a space's kernarg segment starts: 0, or past ``static``'s
+    image (at offset 0, where its code expects it) and a guard gap. A single kernel's space and a program's
+    share it, so that one kernel gets the same addresses in either."""
+    return 0 if static is None else align_up(len(static.image) + GUARD_BYTES)
+
+
 @dataclass
 class Buffer:
     """Buffer is one buffer argument: its host array and device address."""
@@ -258,12 +265,9 @@ class Dispatch:
         """_own_layout places the program's static data (if its code refers to any) at arena offset 0, where
         the code expects it (gpusim.asm.static_data), then the kernarg segment, the packet and the
         header-initialised buffers, in argument order, with guard gaps between them."""
-        regions = []
-        cursor = 0
         static = self.program.static_data
-        if static is not None:
-            regions.append((0, len(static.image)))
-            cursor = align_up(len(static.image) + GUARD_BYTES)
+        regions = [] if static is None else [(0, len(static.image))]
+        cursor = after_static_data(static)
         self.kernarg_offset = cursor
         regions.append((cursor, cursor + kernarg_size))
         cursor = align_up(cursor + kernarg_size + GUARD_BYTES)

@@ -12,7 +12,7 @@ import numpy as np
 
 from gpusim.arch import Arch
 from gpusim.asm.static_data import StaticData
-from gpusim.exec.launch import ARENA_BASE, GUARD_BYTES, BoundMemory, align_up
+from gpusim.exec.launch import ARENA_BASE, GUARD_BYTES, BoundMemory, after_static_data, align_up
 from gpusim.memory.hierarchy import MemoryLevels
 
 # the kernarg segment a device reserves for every launch: HIP's limit on a kernel's arguments, and room
@@ -48,14 +48,13 @@ class DeviceMemory:
         self.gpu = gpu
         self.arch = arch
         self.static_data = static_data
-        self.static_size = 0 if static_data is None else len(static_data.image)
-        self.kernarg_offset = 0 if static_data is None else align_up(self.static_size + GUARD_BYTES)
+        self.kernarg_offset = after_static_data(static_data)
         self.kernarg_capacity = align_up(max(int(kernarg_bytes), 8), 64)
         self.packet_offset = align_up(self.kernarg_offset + self.kernarg_capacity + GUARD_BYTES)
         self._cursor = align_up(self.packet_offset + 64 + GUARD_BYTES)
         self.arena = np.zeros(self._cursor, np.uint8)
         if static_data is not None:
-            self.arena[:self.static_size] = np.frombuffer(static_data.image, np.uint8)
+            self.arena[:len(static_data.image)] = np.frombuffer(static_data.image, np.uint8)
         self._places: dict[str, tuple[int, np.dtype, tuple]] = {}   # name -> (arena offset, dtype, shape)
         self.memory = MemoryLevels(arch)
         self.stale: set[str] = set()
@@ -121,7 +120,7 @@ class DeviceMemory:
 
     def static_bytes(self) -> np.ndarray:
         """static_bytes is the static data image as the kernels have left it (empty without one)."""
-        return self.arena[:self.static_size]
+        return self.arena[:0 if self.static_data is None else len(self.static_data.image)]
 
     def _place(self, name: str) -> tuple[int, np.dtype, tuple]:
         try:
