@@ -76,15 +76,9 @@ class _Bar:
         total = self.size.wave_instructions if by_instructions else self.size.workgroups
         done = total if finished else min(now.issued if by_instructions else now.dispatched, total)
         if self.bar is None:
-            self.bar = tqdm(total=total, initial=done, desc=self.size.what, file=self.file, leave=False,
-                            dynamic_ncols=True, unit=" wave-instructions" if by_instructions else " workgroups",
-                            unit_scale=by_instructions, postfix=f"cycle {now.cycle:,}",
-                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}{unit} "
-                                       "[{elapsed}<{remaining}]{postfix}")
-            return
-        self.bar.set_postfix_str(f"cycle {now.cycle:,}", refresh=False)
-        self.bar.update(done - self.bar.n)   # a step rather than a new n: tqdm's time left comes from its rate
-        self.bar.refresh()
+            self.bar = _new_bar(self.file, self.size.what, done, total,
+                                " wave-instructions" if by_instructions else " workgroups", unit_scale=by_instructions)
+        _show(self.bar, done, f"cycle {now.cycle:,}")
 
     def close(self) -> None:
         if self.bar is not None:
@@ -113,18 +107,26 @@ class ProgramProgress:
             if bar is None:
                 if time.monotonic() - start < self.delay:
                     return
-                bar = tqdm(total=launches, initial=done, desc="program", unit=" launches", file=self.file,
-                           leave=False, dynamic_ncols=True,
-                           bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}{unit} "
-                                      "[{elapsed}<{remaining}]{postfix}")
-            else:
-                bar.update(1)
-            bar.set_postfix_str(f"{record.label} on GPU {record.gpu}, {'reused' if record.reused else 'timed'}",
-                                refresh=False)
-            bar.refresh()
+                bar = _new_bar(self.file, "program", done, launches, " launches")
+            _show(bar, done, f"{record.label} on GPU {record.gpu}, {'reused' if record.reused else 'timed'}")
 
         try:
             yield launched
         finally:
             if bar is not None:
                 bar.close()
+
+
+def _new_bar(file: TextIO, what: str, done: int, total: int, unit: str, unit_scale: bool = False) -> tqdm:
+    """_new_bar is a bar of ``total`` ``unit`` named ``what`` at ``done``, erased when it is closed."""
+    return tqdm(total=total, initial=done, desc=what, file=file, leave=False, dynamic_ncols=True, unit=unit,
+                unit_scale=unit_scale,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}{unit} "
+                           "[{elapsed}<{remaining}]{postfix}")
+
+
+def _show(bar: tqdm, done: int, postfix: str) -> None:
+    """_show draws ``bar`` at ``done`` with ``postfix`` beside it."""
+    bar.set_postfix_str(postfix, refresh=False)
+    bar.update(done - bar.n)   # a step rather than a new n: tqdm's time left comes from its rate
+    bar.refresh()
