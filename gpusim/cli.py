@@ -157,8 +157,9 @@ def _parser() -> argparse.ArgumentParser:
                          "and collectives) and report its time, per-GPU, per-stream and per-link use, collective "
                          "bandwidths and overlap.")
     run.add_argument("kernel_file", metavar="KERNEL.s|KERNEL.hip|CODE_OBJECT|PROGRAM.yaml",
-                     help="assembly file with a gpusim launch header, HIP source (.hip, compiled with clang-19 for "
-                          "the arch's target), a code object (.hsaco, .co, .o, offload bundle; with --header), or an application program file (.yaml: GPUs, "
+                     help="assembly file with a gpusim launch header, HIP source (.hip as written for hipcc, its "
+                          "launch header in // gpusim-* comments; the device code is compiled with clang-19 for the "
+                          "arch's target and gpusim's HIP headers, host code is never run), a code object (.hsaco, .co, .o, offload bundle; with --header), or an application program file (.yaml: GPUs, "
                           "links, buffers, streams of kernels, copies and collectives; see README)")
     run.add_argument("--arch", default=None, help="architecture: a shipped name (cdna3, cdna2) or a YAML "
                      "file (default: cdna3); a program file names its GPUs' in system.gpus")

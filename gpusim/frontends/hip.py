@@ -1,9 +1,13 @@
 """hip compiles a HIP source file's device code with clang-19 into assembly text for one gfx target.
 
-Where no HIP headers are installed, gpusim's own small header (include/gpusim_hip.h) is force-included:
-threadIdx/blockIdx/blockDim/gridDim, the qualifiers, __syncthreads, atomics, wave-level functions (shuffles,
-votes, bit counts) and common math. The launch
-header lives in ``// gpusim-launch/arg/check`` comments of the .hip file.
+gpusim's own HIP headers (include/) stand in for ROCm's on every machine: gpusim_hip.h is force-included
+(threadIdx/blockIdx/blockDim/gridDim, the qualifiers, __syncthreads, atomics, wave-level functions, common
+math, vector types, and the host runtime API declared so that host code compiles), and include/hip/ answers a
+file's ``#include <hip/hip_runtime.h>``, ``<hip/hip_fp16.h>`` and ``<hip/hip_bf16.h>``. ROCm's own headers are
+not used even where ROCm is installed: they call its device libraries (``__ockl_get_local_id``, ``__ocml_*``),
+which gpusim does not link (``-nogpulib``), and a kernel then compiles the same, to the same cycles, on every
+machine. Only the device code is compiled; host code is checked by clang and never run. The launch header
+lives in ``// gpusim-launch/arg/check`` comments of the .hip file.
 """
 from __future__ import annotations
 
@@ -17,9 +21,13 @@ from gpusim.frontends.tools import find_tool
 
 CLANG = ("clang-19", "clang")
 COMPILE_TIMEOUT_S = 300
-HEADER = Path(__file__).with_name("include") / "gpusim_hip.h"
+INCLUDE = Path(__file__).with_name("include")      # gpusim's HIP headers, and <hip/...> for #include lines
+HEADER = INCLUDE / "gpusim_hip.h"
 _DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$")
 _HEADER_COMMENT = re.compile(r"^([ \t]*)//([ \t]*gpusim-)")
+_UNDECLARED_HIP = re.compile(r"use of undeclared identifier '(hip[A-Z]|__h|__float2|__half|__bfloat)")
+UNDECLARED_HIP_HINT = ("gpusim's HIP headers give the common device functions and declare the common host API; "
+                       "host code is never run, so a host call they lack can go under #ifndef __GPUSIM__")
 
 
 class HipCompileError(GpusimError):
@@ -32,18 +40,10 @@ def clang() -> str:
                                             "install LLVM 19 (apt install clang-19)"))
 
 
-def _has_hip_headers() -> bool:
-    return any(Path(p, "include", "hip", "hip_runtime.h").is_file()
-               for p in (os.environ.get("ROCM_PATH", ""), "/opt/rocm") if p)
-
-
 def compile_args(path: str, target: str, *, output: str, emit: str = "-S") -> list[str]:
     """compile_args is the clang command line that compiles ``path``'s device code for ``target``."""
-    args = [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-O3", emit, f"--offload-arch={target}",
-            "-o", output, path]
-    if not _has_hip_headers():
-        args[1:1] = ["-nogpuinc", "-include", str(HEADER)]
-    return args
+    return [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-I", str(INCLUDE),
+            "-include", str(HEADER), "-O3", emit, f"--offload-arch={target}", "-o", output, path]
 
 
 def assembly_of(path: str, target: str) -> str:
@@ -71,7 +71,8 @@ def _diagnostic(stderr: str, path: str) -> HipCompileError:
             file, lineno, col, message = m.groups()
             more = sum(1 for x in stderr.splitlines() if _DIAGNOSTIC.match(x)) - 1
             suffix = f" (and {more} more error{'s' if more > 1 else ''})" if more > 0 else ""
-            return HipCompileError(message + suffix, SourceLoc(file, int(lineno), int(col)))
+            hint = UNDECLARED_HIP_HINT if _UNDECLARED_HIP.match(message) else ""
+            return HipCompileError(message + suffix, SourceLoc(file, int(lineno), int(col)), hint)
     lines = [x for x in stderr.splitlines() if x.strip()]
     return HipCompileError(f"{path}: clang failed: {lines[0] if lines else 'no message'}")
 

@@ -198,3 +198,53 @@ def test_hip_constant_static_and_device_globals_are_placed_and_reached(timing):
     assert len(r.checks) == 2 and all(c.passed for c in r.checks), [c.describe() for c in r.checks]
     # every HIP file's .bss holds clang's unreferenced __hip_cuid marker: it leaves the layout as it is
     assert gpusim.load_kernel(DATA / "vadd.hip").program.static_data is None
+
+
+def test_a_file_written_for_hipcc_runs_with_its_host_code():
+    # #include <hip/hip_runtime.h>, <cstdio>, <vector>; a main() with hipMalloc, hipMemcpy, events,
+    # <<<...>>> and hipLaunchKernelGGL; the kernel reads and writes float4
+    k = gpusim.load_kernel(DATA / "host_code.hip")
+    assert k.name == "_Z5axpy4PKDv4_fS1_PS_Pffi"
+    mnemonics = list(k.program.mnemonics)
+    assert mnemonics.count("global_load_dwordx4") == 2 and mnemonics.count("global_store_dwordx4") == 1
+    r = gpusim.simulate(k, "cdna3", check=True, timing=True)
+    assert len(r.checks) == 2 and all(c.passed and c.elements > 0 for c in r.checks), [c.describe() for c in r.checks]
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_hip_half_and_bfloat16_functions_match_numpy(timing):
+    # <hip/hip_fp16.h> and <hip/hip_bf16.h>: scalar and packed half arithmetic, fma, selections,
+    # conversions, comparisons, hsqrt, hexp; bfloat16 rounding and arithmetic
+    k = gpusim.load_kernel(DATA / "half_functions.hip")
+    mnemonics = set(k.program.mnemonics)
+    assert {"v_pk_fma_f16", "v_pk_add_f16", "v_pk_mul_f16", "v_sqrt_f16_e32", "v_sub_f16_e32"} <= mnemonics
+    r = gpusim.simulate(k, "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 11
+    for c in r.checks:
+        assert c.passed and c.elements > 0, c.describe()
+
+
+def test_rocm_headers_on_the_machine_are_not_used(tmp_path, monkeypatch):
+    # ROCm's headers call its device libraries, which gpusim does not link: gpusim's stand in for them even
+    # where ROCM_PATH and the include path name a ROCm installation
+    fake = tmp_path / "rocm" / "include" / "hip"
+    fake.mkdir(parents=True)
+    for name in ("hip_runtime.h", "hip_fp16.h", "hip_bf16.h"):
+        (fake / name).write_text('#error "a ROCm header was used"\n')
+    monkeypatch.setenv("ROCM_PATH", str(tmp_path / "rocm"))
+    monkeypatch.setenv("CPATH", str(tmp_path / "rocm" / "include"))
+    r = gpusim.simulate(gpusim.load_kernel(DATA / "half_functions.hip"), "cdna3", check=True, timing=False)
+    assert len(r.checks) == 11 and all(c.passed for c in r.checks)
+
+
+def test_host_code_calling_what_the_header_lacks_is_located_with_a_way_out(tmp_path, capsys):
+    body = ("#include <hip/hip_runtime.h>\n// gpusim-launch: grid=1,1,1 block=64,1,1\n__global__ void k() {}\n"
+            "int main() {\n{guard}  hipMallocPitch(0, 0, 0, 0);\n{end}}\n")
+    src = tmp_path / "pitch.hip"
+    src.write_text(body.replace("{guard}", "").replace("{end}", ""))
+    code, out = _run(capsys, src)
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert f"{src}:5:3: error: use of undeclared identifier 'hipMallocPitch'" in out and "#ifndef __GPUSIM__" in out
+    src.write_text(body.replace("{guard}", "#ifndef __GPUSIM__\n").replace("{end}", "#endif\n"))
+    code, out = _run(capsys, src, "--no-timing")
+    assert code == 0 and "_Z1kv" in out, out

@@ -1,9 +1,13 @@
-/* gpusim_hip.h is the small HIP device header gpusim force-includes when no HIP
-   headers are installed: enough for kernels written against the HIP runtime API's
-   device side (built-in indices, qualifiers, barriers, atomics, wave-level
-   functions, common math). */
+/* gpusim_hip.h is the small HIP header gpusim force-includes when no HIP headers are
+   installed, and what its <hip/hip_runtime.h> includes: enough for kernels written
+   against the HIP runtime API's device side (built-in indices, qualifiers, barriers,
+   atomics, wave-level functions, common math, vector types) and for host code that
+   calls the runtime API (declared only: gpusim never runs host code). */
 #ifndef GPUSIM_HIP_H
 #define GPUSIM_HIP_H
+
+/* Code that only hipcc should see (host calls these headers do not declare) can test this. */
+#define __GPUSIM__ 1
 
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
@@ -14,6 +18,9 @@
 #define __launch_bounds__(...) __attribute__((amdgpu_flat_work_group_size(1, 1024)))
 
 typedef unsigned int uint;
+
+#include "gpusim_hip_vector_types.h"
+#include "gpusim_hip_runtime_api.h"
 
 /* The dispatch packet holds the workgroup size (16-bit fields at byte 4) and the
    grid size in work-items (32-bit fields at byte 12). */
