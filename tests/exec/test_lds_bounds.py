@@ -43,3 +43,46 @@ def test_a_ds_read2_offset_outside_0_to_255_is_refused(tmp_path, offsets, messag
         api.load_kernel(path)
     assert message in str(info.value)
     assert info.value.loc.line == 9
+
+
+WRAP = """; gpusim-launch: grid=1,1,1 block=64,1,1
+; gpusim-arg: dst buffer u32[64] out
+; gpusim-check: dst == 63 - np.arange(64)
+\t.text
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+\t.globl reverse
+\t.p2align 8
+\t.type reverse,@function
+reverse:
+\ts_load_dwordx2 s[2:3], s[0:1], 0x0
+\tv_lshlrev_b32_e32 v1, 2, v0
+\tds_write_b32 v1, v0
+\ts_waitcnt lgkmcnt(0)
+\ts_barrier
+\tv_sub_u32_e32 v2, 0, v1
+\tds_read_b32 v3, v2 offset:252
+\ts_waitcnt lgkmcnt(0)
+\tglobal_store_dword v1, v3, s[2:3]
+\ts_endpgm
+\t.rodata
+\t.p2align 6
+\t.amdhsa_kernel reverse
+\t\t.amdhsa_group_segment_fixed_size 256
+\t\t.amdhsa_user_sgpr_count 2
+\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
+\t\t.amdhsa_next_free_vgpr 4
+\t\t.amdhsa_next_free_sgpr 4
+\t\t.amdhsa_accum_offset 4
+\t.end_amdhsa_kernel
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_address_plus_offset_wraps_in_32_bits(tmp_path, mode):
+    # clang folds (63 - tid) * 4 into a base of -4 * tid and offset:252, as a HIP tile reversal compiles:
+    # the sum is taken in 32 bits, so every lane reads inside the allocation
+    path = tmp_path / "reverse.s"
+    path.write_text(WRAP)
+    r = api.simulate(api.load_kernel(path), "cdna3", **{**MODES[mode], "check": mode != "timed-sliced"})
+    assert mode == "timed-sliced" or (r.checks and all(c.passed for c in r.checks)), [c.describe() for c in r.checks]
+    assert mode == "functional" or r.cycles > 0

@@ -52,6 +52,14 @@ def swizzle_source_lane(pattern, l):
 
 
 @njit(_nrt=False)
+def lds_address(vaddr, offset):
+    """lds_address is the LDS byte address a ds_* lane accesses: its address register plus the instruction's
+    offset, in 32 bits. The sum wraps, as LLVM relies on for GFX9 (it folds a constant into the offset over a
+    base it cannot prove non-negative: ``(63 - tid) * 4`` becomes ``ds_read_b32 v, -4*tid offset:252``)."""
+    return np.int64((vaddr + U(offset)) & M32)
+
+
+@njit(_nrt=False)
 def ds2_offsets(i, mods):
     """ds2_offsets is (element bytes, offset0 bytes, offset1 bytes) of ds_read2/ds_write2 instruction ``i``.
 
@@ -114,7 +122,7 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            o = np.int64(addr[l] & M32) + off0
+            o = lds_address(addr[l], off0)
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
@@ -133,7 +141,7 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            o = np.int64(addr[l] & M32) + off0
+            o = lds_address(addr[l], off0)
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
@@ -150,9 +158,8 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            base = np.int64(addr[l] & M32)
             for k in range(2):
-                o = base + (first if k == 0 else second)
+                o = lds_address(addr[l], first if k == 0 else second)
                 if not _in_range(o, esize, lds_size):
                     record_fault(fault, FAULT_LDS, w, i, l, o, esize)
                     return -2
@@ -179,7 +186,7 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            o = np.int64(addr[l] & M32) + off0
+            o = lds_address(addr[l], off0)
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
@@ -237,8 +244,7 @@ def lds_addresses(i, w, sem, ops, mods, sreg, vreg, T, lds_size, fault):
     for l in range(64):
         if not lane_on(mask, l):
             continue
-        base = np.int64(addr[l] & M32)
-        for o in (base + first, base + second):
+        for o in (lds_address(addr[l], first), lds_address(addr[l], second)):
             if not _in_range(o, size, lds_size):
                 record_fault(fault, FAULT_LDS, w, i, l, o, size)
                 return -2
