@@ -248,3 +248,20 @@ def test_host_code_calling_what_the_header_lacks_is_located_with_a_way_out(tmp_p
     src.write_text(body.replace("{guard}", "#ifndef __GPUSIM__\n").replace("{end}", "#endif\n"))
     code, out = _run(capsys, src, "--no-timing")
     assert code == 0 and "_Z1kv" in out, out
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_hip_math_intrinsics_and_integer_functions_match_numpy(timing):
+    # powf, log10f, exp10f, fmodf, ldexpf, frexpf, fdimf, sincosf, isnan/isinf/isfinite/signbit, abs; the _rn
+    # intrinsics never fused (a product then a sum, each rounded), __saturatef, the fast __logf/__sinf/...;
+    # bit casts, rounding conversions, __byte_perm, __brev, __mul24, __mulhi, __mul64hi, __sad; atomicInc and
+    # atomicDec, a 64-bit atomicCAS loop; hipThreadIdx_x and HIP_DYNAMIC_SHARED (whose reversed read clang
+    # folds into a negative base and an offset)
+    k = gpusim.load_kernel(DATA / "intrinsics.hip")
+    mnemonics = set(k.program.mnemonics)
+    assert {"global_atomic_inc", "global_atomic_dec", "global_atomic_cmpswap_x2", "v_bfrev_b32_e32", "s_memtime",
+            "s_memrealtime"} <= mnemonics, mnemonics
+    r = gpusim.simulate(k, "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 16
+    for c in r.checks:
+        assert c.passed and c.elements > 0, c.describe()

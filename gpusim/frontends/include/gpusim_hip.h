@@ -109,6 +109,19 @@ static __device__ __forceinline__ unsigned atomicCAS(unsigned *p, unsigned expec
                                        __HIP_MEMORY_SCOPE_AGENT);
   return expected;
 }
+static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long *p, unsigned long long expected,
+                                                              unsigned long long desired) {
+  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                       __HIP_MEMORY_SCOPE_AGENT);
+  return expected;
+}
+/* atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ? limit : old - 1 (global_atomic_inc/dec) */
+static __device__ __forceinline__ unsigned atomicInc(unsigned *p, unsigned limit) {
+  return __builtin_amdgcn_atomic_inc32(p, limit, __ATOMIC_RELAXED, "agent");
+}
+static __device__ __forceinline__ unsigned atomicDec(unsigned *p, unsigned limit) {
+  return __builtin_amdgcn_atomic_dec32(p, limit, __ATOMIC_RELAXED, "agent");
+}
 
 /* Wave-level functions, as HIP defines them for a wave of 64 lanes: a shuffle reads
    ``var`` from another lane of the same ``width``-lane segment (width a power of two
@@ -168,113 +181,51 @@ static __device__ __forceinline__ int __ffs(unsigned x) { return __builtin_ffs((
 static __device__ __forceinline__ int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
 static __device__ __forceinline__ int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
 static __device__ __forceinline__ int __clzll(unsigned long long x) { return x ? __builtin_clzll(x) : 64; }
+static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+static __device__ __forceinline__ unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
+/* byte i of the result is byte (s >> 4i) & 7 of the eight bytes y:x */
+static __device__ __forceinline__ unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  unsigned long long v = (unsigned long long)y << 32 | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) r |= (unsigned)(v >> ((s >> 4 * i & 7u) * 8) & 0xffu) << 8 * i;
+  return r;
+}
+/* the low 32 bits of the product of the low 24 bits of each, sign-extended (__mul24) or not (__umul24) */
+static __device__ __forceinline__ int __mul24(int x, int y) { return (x << 8 >> 8) * (y << 8 >> 8); }
+static __device__ __forceinline__ unsigned __umul24(unsigned x, unsigned y) { return (x & 0xffffffu) * (y & 0xffffffu); }
+static __device__ __forceinline__ int __mulhi(int x, int y) { return (int)((long long)x * y >> 32); }
+static __device__ __forceinline__ unsigned __umulhi(unsigned x, unsigned y) {
+  return (unsigned)((unsigned long long)x * y >> 32);
+}
+static __device__ __forceinline__ long long __mul64hi(long long x, long long y) { return (long long)((__int128)x * y >> 64); }
+static __device__ __forceinline__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+  return (unsigned long long)((unsigned __int128)x * y >> 64);
+}
+static __device__ __forceinline__ unsigned __sad(int x, int y, unsigned z) { return (x > y ? (unsigned)x - y : (unsigned)y - x) + z; }
+static __device__ __forceinline__ unsigned __usad(unsigned x, unsigned y, unsigned z) { return (x > y ? x - y : y - x) + z; }
 
-#define __GPUSIM_MATH1(NAME) \
-  static __device__ __forceinline__ float NAME##f(float x) { return __builtin_##NAME##f(x); } \
-  static __device__ __forceinline__ double NAME(double x) { return __builtin_##NAME(x); }
-#define __GPUSIM_MATH2(NAME) \
-  static __device__ __forceinline__ float NAME##f(float x, float y) { return __builtin_##NAME##f(x, y); } \
-  static __device__ __forceinline__ double NAME(double x, double y) { return __builtin_##NAME(x, y); }
-__GPUSIM_MATH1(sqrt) __GPUSIM_MATH1(fabs) __GPUSIM_MATH1(floor) __GPUSIM_MATH1(ceil)
-__GPUSIM_MATH1(trunc) __GPUSIM_MATH1(rint) __GPUSIM_MATH1(round)
-static __device__ __forceinline__ float expf(float x) { return __builtin_expf(x); }
-static __device__ __forceinline__ float exp2f(float x) { return __builtin_exp2f(x); }
-static __device__ __forceinline__ float logf(float x) { return __builtin_logf(x); }
-static __device__ __forceinline__ float log2f(float x) { return __builtin_log2f(x); }
-static __device__ __forceinline__ float sinf(float x) { return __builtin_sinf(x); }
-static __device__ __forceinline__ float cosf(float x) { return __builtin_cosf(x); }
-__GPUSIM_MATH2(fmax) __GPUSIM_MATH2(fmin) __GPUSIM_MATH2(copysign)
-static __device__ __forceinline__ float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
-static __device__ __forceinline__ double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
-static __device__ __forceinline__ float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
-static __device__ __forceinline__ float __expf(float x) { return __builtin_amdgcn_exp2f(x * 1.4426950408889634f); }
+/* The shader clock (s_memtime) and the constant-rate real-time counter (s_memrealtime). */
+static __device__ __forceinline__ long long clock64() { return (long long)__builtin_amdgcn_s_memtime(); }
+static __device__ __forceinline__ long long wall_clock64() { return (long long)__builtin_amdgcn_s_memrealtime(); }
+static __device__ __forceinline__ long long clock() { return clock64(); }
 
-/* Float functions the AMDGPU backend has no instruction sequence for, built from the ones it has (expf and
-   logf, v_exp_f32/v_log_f32 with their refinement). tests/frontends/test_hip_math.py measures each against
-   the correctly rounded value over a dense sweep of inputs. */
-static __device__ __forceinline__ float expm1f(float x) {
-  float u = __builtin_expf(x);
-  if (u == 1.0f) return x;                  /* |x| under half an ulp of 1 */
-  float um1 = u - 1.0f;
-  if (x > 1.0f || x < -1.0f) return um1;   /* e^x far from 1: u - 1 loses little (and Kahan could overflow) */
-  return um1 * (x / __builtin_logf(u));     /* Kahan: the rounding of u cancels out of the quotient */
-}
-static __device__ __forceinline__ float log1pf(float x) {
-  float u = 1.0f + x;
-  if (u == 1.0f) return x;
-  if (u == __builtin_inff()) return u;
-  if (__builtin_fabsf(x) < 0.01f)           /* its Taylor series: the next term is 2e-11 of the sum */
-    return x * (1.0f + x * (-0.5f + x * (1.0f / 3.0f + x * (-0.25f + x * (0.2f + x * (-1.0f / 6.0f))))));
-  float d = u - 1.0f;
-  return d == x ? __builtin_logf(u) : __builtin_logf(u) * (x / d);
-}
-static __device__ __forceinline__ float tanhf(float x) {
-  float a = __builtin_fabsf(x);
-  if (a < 0.05f) {                          /* its Taylor series: the next term is 1e-12 of the sum */
-    float x2 = x * x;
-    return x * (1.0f + x2 * (-1.0f / 3.0f + x2 * (2.0f / 15.0f + x2 * (-17.0f / 315.0f))));
-  }
-  if (a > 9.1f) return __builtin_copysignf(1.0f, x);   /* 1 - tanh(9.1) is under half an ulp of 1 */
-  float e = expm1f(2.0f * a);
-  return __builtin_copysignf(e / (e + 2.0f), x);
-}
-static __device__ __forceinline__ float sinhf(float x) {
-  float a = __builtin_fabsf(x), r;
-  if (a < 0.5f) {                           /* its Taylor series: the next term is 2e-14 of the sum */
-    float x2 = x * x;
-    return x * (1.0f + x2 * (1.0f / 6.0f + x2 * (1.0f / 120.0f + x2 * (1.0f / 5040.0f + x2 * (1.0f / 362880.0f +
-                                                                                        x2 * (1.0f / 39916800.0f))))));
-  } else if (a < 1.0f) {
-    float e = expm1f(a);
-    r = 0.5f * (e + e / (e + 1.0f));
-  } else if (a < 88.0f) {
-    float e = __builtin_expf(a);
-    r = 0.5f * e - 0.5f / e;
-  } else {                                   /* e^a overflows before the halving: (e^(a/2) / 2) e^(a/2) */
-    float h = __builtin_expf(0.5f * a);
-    r = (0.5f * h) * h;
-  }
-  return __builtin_copysignf(r, x);
-}
-static __device__ __forceinline__ float coshf(float x) {
-  float a = __builtin_fabsf(x);
-  if (a < 88.0f) {
-    float e = __builtin_expf(a);
-    return 0.5f * e + 0.5f / e;
-  }
-  float h = __builtin_expf(0.5f * a);
-  return (0.5f * h) * h;
-}
-/* erf: its Maclaurin series in double below 3.5 (55 terms reach 1e-12 there), 1 - erfc by the asymptotic
-   series' first three terms up to 4, and +-1 beyond (erfc(4) is under half an ulp of 1). */
-static __device__ __forceinline__ float erff(float xf) {
-  double x = xf, a = __builtin_fabs(x), x2 = x * x;
-  if (a < 3.5) {
-    double term = 1.0, sum = 1.0;             /* erf(x) / x, so that erf(-0) is -0 */
-    for (int n = 1; n < 56; ++n) {
-      term *= -x2 / n;
-      sum += term / (2 * n + 1);
-    }
-    return (float)(x * sum * 1.1283791670955126);   /* 2 / sqrt(pi) */
-  }
-  if (!(a < 4.0)) return __builtin_isnan(xf) ? xf : __builtin_copysignf(1.0f, xf);
-  double inv = 1.0 / (2.0 * x2);
-  double erfc = (double)__builtin_expf((float)-x2) / (a * 1.7724538509055160) * (1.0 - inv + 3.0 * inv * inv);
-  return (float)__builtin_copysign(1.0 - erfc, x);
-}
-/* What neither the backend nor this header computes: a call names the function where it is made. */
-#define __GPUSIM_MISSING(T, NAME, ...) \
-  static __device__ T NAME(__VA_ARGS__) __attribute__((unavailable( \
-      "not in gpusim's HIP header (without ROCm's device libraries the backend cannot lower it)")));
-__GPUSIM_MISSING(float, tanf, float) __GPUSIM_MISSING(float, asinf, float) __GPUSIM_MISSING(float, acosf, float)
-__GPUSIM_MISSING(float, atanf, float) __GPUSIM_MISSING(float, atan2f, float, float)
-__GPUSIM_MISSING(float, asinhf, float) __GPUSIM_MISSING(float, acoshf, float) __GPUSIM_MISSING(float, atanhf, float)
-__GPUSIM_MISSING(float, erfcf, float) __GPUSIM_MISSING(float, lgammaf, float) __GPUSIM_MISSING(float, tgammaf, float)
-__GPUSIM_MISSING(double, exp, double) __GPUSIM_MISSING(double, exp2, double) __GPUSIM_MISSING(double, log, double)
-__GPUSIM_MISSING(double, log2, double) __GPUSIM_MISSING(double, sin, double) __GPUSIM_MISSING(double, cos, double)
-__GPUSIM_MISSING(double, tanh, double) __GPUSIM_MISSING(double, erf, double) __GPUSIM_MISSING(double, pow, double,
-                                                                                             double)
-template <class T> static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }
-template <class T> static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
+/* HIP's older spellings of the built-in indices, and its macro for dynamic shared memory (sized by the
+   launch header's lds=). */
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+
+#include "gpusim_hip_math.h"
+
 
 #endif

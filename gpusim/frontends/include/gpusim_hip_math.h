@@ -1,0 +1,200 @@
+/* gpusim_hip_math.h is the math of gpusim's HIP header: the float and double functions the AMDGPU backend
+   lowers itself (sqrtf, expf, powf, fmodf, ...), the ones this header builds from those (expm1f, log1pf,
+   tanhf, sinhf, coshf, erff), HIP's fast and round-to-nearest intrinsics, and named errors for what neither
+   can compute without ROCm's device libraries. */
+#ifndef GPUSIM_HIP_MATH_H
+#define GPUSIM_HIP_MATH_H
+
+#define __GPUSIM_MATH1(NAME) \
+  static __device__ __forceinline__ float NAME##f(float x) { return __builtin_##NAME##f(x); } \
+  static __device__ __forceinline__ double NAME(double x) { return __builtin_##NAME(x); }
+#define __GPUSIM_MATH2(NAME) \
+  static __device__ __forceinline__ float NAME##f(float x, float y) { return __builtin_##NAME##f(x, y); } \
+  static __device__ __forceinline__ double NAME(double x, double y) { return __builtin_##NAME(x, y); }
+__GPUSIM_MATH1(sqrt) __GPUSIM_MATH1(fabs) __GPUSIM_MATH1(floor) __GPUSIM_MATH1(ceil)
+__GPUSIM_MATH1(trunc) __GPUSIM_MATH1(rint) __GPUSIM_MATH1(round)
+static __device__ __forceinline__ float expf(float x) { return __builtin_expf(x); }
+static __device__ __forceinline__ float exp2f(float x) { return __builtin_exp2f(x); }
+static __device__ __forceinline__ float logf(float x) { return __builtin_logf(x); }
+static __device__ __forceinline__ float log2f(float x) { return __builtin_log2f(x); }
+static __device__ __forceinline__ float sinf(float x) { return __builtin_sinf(x); }
+static __device__ __forceinline__ float cosf(float x) { return __builtin_cosf(x); }
+__GPUSIM_MATH2(fmax) __GPUSIM_MATH2(fmin) __GPUSIM_MATH2(copysign)
+static __device__ __forceinline__ float fmaf(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ __forceinline__ double fma(double a, double b, double c) { return __builtin_fma(a, b, c); }
+static __device__ __forceinline__ float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
+static __device__ __forceinline__ float __expf(float x) { return __builtin_amdgcn_exp2f(x * 1.4426950408889634f); }
+
+/* Float functions the AMDGPU backend has no instruction sequence for, built from the ones it has (expf and
+   logf, v_exp_f32/v_log_f32 with their refinement). tests/frontends/test_hip_math.py measures each against
+   the correctly rounded value over a dense sweep of inputs. */
+static __device__ __forceinline__ float expm1f(float x) {
+  float u = __builtin_expf(x);
+  if (u == 1.0f) return x;                  /* |x| under half an ulp of 1 */
+  float um1 = u - 1.0f;
+  if (x > 1.0f || x < -1.0f) return um1;   /* e^x far from 1: u - 1 loses little (and Kahan could overflow) */
+  return um1 * (x / __builtin_logf(u));     /* Kahan: the rounding of u cancels out of the quotient */
+}
+static __device__ __forceinline__ float log1pf(float x) {
+  float u = 1.0f + x;
+  if (u == 1.0f) return x;
+  if (u == __builtin_inff()) return u;
+  if (__builtin_fabsf(x) < 0.01f)           /* its Taylor series: the next term is 2e-11 of the sum */
+    return x * (1.0f + x * (-0.5f + x * (1.0f / 3.0f + x * (-0.25f + x * (0.2f + x * (-1.0f / 6.0f))))));
+  float d = u - 1.0f;
+  return d == x ? __builtin_logf(u) : __builtin_logf(u) * (x / d);
+}
+static __device__ __forceinline__ float tanhf(float x) {
+  float a = __builtin_fabsf(x);
+  if (a < 0.05f) {                          /* its Taylor series: the next term is 1e-12 of the sum */
+    float x2 = x * x;
+    return x * (1.0f + x2 * (-1.0f / 3.0f + x2 * (2.0f / 15.0f + x2 * (-17.0f / 315.0f))));
+  }
+  if (a > 9.1f) return __builtin_copysignf(1.0f, x);   /* 1 - tanh(9.1) is under half an ulp of 1 */
+  float e = expm1f(2.0f * a);
+  return __builtin_copysignf(e / (e + 2.0f), x);
+}
+static __device__ __forceinline__ float sinhf(float x) {
+  float a = __builtin_fabsf(x), r;
+  if (a < 0.5f) {                           /* its Taylor series: the next term is 2e-14 of the sum */
+    float x2 = x * x;
+    return x * (1.0f + x2 * (1.0f / 6.0f + x2 * (1.0f / 120.0f + x2 * (1.0f / 5040.0f + x2 * (1.0f / 362880.0f +
+                                                                                        x2 * (1.0f / 39916800.0f))))));
+  } else if (a < 1.0f) {
+    float e = expm1f(a);
+    r = 0.5f * (e + e / (e + 1.0f));
+  } else if (a < 88.0f) {
+    float e = __builtin_expf(a);
+    r = 0.5f * e - 0.5f / e;
+  } else {                                   /* e^a overflows before the halving: (e^(a/2) / 2) e^(a/2) */
+    float h = __builtin_expf(0.5f * a);
+    r = (0.5f * h) * h;
+  }
+  return __builtin_copysignf(r, x);
+}
+static __device__ __forceinline__ float coshf(float x) {
+  float a = __builtin_fabsf(x);
+  if (a < 88.0f) {
+    float e = __builtin_expf(a);
+    return 0.5f * e + 0.5f / e;
+  }
+  float h = __builtin_expf(0.5f * a);
+  return (0.5f * h) * h;
+}
+/* erf: its Maclaurin series in double below 3.5 (55 terms reach 1e-12 there), 1 - erfc by the asymptotic
+   series' first three terms up to 4, and +-1 beyond (erfc(4) is under half an ulp of 1). */
+static __device__ __forceinline__ float erff(float xf) {
+  double x = xf, a = __builtin_fabs(x), x2 = x * x;
+  if (a < 3.5) {
+    double term = 1.0, sum = 1.0;             /* erf(x) / x, so that erf(-0) is -0 */
+    for (int n = 1; n < 56; ++n) {
+      term *= -x2 / n;
+      sum += term / (2 * n + 1);
+    }
+    return (float)(x * sum * 1.1283791670955126);   /* 2 / sqrt(pi) */
+  }
+  if (!(a < 4.0)) return __builtin_isnan(xf) ? xf : __builtin_copysignf(1.0f, xf);
+  double inv = 1.0 / (2.0 * x2);
+  double erfc = (double)__builtin_expf((float)-x2) / (a * 1.7724538509055160) * (1.0 - inv + 3.0 * inv * inv);
+  return (float)__builtin_copysign(1.0 - erfc, x);
+}
+/* More the backend lowers itself (its pow is exp2(y * log2 |x|) with the sign and special cases of pow). */
+__GPUSIM_MATH1(nearbyint) __GPUSIM_MATH2(fmod)
+static __device__ __forceinline__ float powf(float x, float y) { return __builtin_powf(x, y); }
+static __device__ __forceinline__ float log10f(float x) { return __builtin_log10f(x); }
+static __device__ __forceinline__ float exp10f(float x) { return __builtin_exp10f(x); }
+static __device__ __forceinline__ float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+static __device__ __forceinline__ double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+static __device__ __forceinline__ float frexpf(float x, int *e) { return __builtin_frexpf(x, e); }
+static __device__ __forceinline__ double frexp(double x, int *e) { return __builtin_frexp(x, e); }
+static __device__ __forceinline__ float fdimf(float x, float y) { return x > y ? x - y : (x <= y ? 0.0f : x + y); }
+static __device__ __forceinline__ void sincosf(float x, float *s, float *c) {
+  *s = __builtin_sinf(x);
+  *c = __builtin_cosf(x);
+}
+static __device__ __forceinline__ bool isnan(float x) { return __builtin_isnan(x); }
+static __device__ __forceinline__ bool isnan(double x) { return __builtin_isnan(x); }
+static __device__ __forceinline__ bool isinf(float x) { return __builtin_isinf(x); }
+static __device__ __forceinline__ bool isinf(double x) { return __builtin_isinf(x); }
+static __device__ __forceinline__ bool isfinite(float x) { return __builtin_isfinite(x); }
+static __device__ __forceinline__ bool isfinite(double x) { return __builtin_isfinite(x); }
+static __device__ __forceinline__ bool signbit(float x) { return __builtin_signbit(x); }
+static __device__ __forceinline__ bool signbit(double x) { return __builtin_signbit(x); }
+static __device__ __forceinline__ int abs(int x) { return x < 0 ? -x : x; }
+static __device__ __forceinline__ long long llabs(long long x) { return x < 0 ? -x : x; }
+
+/* HIP's intrinsics. The _rn forms round to nearest even, one rounding each: a product is never fused into a
+   later sum (the contraction pragma). The fast forms (__logf, __sinf, __exp10f, ...) are the hardware's
+   approximations (v_log_f32, v_exp_f32, v_sin_f32), as HIP's are; HIP's __fdividef and __powf are the full
+   division and powf. */
+static __device__ __forceinline__ float __fadd_rn(float a, float b) {
+#pragma clang fp contract(off)
+  return a + b;
+}
+static __device__ __forceinline__ float __fsub_rn(float a, float b) {
+#pragma clang fp contract(off)
+  return a - b;
+}
+static __device__ __forceinline__ float __fmul_rn(float a, float b) {
+#pragma clang fp contract(off)
+  return a * b;
+}
+static __device__ __forceinline__ float __fdiv_rn(float a, float b) { return a / b; }
+static __device__ __forceinline__ float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+static __device__ __forceinline__ float __frcp_rn(float x) { return 1.0f / x; }
+static __device__ __forceinline__ float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
+static __device__ __forceinline__ float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
+static __device__ __forceinline__ float __fdividef(float a, float b) { return a / b; }   /* as HIP's: a division */
+static __device__ __forceinline__ float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+static __device__ __forceinline__ float __log2f(float x) { return __builtin_amdgcn_logf(x); }
+static __device__ __forceinline__ float __logf(float x) { return __builtin_amdgcn_logf(x) * 0.69314718055994531f; }
+static __device__ __forceinline__ float __log10f(float x) { return __builtin_amdgcn_logf(x) * 0.30102999566398120f; }
+static __device__ __forceinline__ float __exp10f(float x) { return __builtin_amdgcn_exp2f(x * 3.3219280948873623f); }
+static __device__ __forceinline__ float __powf(float x, float y) { return __builtin_powf(x, y); }   /* as HIP's: powf */
+/* v_sin_f32 and v_cos_f32 take the angle in turns */
+static __device__ __forceinline__ float __sinf(float x) { return __builtin_amdgcn_sinf(x * 0.15915494309189535f); }
+static __device__ __forceinline__ float __cosf(float x) { return __builtin_amdgcn_cosf(x * 0.15915494309189535f); }
+static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
+  *s = __sinf(x);
+  *c = __cosf(x);
+}
+
+/* reinterpretation and conversions with a named rounding */
+static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+static __device__ __forceinline__ double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+static __device__ __forceinline__ int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
+static __device__ __forceinline__ int __double2loint(double x) { return (int)__double_as_longlong(x); }
+static __device__ __forceinline__ double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double((long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo));
+}
+static __device__ __forceinline__ int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
+static __device__ __forceinline__ int __float2int_rz(float x) { return (int)x; }
+static __device__ __forceinline__ int __float2int_rd(float x) { return (int)__builtin_floorf(x); }
+static __device__ __forceinline__ int __float2int_ru(float x) { return (int)__builtin_ceilf(x); }
+static __device__ __forceinline__ unsigned __float2uint_rz(float x) { return (unsigned)x; }
+static __device__ __forceinline__ float __int2float_rn(int x) { return (float)x; }
+static __device__ __forceinline__ float __uint2float_rn(unsigned x) { return (float)x; }
+
+/* What neither the backend nor this header computes: a call names the function where it is made. */
+#define __GPUSIM_MISSING(T, NAME, ...) \
+  static __device__ T NAME(__VA_ARGS__) __attribute__((unavailable( \
+      "not in gpusim's HIP header (without ROCm's device libraries the backend cannot lower it)")));
+__GPUSIM_MISSING(float, tanf, float) __GPUSIM_MISSING(float, asinf, float) __GPUSIM_MISSING(float, acosf, float)
+__GPUSIM_MISSING(float, atanf, float) __GPUSIM_MISSING(float, atan2f, float, float)
+__GPUSIM_MISSING(float, asinhf, float) __GPUSIM_MISSING(float, acoshf, float) __GPUSIM_MISSING(float, atanhf, float)
+__GPUSIM_MISSING(float, erfcf, float) __GPUSIM_MISSING(float, lgammaf, float) __GPUSIM_MISSING(float, tgammaf, float)
+__GPUSIM_MISSING(float, cbrtf, float) __GPUSIM_MISSING(float, hypotf, float, float)
+__GPUSIM_MISSING(float, remainderf, float, float) __GPUSIM_MISSING(float, logbf, float)
+__GPUSIM_MISSING(double, log10, double) __GPUSIM_MISSING(double, exp10, double)
+__GPUSIM_MISSING(double, exp, double) __GPUSIM_MISSING(double, exp2, double) __GPUSIM_MISSING(double, log, double)
+__GPUSIM_MISSING(double, log2, double) __GPUSIM_MISSING(double, sin, double) __GPUSIM_MISSING(double, cos, double)
+__GPUSIM_MISSING(double, tanh, double) __GPUSIM_MISSING(double, erf, double) __GPUSIM_MISSING(double, pow, double,
+                                                                                             double)
+template <class T> static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }
+template <class T> static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
+
+#endif
