@@ -150,6 +150,10 @@ class Encoder:
         self.accum_offset = accum_offset
         self.pc = 0   # the byte offset of the instruction being encoded (encode_module sets it)
         self.static_refs = 0   # operands resolved to static data
+        # the byte offset of each code label once known (encode_module's second pass), and whether the
+        # instruction being encoded named a code label before then
+        self.code_pcs: Optional[dict] = None
+        self.names_code = False
 
     # ------------------------------------------------------------ operands
     def _fail(self, ins: Instruction, msg: str, hint: str = "") -> AsmError:
@@ -218,20 +222,31 @@ class Encoder:
         return kind, idx, width, False
 
     def _relocated(self, ins: Instruction, ref: LabelRef) -> int:
-        """_relocated is the 32-bit constant a linker writes for ``ref``, a data label of the module's static
-        data with ``@rel32@lo``/``@hi`` (its address plus the addend less the address of this instruction's
-        literal, which follows its 4-byte encoding) or ``@abs32@lo``/``@hi`` (its address plus the addend),
-        gpusim.asm.static_data; anything else is not supported yet."""
+        """_relocated is the 32-bit constant a linker writes for ``ref`` with ``@rel32@lo``/``@hi`` (the symbol's
+        address plus the addend less the address of this instruction's literal, which follows its 4-byte
+        encoding) or ``@abs32@lo``/``@hi`` (its address plus the addend): a data label of the module's static
+        data (gpusim.asm.static_data) or a code label, such as a device function a kernel calls through
+        ``s_swappc_b64`` (code sits at CODE_BASE). A code label's address is known once every instruction's size
+        is: until encode_module's second pass sets ``code_pcs``, it reads as 0 and ``names_code`` is set.
+        Anything else is not supported yet."""
         data = self.module.static_data
         kind = ref.reloc.lower()
-        if data is None or ref.name not in data.symbols or kind not in _RELOCATIONS:
+        is_data = data is not None and ref.name in data.symbols
+        is_code = not is_data and ref.name in self.module.labels
+        if not (is_data or is_code) or kind not in _RELOCATIONS:
             what = (f"symbol '{ref.name}{ref.reloc}'" if ref.reloc else f"symbol '{ref.name}'")
             raise UnsupportedInstruction(
                 f"{what} as an operand of {ins.mnemonic} is not supported yet (gpusim resolves @rel32 and "
-                "@abs32 of the file's own .data, .rodata and .bss labels; other relocations need a linker)",
-                ins.loc)
-        self.static_refs += 1
-        value = data.address(ref.name) + ref.addend
+                "@abs32 of the file's own code labels and .data, .rodata and .bss labels; other relocations need "
+                "a linker)", ins.loc)
+        if is_data:
+            self.static_refs += 1
+            value = data.address(ref.name) + ref.addend
+        elif self.code_pcs is None:
+            self.names_code = True
+            return 0
+        else:
+            value = CODE_BASE + self.code_pcs[ref.name] + ref.addend
         if kind.startswith("@rel32"):
             value -= CODE_BASE + self.pc + 4
         return (value >> 32 if kind.endswith("@hi") else value) & 0xFFFF_FFFF
@@ -787,15 +802,25 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     pc = 0
     names = []
     defs = []
+    naming_code = []   # instructions whose operands name a code label: encoded again once pcs are known
     for i, ins in enumerate(module.instructions):
         enc.pc = pc
+        enc.names_code = False
         d, size = enc.encode(ins, ops[i], mods[i])
+        if enc.names_code:
+            naming_code.append(i)
         defs.append(d)
         sem[i] = d.sem
         unit[i] = isa.UNITS.index(d.unit)
         pc_bytes[i] = pc
         pc += size
         names.append(ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else ""))
+    pc_bytes[n] = pc
+    if naming_code:   # a relocated operand is always a literal, so the sizes, and with them the pcs, stay
+        enc.code_pcs = {name: int(pc_bytes[row]) for name, row in module.labels.items()}
+        for i in naming_code:
+            enc.pc = int(pc_bytes[i])
+            enc.encode(module.instructions[i], ops[i], mods[i])
     locs = [ins.loc for ins in module.instructions]
     end = isa.lookup("s_endpgm")
     ops[n, :, KIND] = K_NONE

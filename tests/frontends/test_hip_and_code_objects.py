@@ -265,3 +265,13 @@ def test_hip_math_intrinsics_and_integer_functions_match_numpy(timing):
     assert len(r.checks) == 16
     for c in r.checks:
         assert c.passed and c.elements > 0, c.describe()
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_a_kernel_calls_a_device_function_through_its_code_address(timing):
+    # the callee's @rel32@lo/@hi operands resolve to its address at CODE_BASE; s_swappc_b64 goes there and
+    # s_setpc_b64 comes back, twice
+    k = gpusim.load_kernel(DATA / "device_calls.hip")
+    assert list(k.program.mnemonics).count("s_swappc_b64") == 2
+    r = gpusim.simulate(k, "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 128, r.checks[0].describe()
