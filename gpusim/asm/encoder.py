@@ -336,6 +336,9 @@ class Encoder:
             full = ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else "")
             hint = did_you_mean(ins.mnemonic, isa.table().keys())
             typo = any(_one_edit_apart(ins.mnemonic, name) for name in isa.table())
+            if ins.mnemonic.startswith("scratch_"):
+                hint = ("scratch memory, where a compiler spills registers and keeps a call stack "
+                        "(.amdhsa_private_segment_fixed_size, .amdhsa_uses_dynamic_stack), is not modelled")
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)

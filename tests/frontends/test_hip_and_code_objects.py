@@ -275,3 +275,17 @@ def test_a_kernel_calls_a_device_function_through_its_code_address(timing):
     assert list(k.program.mnemonics).count("s_swappc_b64") == 2
     r = gpusim.simulate(k, "cdna3", check=True, timing=timing)
     assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 128, r.checks[0].describe()
+
+
+def test_a_kernel_that_needs_scratch_memory_is_refused_by_name(tmp_path, capsys):
+    # recursion keeps a call stack in scratch memory, which gpusim does not model: one line naming it
+    src = tmp_path / "fib.hip"
+    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
+                   "// gpusim-arg: n buffer i32[64] init=randint(0,12) seed=1\n"
+                   "// gpusim-arg: y buffer i32[64] out\n"
+                   "__device__ __attribute__((noinline)) int fib(int v) { return v < 2 ? 1 : fib(v - 1) + fib(v - 2); }\n"
+                   "__global__ void rec(const int *n, int *y) { y[threadIdx.x] = fib(n[threadIdx.x]); }\n")
+    code, out = _run(capsys, src, "--no-timing")
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert "error: instruction 'scratch_store_dword' is not supported yet (scratch memory" in out
+    assert ".amdhsa_uses_dynamic_stack" in out and "(device assembly):" in out
