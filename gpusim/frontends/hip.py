@@ -24,6 +24,7 @@ COMPILE_TIMEOUT_S = 300
 INCLUDE = Path(__file__).with_name("include")      # gpusim's HIP headers, and <hip/...> for #include lines
 HEADER = INCLUDE / "gpusim_hip.h"
 _DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$")
+_NOTE = re.compile(r"^(.*?):(\d+):(\d+): note: ")
 _HEADER_COMMENT = re.compile(r"^([ \t]*)//([ \t]*gpusim-)")
 _UNDECLARED_HIP = re.compile(r"use of undeclared identifier '(hip[A-Z]|__h|__float2|__half|__bfloat)")
 UNDECLARED_HIP_HINT = ("gpusim's HIP headers give the common device functions and declare the common host API; "
@@ -65,16 +66,31 @@ def assembly_of(path: str, target: str) -> str:
 
 def _diagnostic(stderr: str, path: str) -> HipCompileError:
     """_diagnostic turns clang's stderr into one located error (the first ``error:`` line)."""
-    for line in stderr.splitlines():
+    lines = stderr.splitlines()
+    for k, line in enumerate(lines):
         m = _DIAGNOSTIC.match(line)
         if m:
             file, lineno, col, message = m.groups()
-            more = sum(1 for x in stderr.splitlines() if _DIAGNOSTIC.match(x)) - 1
+            if _in_headers(file):   # a header function refused how it was called: point at the call
+                for later in lines[k + 1:]:
+                    n = _NOTE.match(later)
+                    if n and not _in_headers(n.group(1)):
+                        file, lineno, col = n.groups()
+                        break
+            more = sum(1 for x in lines if _DIAGNOSTIC.match(x)) - 1
             suffix = f" (and {more} more error{'s' if more > 1 else ''})" if more > 0 else ""
             hint = UNDECLARED_HIP_HINT if _UNDECLARED_HIP.match(message) else ""
             return HipCompileError(message + suffix, SourceLoc(file, int(lineno), int(col)), hint)
-    lines = [x for x in stderr.splitlines() if x.strip()]
-    return HipCompileError(f"{path}: clang failed: {lines[0] if lines else 'no message'}")
+    text = [x for x in lines if x.strip()]
+    return HipCompileError(f"{path}: clang failed: {text[0] if text else 'no message'}")
+
+
+def _in_headers(file: str) -> bool:
+    """_in_headers tells whether a diagnostic's file is one of gpusim's HIP headers."""
+    try:
+        return Path(file).resolve().is_relative_to(INCLUDE.resolve())
+    except OSError:
+        return False
 
 
 def header_text(source: str) -> str:

@@ -289,3 +289,24 @@ def test_a_kernel_that_needs_scratch_memory_is_refused_by_name(tmp_path, capsys)
     assert code == 2 and len(out.strip().splitlines()) == 1, out
     assert "error: instruction 'scratch_store_dword' is not supported yet (scratch memory" in out
     assert ".amdhsa_uses_dynamic_stack" in out and "(device assembly):" in out
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_cooperative_groups_sync_wave_functions_and_64_bit_shuffles_match_numpy(timing):
+    # cg::this_thread_block and tiled_partition<8> (shuffles, votes, ranks), __shfl_xor_sync and
+    # __ballot/__any/__all_sync with 64-bit masks, __shfl_down of a double and __shfl_xor of a long long
+    r = gpusim.simulate(gpusim.load_kernel(DATA / "cooperative_groups.hip"), "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 8
+    for c in r.checks:
+        assert c.passed and c.elements > 0, c.describe()
+
+
+def test_a_32_bit_lane_mask_is_refused_at_the_call(tmp_path, capsys):
+    # CUDA's 0xffffffff would leave out lanes 32-63 of a wave: HIP refuses it, and the error points at the
+    # user's call rather than at the header's static_assert
+    src = tmp_path / "mask.hip"
+    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n__global__ void k(float *p) {\n"
+                   "  float v = p[threadIdx.x];\n  p[threadIdx.x] = __shfl_down_sync(0xffffffff, v, 1);\n}\n")
+    code, out = _run(capsys, src)
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert out.startswith(f"{src}:4:20: error: static assertion failed") and "64-bit lane mask" in out, out

@@ -149,9 +149,16 @@ static __device__ __forceinline__ int __gpusim_shfl_xor_lane(int mask, int width
   int other = self ^ mask;
   return (other & ~(width - 1)) == (self & ~(width - 1)) ? other : self;
 }
-/* var as lane ``lane`` holds it, whatever T's 32 bits are */
+/* var as lane ``lane`` holds it, whatever T's 32 or 64 bits are (a 64-bit value in two halves) */
 template <class T> static __device__ __forceinline__ T __gpusim_from_lane(T var, int lane) {
-  return __builtin_bit_cast(T, __builtin_amdgcn_ds_bpermute(lane << 2, __builtin_bit_cast(int, var)));
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long bits = __builtin_bit_cast(unsigned long long, var);
+    unsigned lo = __builtin_amdgcn_ds_bpermute(lane << 2, (int)bits);
+    unsigned hi = __builtin_amdgcn_ds_bpermute(lane << 2, (int)(bits >> 32));
+    return __builtin_bit_cast(T, (unsigned long long)hi << 32 | lo);
+  } else {
+    return __builtin_bit_cast(T, __builtin_amdgcn_ds_bpermute(lane << 2, __builtin_bit_cast(int, var)));
+  }
 }
 #define __GPUSIM_SHUFFLES(T)                                                                                   \
   static __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {                   \
@@ -169,12 +176,54 @@ template <class T> static __device__ __forceinline__ T __gpusim_from_lane(T var,
 __GPUSIM_SHUFFLES(int)
 __GPUSIM_SHUFFLES(unsigned int)
 __GPUSIM_SHUFFLES(float)
+__GPUSIM_SHUFFLES(long)
+__GPUSIM_SHUFFLES(unsigned long)
+__GPUSIM_SHUFFLES(long long)
+__GPUSIM_SHUFFLES(unsigned long long)
+__GPUSIM_SHUFFLES(double)
 static __device__ __forceinline__ unsigned long long __ballot(int predicate) {
   return __builtin_amdgcn_ballot_w64(predicate != 0);
 }
 static __device__ __forceinline__ int __any(int predicate) { return __ballot(predicate) != 0; }
 static __device__ __forceinline__ int __all(int predicate) { return __ballot(predicate) == __ballot(1); }
 static __device__ __forceinline__ unsigned long long __activemask() { return __ballot(1); }
+/* The *_sync forms (HIP 6.2) name the lanes taking part in a 64-bit mask, as HIP requires of a wave of 64: a
+   32-bit mask (CUDA's 0xffffffff) is refused where it is passed, rather than silently leaving out lanes 32-63. */
+template <class M> static __device__ __forceinline__ void __gpusim_lane_mask(M) {
+  static_assert(sizeof(M) == 8, "HIP's *_sync wave functions take a 64-bit lane mask (a wave has 64 lanes)");
+}
+template <class M, class T> static __device__ __forceinline__ T __shfl_sync(M mask, T var, int src_lane,
+                                                                            int width = warpSize) {
+  __gpusim_lane_mask(mask);
+  return __shfl(var, src_lane, width);
+}
+template <class M, class T> static __device__ __forceinline__ T __shfl_up_sync(M mask, T var, unsigned delta,
+                                                                               int width = warpSize) {
+  __gpusim_lane_mask(mask);
+  return __shfl_up(var, delta, width);
+}
+template <class M, class T> static __device__ __forceinline__ T __shfl_down_sync(M mask, T var, unsigned delta,
+                                                                                 int width = warpSize) {
+  __gpusim_lane_mask(mask);
+  return __shfl_down(var, delta, width);
+}
+template <class M, class T> static __device__ __forceinline__ T __shfl_xor_sync(M mask, T var, int lane_mask,
+                                                                                int width = warpSize) {
+  __gpusim_lane_mask(mask);
+  return __shfl_xor(var, lane_mask, width);
+}
+template <class M> static __device__ __forceinline__ unsigned long long __ballot_sync(M mask, int predicate) {
+  __gpusim_lane_mask(mask);
+  return __ballot(predicate) & mask;
+}
+template <class M> static __device__ __forceinline__ int __any_sync(M mask, int predicate) {
+  return __ballot_sync(mask, predicate) != 0;
+}
+template <class M> static __device__ __forceinline__ int __all_sync(M mask, int predicate) {
+  return __ballot_sync(mask, predicate) == (__activemask() & mask);
+}
+/* a read through the read-only path, in HIP an ordinary load */
+template <class T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
 static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static __device__ __forceinline__ int __ffs(unsigned x) { return __builtin_ffs((int)x); }
