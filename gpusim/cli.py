@@ -172,6 +172,9 @@ def _parser() -> argparse.ArgumentParser:
     run.set_defaults(timing=True)
     run.add_argument("--kernel", help="which kernel, when the file holds several (a HIP kernel by its plain "
                      "or mangled name)")
+    run.add_argument("-I", "--include-dir", dest="include_dirs", metavar="DIR", action="append", default=[],
+                     help="a directory to search for the headers a .hip file includes, after gpusim's own HIP "
+                          "headers (repeatable)")
     run.add_argument("--header", metavar="FILE", help="a file of '; gpusim-launch/arg/check' lines: the launch "
                      "header of a code object (which has no comments), or one that replaces a kernel file's own")
     run.add_argument("--grid", metavar="X,Y,Z", help="override the number of workgroups")
@@ -464,7 +467,8 @@ def _cmd_run(ns) -> int:
         raise UsageError("--set and --no-memo apply to a program file (.yaml), not to a kernel")
     arch = api.load_arch(ns.arch or "cdna3")
     kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
-                             args=_parse_args_kv(ns.arg), target=arch.gfx_target, header=ns.header)
+                             args=_parse_args_kv(ns.arg), target=arch.gfx_target, header=ns.header,
+                             include_dirs=ns.include_dirs)
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
     if ns.max_wave_instructions <= 0:
@@ -584,7 +588,7 @@ def _cmd_run_program(ns) -> int:
 
     for flag, given in (("--kernel", ns.kernel), ("--grid", ns.grid), ("--block", ns.block), ("--arg", ns.arg),
                         ("--csv", ns.csv), ("--timeline", ns.timeline), ("--warm-up", ns.warm_up),
-                        ("--header", ns.header)):
+                        ("--header", ns.header), ("--include-dir", ns.include_dirs)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
     if ns.arch is not None:

@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Sequence
 
 from gpusim.errors import GpusimError, SourceLoc
 from gpusim.frontends.tools import find_tool
@@ -41,22 +42,29 @@ def clang() -> str:
                                             "install LLVM 19 (apt install clang-19)"))
 
 
-def compile_args(path: str, target: str, *, output: str, emit: str = "-S") -> list[str]:
-    """compile_args is the clang command line that compiles ``path``'s device code for ``target``."""
-    return [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-I", str(INCLUDE),
+def compile_args(path: str, target: str, *, output: str, emit: str = "-S", include_dirs: Sequence[str] = ()) -> list[str]:
+    """compile_args is the clang command line that compiles ``path``'s device code for ``target``, searching
+    ``include_dirs`` for its headers after gpusim's own (so <hip/...> is always gpusim's)."""
+    user = [arg for d in include_dirs for arg in ("-I", str(d))]
+    return [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-I", str(INCLUDE), *user,
             "-include", str(HEADER), "-O3", emit, f"--offload-arch={target}", "-o", output, path]
 
 
-def assembly_of(path: str, target: str) -> str:
-    """assembly_of compiles the .hip file at ``path`` for ``target`` and returns clang's assembly text.
+def assembly_of(path: str, target: str, include_dirs: Sequence[str] = ()) -> str:
+    """assembly_of compiles the .hip file at ``path`` for ``target`` (its headers searched for in
+    ``include_dirs`` too) and returns clang's assembly text.
 
-    Raises HipCompileError with clang's first error as ``file:line:col: error: message``.
+    Raises HipCompileError with clang's first error as ``file:line:col: error: message``, or naming an include
+    directory that does not exist.
     """
     if not os.path.isfile(path):
         raise HipCompileError(f"cannot read '{path}': no such file")
+    for d in include_dirs:
+        if not os.path.isdir(d):
+            raise HipCompileError(f"include directory '{d}' does not exist")
     try:
-        done = subprocess.run(compile_args(path, target, output="-"), capture_output=True, encoding="utf-8",
-                              errors="replace", timeout=COMPILE_TIMEOUT_S)
+        done = subprocess.run(compile_args(path, target, output="-", include_dirs=include_dirs), capture_output=True,
+                              encoding="utf-8", errors="replace", timeout=COMPILE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise HipCompileError(f"{path}: clang took longer than {COMPILE_TIMEOUT_S} s") from None
     if done.returncode != 0:

@@ -204,7 +204,7 @@ def test_a_file_written_for_hipcc_runs_with_its_host_code():
     # #include <hip/hip_runtime.h>, <cstdio>, <vector>; a main() with hipMalloc, hipMemcpy, events,
     # <<<...>>> and hipLaunchKernelGGL; the kernel reads and writes float4
     k = gpusim.load_kernel(DATA / "host_code.hip")
-    assert k.name == "_Z5axpy4PKDv4_fS1_PS_Pffi"
+    assert k.name == "_Z5axpy4PK6float4S1_PS_Pffi"
     mnemonics = list(k.program.mnemonics)
     assert mnemonics.count("global_load_dwordx4") == 2 and mnemonics.count("global_store_dwordx4") == 1
     r = gpusim.simulate(k, "cdna3", check=True, timing=True)
@@ -310,3 +310,35 @@ def test_a_32_bit_lane_mask_is_refused_at_the_call(tmp_path, capsys):
     code, out = _run(capsys, src)
     assert code == 2 and len(out.strip().splitlines()) == 1, out
     assert out.startswith(f"{src}:4:20: error: static assertion failed") and "64-bit lane mask" in out, out
+
+
+def test_headers_in_an_include_directory_are_found_and_a_missing_directory_is_named(tmp_path, capsys):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "scale.hpp").write_text("#pragma once\n__device__ inline float2 scaled(float2 v) { return 3.0f * v; }\n")
+    src = tmp_path / "k.hip"
+    src.write_text('#include "scale.hpp"\n// gpusim-launch: grid=1,1,1 block=64,1,1\n'
+                   "// gpusim-arg: x buffer f32[128] init=uniform(-1,1) seed=1\n// gpusim-arg: y buffer f32[128] out\n"
+                   "// gpusim-check: y == 3 * x\n"
+                   "__global__ void k(const float2 *x, float2 *y) { y[threadIdx.x] = scaled({x[threadIdx.x].x, "
+                   "x[threadIdx.x].y}); }\n")
+    code, out = _run(capsys, src, "--no-timing")
+    assert code == 2 and f"{src}:1:10: error: 'scale.hpp' file not found" in out, out
+    code, out = _run(capsys, src, "-I", lib, "--check", "--no-timing")
+    assert code == 0 and "PASS y == 3 * x: 128 elements" in out, out
+    code, out = _run(capsys, src, "--include-dir", tmp_path / "nowhere", "--no-timing")
+    assert code == 2 and f"include directory '{tmp_path / 'nowhere'}' does not exist" in out, out
+
+
+def test_printf_in_device_code_is_refused_at_the_call_and_host_printf_compiles(tmp_path, capsys):
+    src = tmp_path / "hello.hip"
+    body = ("#include <cstdio>\n// gpusim-launch: grid=1,1,1 block=64,1,1\n// gpusim-arg: y buffer i32[64] out\n"
+            "__global__ void hello(int *y) {\n  y[threadIdx.x] = 1;\n{device}}\n"
+            "int main() { std::printf(\"host\\n\"); return 0; }\n")
+    src.write_text(body.replace("{device}", '  printf("lane %u\\n", threadIdx.x);\n'))
+    code, out = _run(capsys, src)
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert f"{src}:6:3: error: printf in device code is not supported by gpusim" in out, out
+    src.write_text(body.replace("{device}", ""))
+    code, out = _run(capsys, src, "--no-timing")
+    assert code == 0 and "hello" in out, out

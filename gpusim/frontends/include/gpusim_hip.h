@@ -222,6 +222,11 @@ template <class M> static __device__ __forceinline__ int __any_sync(M mask, int 
 template <class M> static __device__ __forceinline__ int __all_sync(M mask, int predicate) {
   return __ballot_sync(mask, predicate) == (__activemask() & mask);
 }
+/* HIP prints from a kernel through a buffer the host runtime drains (a host call), which gpusim does not
+   model: a printf in device code is an error at the call; host code's printf is the C library's. */
+static __device__ int printf(const char *, ...) __attribute__((diagnose_if(
+    1, "printf in device code is not supported by gpusim (HIP prints through a host-call buffer gpusim does not "
+       "model); it can go under #ifndef __GPUSIM__", "error")));
 /* a read through the read-only path, in HIP an ordinary load */
 template <class T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
