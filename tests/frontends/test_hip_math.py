@@ -1,7 +1,7 @@
-"""The float functions gpusim's HIP header builds itself (expm1f, log1pf, tanhf, sinhf, coshf, erff), run on
-gpusim over every binade of both signs and the special values, against Python's double-precision math rounded
-to float: within a few ulp (OpenCL C's full-profile bounds are 3, 2, 5, 4, 4 and 16), the special values and
-the sign of zero exact. The header's declarations of what it cannot provide name the function where it is
+"""The float functions gpusim's HIP header builds itself (expm1f, log1pf, tanhf, sinhf, coshf, erff) and two the
+backend lowers (log10f, exp10f), run on gpusim over every binade of both signs and the special values, against
+Python's double-precision math rounded to float: within a few ulp (OpenCL C's full-profile bounds are 3, 2, 5,
+4, 4, 16, 3 and 3), the special values and the sign of zero exact. The header's declarations of what it cannot provide name the function where it is
 called."""
 from __future__ import annotations
 
@@ -18,18 +18,25 @@ from gpusim.frontends.hip import HipCompileError
 DATA = Path(__file__).parent / "data"
 pytestmark = pytest.mark.skipif(shutil.which("clang-19") is None, reason="clang-19 compiles HIP")
 
+def exp10(v: float) -> float:
+    return 10.0 ** v
+
+
 # each function, the ulp it was measured within (2026-11-29), in the kernel's output order
-FUNCTIONS = [(math.expm1, 3), (math.log1p, 2), (math.tanh, 2), (math.sinh, 2), (math.cosh, 1), (math.erf, 1)]
+FUNCTIONS = [(math.expm1, 3), (math.log1p, 2), (math.tanh, 2), (math.sinh, 2), (math.cosh, 1), (math.erf, 1),
+             (math.log10, 2), (exp10, 1)]
+# where a logarithm's argument makes Python raise ValueError, the input at which its value is -inf (below it NaN)
+POLES = {math.log1p: -1.0, math.log10: 0.0}
 
 
 def _reference(f, v: float) -> float:
     """_reference is ``f(v)`` correctly rounded to float (to within double's own rounding)."""
     try:
         return float(np.float32(f(v)))
-    except OverflowError:   # sinh, cosh, expm1 past float's range
+    except OverflowError:   # sinh, cosh, expm1, exp10 past float's range
         return math.copysign(math.inf, v) if f is math.sinh else math.inf
-    except ValueError:      # log1p at -1 is -inf, below it NaN
-        return -math.inf if v == -1.0 else math.nan
+    except ValueError:      # log1p at -1 and log10 at 0 are -inf, below them NaN
+        return -math.inf if v == POLES[f] else math.nan
 
 
 def _ulp(got: float, want: float) -> float:
