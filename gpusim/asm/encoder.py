@@ -49,7 +49,8 @@ ATOMIC_OPS = {
 }
 MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8": 6, "f64": 7}
 # immediate offset ranges of gfx90a/gfx942 memory formats (llvm-mc's limits)
-OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "FLAT": (0, 4095), "MUBUF": (0, 4095), "DS": (0, 65535)}
+OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "SCRATCH": (-4096, 4095), "FLAT": (0, 4095), "MUBUF": (0, 4095),
+                 "DS": (0, 65535)}
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
 
 # operand layouts: the slot each parsed operand fills, in order; "=D0" copies
@@ -337,12 +338,15 @@ class Encoder:
             hint = did_you_mean(ins.mnemonic, isa.table().keys())
             typo = any(_one_edit_apart(ins.mnemonic, name) for name in isa.table())
             if ins.mnemonic.startswith("scratch_"):
-                hint = ("scratch memory, where a compiler spills registers and keeps a call stack "
-                        "(.amdhsa_private_segment_fixed_size, .amdhsa_uses_dynamic_stack), is not modelled")
+                hint = "gpusim models scratch_load and scratch_store of dwords, bytes and shorts"
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
         if self.target not in d.targets:
+            if d.fmt == "SCRATCH":   # GFX9 has them, but its scratch needs the kernel's own flat-scratch setup
+                raise UnsupportedInstruction(
+                    f"instruction '{ins.mnemonic}' is not supported yet on {self.target} (gpusim models scratch "
+                    "memory as gfx942's architected flat scratch)", ins.loc)
             raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
         check_operands(ins, d)
         ops[:, KIND] = K_NONE
@@ -357,7 +361,7 @@ class Encoder:
             literal = self._encode_sopp(ins, d, mods)
         elif d.fmt == "SMEM":
             self._encode_smem(ins, d, ops, mods)
-        elif d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
+        elif d.fmt in isa.VECTOR_MEMORY:
             self._encode_vmem(ins, d, ops, mods)
         elif d.fmt == "DS":
             self._encode_ds(ins, d, ops, mods)
@@ -501,6 +505,9 @@ class Encoder:
                 layout = (D0, S0, S3)
             else:
                 layout = (S0, S3)
+        elif d.fmt == "SCRATCH":   # a 32-bit VGPR offset or off, then a 32-bit SGPR offset or off
+            mods[M_ADDR] |= fields.ADDR_SCRATCH
+            layout = (D0, S0, S1) if d.sem == sems.MEM_LOAD else (S0, S3, S1)
         elif d.fmt == "GLOBAL":
             if d.sem == sems.MEM_LOAD:
                 layout = (D0, S0, S1)
@@ -606,8 +613,9 @@ def _scalar_reach(d: isa.InstrDef) -> dict:
         reach[D0] = 2 if d.fmt == "VOPC" else 1
     if d.layout == "readlane":
         reach[S1] = 1
-    if d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
-        reach[S1] = 4 if d.fmt == "MUBUF" else 2   # the buffer resource, or the saddr pair
+    if d.fmt in isa.VECTOR_MEMORY:
+        # the buffer resource, the saddr pair, or a scratch instruction's one SGPR offset
+        reach[S1] = 4 if d.fmt == "MUBUF" else 1 if d.fmt == "SCRATCH" else 2
         reach[S2] = 1
     return reach
 
@@ -635,7 +643,7 @@ def _vector_only(d: isa.InstrDef) -> tuple:
     their kind: they must be vector registers (an MFMA's C may also be an inline constant)."""
     if d.fmt == "MFMA":
         return (D0, S0, S1)
-    if d.fmt in ("GLOBAL", "FLAT", "MUBUF"):
+    if d.fmt in isa.VECTOR_MEMORY:
         return (D0, S3)
     if d.fmt == "DS":
         return (D0, S1, S2)

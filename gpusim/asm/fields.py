@@ -6,7 +6,7 @@ vector-memory addressing bits and MFMA shapes.
 """
 
 # M_ADDR bits: how a vector memory instruction forms its address
-ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER = 1, 2, 4, 16, 32
+ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER, ADDR_SCRATCH = 1, 2, 4, 16, 32, 64
 
 # load kinds (M_SUB low byte of loads): whole dwords, or one sub-dword value,
 # extended to 32 bits, or written into one half of the register (d16)

@@ -16,7 +16,9 @@ from gpusim.resources import data_dir
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 FORMATS = ("SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOP3", "VOP3P", "VOPC",
-           "MFMA", "GLOBAL", "FLAT", "MUBUF", "DS")
+           "MFMA", "GLOBAL", "FLAT", "MUBUF", "SCRATCH", "DS")
+# the vector memory formats: a lane address each, through the vector L1 (SCRATCH: a lane's private segment)
+VECTOR_MEMORY = ("GLOBAL", "FLAT", "MUBUF", "SCRATCH")
 # issue units, as the timing model and the counters see them
 UNITS = ("salu", "smem", "branch", "valu", "trans", "mfma", "vmem", "lds", "msg")
 TARGETS = ("gfx90a", "gfx942")
@@ -60,7 +62,7 @@ class InstrDef:
             return "smem"
         if self.fmt == "MFMA":
             return "mfma"
-        if self.fmt in ("GLOBAL", "FLAT", "MUBUF"):
+        if self.fmt in VECTOR_MEMORY:
             return "vmem"
         if self.fmt == "DS":
             return "lds"

@@ -243,6 +243,12 @@ def _memory_roles(d: isa.InstrDef, returning: bool, saddr_given: bool, addr_bits
             returned = width // 2 if d.atomic == "cmpswap" else width
             return [Role("vdst", data, returned, dst=True, group="data"), vaddr, vdata] + saddr
         return [vaddr, vdata] + saddr
+    if d.fmt == "SCRATCH":   # a lane's private offset: a VGPR or off, plus an SGPR or off
+        vaddr = Role("vaddr", "vo", 1)
+        saddr = Role("saddr", "so", 1, direct=True)   # llvm-mc takes the read-only src_scc here too
+        if loads:
+            return [Role("vdst", data, width, dst=True), vaddr, saddr]
+        return [vaddr, Role("vdata", data, width, group="data"), saddr]
     if d.fmt == "MUBUF":
         vaddr = Role("vaddr", "v", addr_bits) if addr_bits else Role("vaddr", "o", 0)
         first = Role("vdata", data, width, dst=loads)
@@ -273,7 +279,7 @@ def _ds_roles(d: isa.InstrDef) -> list[Role]:
 
 def roles_for(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[tuple[Role, ...]]:
     """roles_for returns the roles of ``ins`` written in encoding ``form``, or None when unknown."""
-    memory = _memory_form(d, ins) if d.fmt in ("GLOBAL", "FLAT", "MUBUF") else None
+    memory = _memory_form(d, ins) if d.fmt in isa.VECTOR_MEMORY else None
     return _roles_of(d.name, form, memory)
 
 

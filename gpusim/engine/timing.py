@@ -189,7 +189,8 @@ def _lines_per_access(arch: Arch) -> int:
     ``lines`` scratch): 64 lanes of 16 bytes, each across at most 16 // line + 2 lines, or one scalar
     load's 64 bytes; an architecture with lines narrower than an access needs more than the usual 128."""
     line = arch.cu.l1.line_bytes
-    return max(64 * (_WIDEST_LANE_ACCESS // line + 2), _WIDEST_SCALAR_ACCESS // line + 2, 128)
+    # a scratch access of 4 dwords is coalesced a dword at a time, each from the rest of the array on
+    return max(64 * (_WIDEST_LANE_ACCESS // line + 2), _WIDEST_SCALAR_ACCESS // line + 2, 128) + 3 * 128
 
 
 # a dispatch of more workgroups than this is probed first (_probe_runaway); at most this many run together

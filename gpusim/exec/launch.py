@@ -19,9 +19,10 @@ import numpy as np
 from gpusim import jitcache
 from gpusim.asm.header import MAX_KERNARG_BYTES
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
-from gpusim.asm.program import Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
+from gpusim.asm.fields import ADDR_SCRATCH
+from gpusim.asm.program import M_ADDR, Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
-from gpusim.errors import AsmError, HeaderError, KernelFault
+from gpusim.errors import AsmError, HeaderError, KernelFault, UnsupportedInstruction
 from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
 from gpusim.exec.kernels import interpreter as itp
@@ -42,6 +43,13 @@ DEFAULT_LIMIT = 2_000_000_000   # wave-instructions of the whole dispatch
 # is stopped within a second or two (a workgroup of 4 such waves in a few seconds)
 DEFAULT_WAVE_LIMIT = 10_000_000
 
+# A kernel with a dynamic stack (.amdhsa_uses_dynamic_stack: recursion, calls through pointers) gets this much
+# private memory a lane beyond its fixed size: one unit of HIP's stack limit (hipDeviceSetLimit's
+# hipLimitStackSize counts in units of 256 dwords), a model assumption where the runtime's default is not given.
+DYNAMIC_STACK_BYTES = 1024
+# the most device memory a dispatch's scratch may take (every wave of the grid has its own)
+MAX_SCRATCH_BYTES = 1 << 31
+
 _SCALAR_FORMATS = {"i8": "<b", "u8": "<B", "i16": "<h", "u16": "<H", "i32": "<i", "u32": "<I", "i64": "<q",
                    "u64": "<Q", "f16": "<e", "f32": "<f", "f64": "<d"}
 _FAULT_TEXT = {
@@ -51,6 +59,7 @@ _FAULT_TEXT = {
     memk.FAULT_LIMIT: "runaway kernel: instruction limit reached",
     memk.FAULT_UNSUPPORTED: "unsupported operation",
     memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
+    memk.FAULT_SCRATCH: "scratch access outside the lane's private segment",
 }   # the past-the-end, timeout, wave-budget and endless-loop faults are described by fault_error itself
 
 
@@ -204,7 +213,29 @@ class Dispatch:
         self.desc = kernel.descriptor
         self.buffers: dict[str, Buffer] = {}
         self.scalars: dict[str, object] = {}
+        self.scratch_lane_bytes = self._scratch_lane_bytes()
+        self.scratch_offset = 0
         self._layout()
+
+    def _scratch_lane_bytes(self) -> int:
+        """_scratch_lane_bytes is the private segment one lane gets: 0 when the program has no scratch_*
+        instruction, else the descriptor's fixed size plus DYNAMIC_STACK_BYTES for a dynamic stack, in dwords."""
+        if not np.any(self.program.mods[:, M_ADDR] & ADDR_SCRATCH):
+            if "gfx90a" in self.module.target and (self.desc.get("private_segment_fixed_size")
+                                                   or self.desc.get("uses_dynamic_stack")):
+                # gfx90a reaches scratch through buffer instructions and a private segment buffer resource, which
+                # gpusim does not set up: its spills would be lost, so the kernel is refused rather than run wrong
+                raise UnsupportedInstruction(
+                    f"kernel '{self.kernel.name}' has a private segment (.amdhsa_private_segment_fixed_size "
+                    f"{int(self.desc.get('private_segment_fixed_size', 0))}"
+                    f"{', .amdhsa_uses_dynamic_stack' if self.desc.get('uses_dynamic_stack') else ''}): scratch "
+                    "memory on gfx90a is not supported yet (gpusim models gfx942's scratch_* instructions)",
+                    self.kernel.loc)
+            return 0
+        size = int(self.desc.get("private_segment_fixed_size", 0))
+        if self.desc.get("uses_dynamic_stack"):
+            size += DYNAMIC_STACK_BYTES
+        return align_up(max(size, 4), 4)
 
     # ------------------------------------------------------------ memory image
     def _kernarg_offsets(self) -> tuple[dict[str, int], dict[str, int], int]:
@@ -283,6 +314,17 @@ class Dispatch:
             self.buffers[spec.name] = buf
             regions.append((cursor, cursor + arr.nbytes))
             cursor = align_up(cursor + max(arr.nbytes, 1) + GUARD_BYTES)
+        if self.scratch_lane_bytes:   # every wave of the grid its own 64 interleaved private segments
+            g = self.launch.grid
+            size = g[0] * g[1] * g[2] * self.waves_per_workgroup * 64 * self.scratch_lane_bytes
+            if size > MAX_SCRATCH_BYTES:
+                raise HeaderError(f"kernel '{self.kernel.name}' needs {size:,} bytes of scratch memory ({self.scratch_lane_bytes} "
+                                  f"bytes a lane for every lane of the grid), more than gpusim gives a dispatch "
+                                  f"({MAX_SCRATCH_BYTES:,}): launch fewer workgroups", self.module.launch.loc
+                                  if self.module.launch else self.kernel.loc)
+            self.scratch_offset = cursor
+            regions.append((cursor, cursor + size))
+            cursor = align_up(cursor + size + GUARD_BYTES)
         self.arena_size = cursor
         self.regions = np.array(regions, dtype=np.int64)
 
@@ -290,6 +332,9 @@ class Dispatch:
         """_bound_layout takes the buffers' places from ``bound``; the regions a kernel may touch are the
         kernarg segment, the packet, its argument buffers first (the fault check scans them in order), then
         every other allocation of the space and the static data it holds (which must be the program's)."""
+        if self.scratch_lane_bytes:
+            raise UnsupportedInstruction(f"kernel '{self.kernel.name}' uses scratch memory, which gpusim does not model "
+                                         "in a program yet (run it as a kernel file)", self.kernel.loc)
         b = self.bound
         static = self.program.static_data
         if static is not None and static != b.static_data:
@@ -418,6 +463,9 @@ class Dispatch:
         a[itp.ABI_TID_MODE] = int(d.get("system_vgpr_workitem_id", 0))
         a[itp.ABI_ENTRY] = self.kernel.entry
         a[itp.ABI_CODE_BASE] = CODE_BASE
+        if self.scratch_lane_bytes:
+            a[itp.ABI_SCRATCH_BASE] = ARENA_BASE + self.scratch_offset
+            a[itp.ABI_SCRATCH_WAVE_BYTES] = 64 * self.scratch_lane_bytes
         return a
 
     # ------------------------------------------------------------ run
@@ -426,6 +474,7 @@ class Dispatch:
         env[memk.ENV_ARENA_BASE] = ARENA_BASE
         env[memk.ENV_SHARED_APERTURE] = SHARED_APERTURE
         env[memk.ENV_SHARED_APERTURE_END] = SHARED_APERTURE + (1 << 32)
+        env[memk.ENV_SCRATCH_LANE_BYTES] = self.scratch_lane_bytes
         return env
 
     @property
@@ -530,6 +579,10 @@ class Dispatch:
             what += f" at address 0x{addr:x}"
             if code == memk.FAULT_MEMORY:
                 what += f" ({int(fault[memk.F_SIZE])} bytes){self._nearest_buffer(addr)}"
+        elif code == memk.FAULT_SCRATCH:
+            what += (f" at private offset {int(fault[memk.F_ADDR])} ({int(fault[memk.F_SIZE])} bytes; a lane's "
+                     f"segment holds {self.scratch_lane_bytes}: .amdhsa_private_segment_fixed_size"
+                     f"{f', plus {DYNAMIC_STACK_BYTES} for its dynamic stack' if self.desc.get('uses_dynamic_stack') else ''})")
         elif code == memk.FAULT_LDS:
             lds = int(self.desc.get("group_segment_fixed_size", 0))
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"

@@ -277,18 +277,14 @@ def test_a_kernel_calls_a_device_function_through_its_code_address(timing):
     assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 128, r.checks[0].describe()
 
 
-def test_a_kernel_that_needs_scratch_memory_is_refused_by_name(tmp_path, capsys):
-    # recursion keeps a call stack in scratch memory, which gpusim does not model: one line naming it
-    src = tmp_path / "fib.hip"
-    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
-                   "// gpusim-arg: n buffer i32[64] init=randint(0,12) seed=1\n"
-                   "// gpusim-arg: y buffer i32[64] out\n"
-                   "__device__ __attribute__((noinline)) int fib(int v) { return v < 2 ? 1 : fib(v - 1) + fib(v - 2); }\n"
-                   "__global__ void rec(const int *n, int *y) { y[threadIdx.x] = fib(n[threadIdx.x]); }\n")
-    code, out = _run(capsys, src, "--no-timing")
-    assert code == 2 and len(out.strip().splitlines()) == 1, out
-    assert "error: instruction 'scratch_store_dword' is not supported yet (scratch memory" in out
-    assert ".amdhsa_uses_dynamic_stack" in out and "(device assembly):" in out
+@pytest.mark.parametrize("timing", [False, True])
+def test_a_recursive_device_function_keeps_its_stack_in_scratch_memory(timing):
+    # fib calls itself twice: each call spills and reloads through scratch_store/scratch_load at the stack
+    # pointer, in every lane's own private segment
+    k = gpusim.load_kernel(DATA / "recursion.hip")
+    assert {"scratch_store_dword", "scratch_load_dword", "s_swappc_b64"} <= set(k.program.mnemonics)
+    r = gpusim.simulate(k, "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 64, r.checks[0].describe()
 
 
 @pytest.mark.parametrize("timing", [False, True])
@@ -342,3 +338,11 @@ def test_printf_in_device_code_is_refused_at_the_call_and_host_printf_compiles(t
     src.write_text(body.replace("{device}", ""))
     code, out = _run(capsys, src, "--no-timing")
     assert code == 0 and "hello" in out, out
+
+
+def test_a_gfx90a_kernel_with_a_private_segment_is_refused_rather_than_run_wrong(capsys):
+    # gfx90a spills through buffer instructions and a private segment buffer gpusim does not set up
+    code, out = _run(capsys, DATA / "recursion.hip", "--arch", "cdna2", "--no-timing")
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert ("has a private segment (.amdhsa_private_segment_fixed_size 16, .amdhsa_uses_dynamic_stack): scratch "
+            "memory on gfx90a is not supported yet") in out, out

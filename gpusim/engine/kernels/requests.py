@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import D0, K_SREG, KIND, M_OFFSET, M_SUB, S0, S1, S3, VAL, WIDTH
+from gpusim.asm.fields import ADDR_SCRATCH
+from gpusim.asm.program import D0, K_SREG, KIND, M_ADDR, M_OFFSET, M_SUB, S0, S1, S3, VAL, WIDTH
 from gpusim.exec.kernels.lanes import exec_mask, sget
 from gpusim.exec.kernels.memory import access_size
 from gpusim.memory.kernels.coalesce import coalesce
@@ -34,4 +35,15 @@ def request_lines(i, w, scalar, sem, ops, mods, sreg, addresses, line_bytes, lin
     store = sem[i] != S.MEM_LOAD
     dw = ops[i, S3 if store else D0, WIDTH]
     size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), store)
-    return coalesce(addresses, exec_mask(sreg, w), size, line_bytes, lines), store
+    mask = exec_mask(sreg, w)
+    if mods[i, M_ADDR] & ADDR_SCRATCH and size > 4:
+        # the lanes' private dwords are interleaved (gpusim.exec.kernels.vmem.scratch_address): each dword of a
+        # multi-dword access lies 256 bytes past the one before, so its lines are found dword by dword
+        for d in range(size // 4):
+            n += coalesce(addresses, mask, 4, line_bytes, lines[n:])
+            for l in range(64):
+                addresses[l] += np.uint64(256)
+        for l in range(64):
+            addresses[l] -= np.uint64(256 * (size // 4))
+        return n, store
+    return coalesce(addresses, mask, size, line_bytes, lines), store

@@ -11,7 +11,8 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, M_FAST, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL, VCC_HI, VCC_LO,
+    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M_FAST, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL, VCC_HI,
+    VCC_LO,
 )
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
@@ -36,7 +37,7 @@ NEXT, JUMP, BARRIER, END, FAULT = 0, 1, 2, 3, 4
 # abi columns (see gpusim.exec.launch)
 (ABI_BLOCK_X, ABI_BLOCK_Y, ABI_BLOCK_Z, ABI_GRID_X, ABI_GRID_Y, ABI_GRID_Z,
  ABI_WGID_SGPR, ABI_WGID_MASK, ABI_WGINFO_SGPR, ABI_TID_MODE, ABI_ENTRY,
- ABI_CODE_BASE, ABI_N) = range(13)
+ ABI_CODE_BASE, ABI_SCRATCH_BASE, ABI_SCRATCH_WAVE_BYTES, ABI_N) = range(15)
 
 
 @njit(_nrt=False)
@@ -172,6 +173,12 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
         sreg[w, abi[ABI_WGINFO_SGPR]] = 0
     bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
     total = bx * by * bz
+    if abi[ABI_SCRATCH_WAVE_BYTES] > 0:
+        # architected flat scratch: FLAT_SCRATCH holds the base of this wave's scratch, its place in the grid's
+        gid = ((wg[2] * abi[ABI_GRID_Y] + wg[1]) * abi[ABI_GRID_X] + wg[0]) * ((total + 63) // 64) + wave_in_wg
+        base = U(abi[ABI_SCRATCH_BASE] + gid * abi[ABI_SCRATCH_WAVE_BYTES])
+        sreg[w, FLAT_SCRATCH_LO] = np.uint32(base & U(0xFFFFFFFF))
+        sreg[w, FLAT_SCRATCH_HI] = np.uint32(base >> U(32))
     first = 64 * wave_in_wg
     live = min(64, total - first)
     for r in range(vreg.shape[1]):

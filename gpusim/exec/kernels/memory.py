@@ -19,6 +19,7 @@ U = np.uint64
 ENV_ARENA_BASE = 0
 ENV_SHARED_APERTURE = 1  # device address where the LDS aperture starts
 ENV_SHARED_APERTURE_END = 2
+ENV_SCRATCH_LANE_BYTES = 3  # the bytes of one lane's private segment (0: the kernel has no scratch instructions)
 N_ENV = 4
 
 # fault record columns
@@ -37,6 +38,7 @@ FAULT_PAST_END = 8  # the wave ran off the end of the code (the Program's end-of
 FAULT_WAVE_LIMIT = 9  # one wave ran past its instruction budget
 FAULT_ENDLESS = 10  # a wave is in a loop it can never leave (gpusim.exec.runaway)
 FAULT_TIMEOUT = 11  # the run was still going when its host-time watchdog fired
+FAULT_SCRATCH = 12  # a scratch_* lane access outside its private segment (F_ADDR: the private offset)
 
 
 @njit(_nrt=False)

@@ -15,10 +15,14 @@ from gpusim.asm.fields import (
     ADDR_FLAT,
     ADDR_IDXEN,
     ADDR_OFFEN,
+    ADDR_SCRATCH,
     LD_DWORDS,
+    ST_DWORDS,
 )
 from gpusim.asm.program import (
     D0,
+    FLAT_SCRATCH_HI,
+    FLAT_SCRATCH_LO,
     K_NONE,
     K_SREG,
     KIND,
@@ -36,9 +40,11 @@ from gpusim.exec.kernels.atomics import atomic_apply
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
 from gpusim.exec.kernels.memory import (
     ENV_ARENA_BASE,
+    ENV_SCRATCH_LANE_BYTES,
     ENV_SHARED_APERTURE,
     ENV_SHARED_APERTURE_END,
     FAULT_MEMORY,
+    FAULT_SCRATCH,
     access_size,
     load_bytes,
     load_lane,
@@ -54,6 +60,70 @@ M32 = U(0xFFFFFFFF)
 
 
 @njit(_nrt=False)
+def scratch_address(sreg, w, private, lane):
+    """scratch_address is the device address of byte ``private`` of lane ``lane``'s private segment in wave ``w``:
+    the wave's scratch (FLAT_SCRATCH) holds its lanes' segments interleaved a dword at a time (the private
+    segment's swizzle for wave64, LLVM AMDGPUUsage "Private Segment"), so 64 lanes reading one private
+    dword read 256 adjacent bytes."""
+    base = U(sreg[w, FLAT_SCRATCH_LO]) | (U(sreg[w, FLAT_SCRATCH_HI]) << U(32))
+    return base + (U(private) >> U(2)) * U(256) + U(lane) * U(4) + (U(private) & U(3))
+
+
+@njit(_nrt=False)
+def _scratch_size(i, s, ops, mods):
+    """_scratch_size is (access kind, dwords, bytes a lane moves, is a store) of scratch_* instruction ``i``."""
+    kind = mods[i, M_SUB] & 0xFF
+    store = s == S.MEM_STORE
+    dwords = ops[i, S3 if store else D0, WIDTH]
+    return kind, dwords, access_size(kind, dwords, store), store
+
+
+@njit(_nrt=False)
+def _scratch_check(i, w, s, ops, mods, sreg, T, env, fault):
+    """_scratch_check faults (FAULT_SCRATCH) at the first active lane of scratch_* instruction ``i`` whose access
+    reaches past its private segment (its private offset, which lane_addresses left in ``T[3]``). Returns 0, or
+    -2 after recording the fault."""
+    mask = exec_mask(sreg, w)
+    size = _scratch_size(i, s, ops, mods)[2]
+    for l in range(64):
+        if lane_on(mask, l) and np.int64(T[3][l]) + size > env[ENV_SCRATCH_LANE_BYTES]:
+            record_fault(fault, FAULT_SCRATCH, w, i, l, np.int64(T[3][l]), size)
+            return -2
+    return 0
+
+
+@njit(_nrt=False)
+def _scratch_move(i, w, s, ops, mods, sreg, vreg, T, mem, regions, env):
+    """_scratch_move loads or stores scratch_* instruction ``i``'s active lanes, _scratch_check having passed: an
+    access within one dword at the lane's address (T[7]), a multi-dword one byte by byte at each byte's own
+    interleaved address (scratch_address)."""
+    mask = exec_mask(sreg, w)
+    kind, dwords, size, store = _scratch_size(i, s, ops, mods)
+    reg = ops[i, S3 if store else D0, VAL]
+    for l in range(64):
+        if not lane_on(mask, l):
+            continue
+        private = np.int64(T[3][l])
+        if (kind != LD_DWORDS and kind != ST_DWORDS) or (dwords == 1 and private & 3 == 0):
+            o = translate(T[7][l], size, env, regions)
+            if store:
+                store_lane(mem, o, kind, dwords, vreg, w, reg, l)
+            else:
+                load_lane(mem, o, kind, dwords, vreg, w, reg, l)
+            continue
+        for d in range(dwords):
+            value = U(0)
+            for b in range(4):
+                o = translate(scratch_address(sreg, w, private + 4 * d + b, l), 1, env, regions)
+                if store:
+                    mem[o] = np.uint8((U(vreg[w, reg + d, l]) >> U(8 * b)) & U(0xFF))
+                else:
+                    value |= U(mem[o]) << U(8 * b)
+            if not store:
+                vreg[w, reg + d, l] = np.uint32(value)
+
+
+@njit(_nrt=False)
 def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     """lane_addresses fills ``addr`` (uint64[64]) with each lane's byte address.
 
@@ -62,6 +132,20 @@ def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     """
     flags = mods[i, M_ADDR]
     off = U(mods[i, M_OFFSET])
+    if flags & ADDR_SCRATCH:
+        # a lane's private offset (VGPR or none, plus SGPR or none, plus the offset, in 32 bits) goes to T[3];
+        # its address is the wave's scratch base (FLAT_SCRATCH) with the lanes' dwords interleaved
+        if ops[i, S0, KIND] != K_NONE:
+            fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], 1, T[3])
+        else:
+            for l in range(64):
+                T[3][l] = 0
+        if ops[i, S1, KIND] != K_NONE:
+            off += sget(sreg, w, ops[i, S1, KIND], ops[i, S1, VAL], 1)
+        for l in range(64):
+            T[3][l] = (T[3][l] + off) & M32
+            addr[l] = scratch_address(sreg, w, T[3][l], l)
+        return np.int64(-1)
     if flags & ADDR_BUFFER:
         rsrc_lo = sget(sreg, w, K_SREG, ops[i, S1, VAL], 2)
         rsrc_hi = sget(sreg, w, K_SREG, ops[i, S1, VAL] + 2, 2)
@@ -189,6 +273,11 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
     addr = T[7]
     num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
     flags = mods[i, M_ADDR]
+    if flags & ADDR_SCRATCH:
+        if _scratch_check(i, w, s, ops, mods, sreg, T, env, fault) < 0:
+            return -2
+        _scratch_move(i, w, s, ops, mods, sreg, vreg, T, mem, regions, env)
+        return 0
     is_flat = (flags & ADDR_FLAT) != 0
     sub = mods[i, M_SUB]
     lds_size = lds.shape[0]
@@ -284,6 +373,8 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
     addr = T[7]
     num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
     flags = mods[i, M_ADDR]
+    if flags & ADDR_SCRATCH:
+        return _scratch_check(i, w, s, ops, mods, sreg, T, env, fault)
     is_flat = (flags & ADDR_FLAT) != 0
     sub = mods[i, M_SUB]
     if s == S.MEM_ATOMIC:
