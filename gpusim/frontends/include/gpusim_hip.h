@@ -192,26 +192,17 @@ static __device__ __forceinline__ unsigned long long __activemask() { return __b
 template <class M> static __device__ __forceinline__ void __gpusim_lane_mask(M) {
   static_assert(sizeof(M) == 8, "HIP's *_sync wave functions take a 64-bit lane mask (a wave has 64 lanes)");
 }
-template <class M, class T> static __device__ __forceinline__ T __shfl_sync(M mask, T var, int src_lane,
-                                                                            int width = warpSize) {
-  __gpusim_lane_mask(mask);
-  return __shfl(var, src_lane, width);
-}
-template <class M, class T> static __device__ __forceinline__ T __shfl_up_sync(M mask, T var, unsigned delta,
-                                                                               int width = warpSize) {
-  __gpusim_lane_mask(mask);
-  return __shfl_up(var, delta, width);
-}
-template <class M, class T> static __device__ __forceinline__ T __shfl_down_sync(M mask, T var, unsigned delta,
-                                                                                 int width = warpSize) {
-  __gpusim_lane_mask(mask);
-  return __shfl_down(var, delta, width);
-}
-template <class M, class T> static __device__ __forceinline__ T __shfl_xor_sync(M mask, T var, int lane_mask,
-                                                                                int width = warpSize) {
-  __gpusim_lane_mask(mask);
-  return __shfl_xor(var, lane_mask, width);
-}
+#define __GPUSIM_SYNC_SHUFFLE(NAME, ARG_T, ARG)                                                          \
+  template <class M, class T>                                                                               \
+  static __device__ __forceinline__ T NAME##_sync(M mask, T var, ARG_T ARG, int width = warpSize) {         \
+    __gpusim_lane_mask(mask);                                                                               \
+    return NAME(var, ARG, width);                                                                           \
+  }
+__GPUSIM_SYNC_SHUFFLE(__shfl, int, src_lane)
+__GPUSIM_SYNC_SHUFFLE(__shfl_up, unsigned, delta)
+__GPUSIM_SYNC_SHUFFLE(__shfl_down, unsigned, delta)
+__GPUSIM_SYNC_SHUFFLE(__shfl_xor, int, lane_mask)
+#undef __GPUSIM_SYNC_SHUFFLE
 template <class M> static __device__ __forceinline__ unsigned long long __ballot_sync(M mask, int predicate) {
   __gpusim_lane_mask(mask);
   return __ballot(predicate) & mask;
