@@ -249,6 +249,7 @@ class Result:
     instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
     trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
     uninit_first: Optional[str] = None  # the first read of a register nothing wrote (GPUSIM_UNINIT_READS)
+    printed: Optional[object] = None  # gpusim.exec.device_printf.Printed: the kernel's device printf output
     warm_up: bool = False  # the timed dispatch ran after a warm-up dispatch of the same kernel
     sampling: Optional[object] = None  # gpusim.engine.sampling.SamplingOutcome of a timed run
 
@@ -297,6 +298,8 @@ class Result:
             "checks": [{"check": f"{c.spec.lhs} {c.spec.op} {c.spec.rhs}", "passed": c.passed,
                         "elements": c.elements, "mismatches": c.mismatches,
                         "worst_rel_error": c.worst_rel_error} for c in self.checks],
+            "printed": None if self.printed is None else {"texts": list(self.printed.lines),
+                                                          "dropped": self.printed.dropped},
             "resolved_arch": self.arch.to_dict(),
         }
 
@@ -388,5 +391,5 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
-                  uninit_first=run.uninit_first, warm_up=warm_up,
+                  uninit_first=run.uninit_first, printed=run.printed, warm_up=warm_up,
                   sampling=None if timed is None else timed.sampling)

@@ -15,6 +15,7 @@ from gpusim.engine.sampling_policy import (
     DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingPolicy, sample_with_interval,
 )
 from gpusim.errors import GpusimError, UsageError
+from gpusim.exec.device_printf import BUFFER_WORDS, buffer_offset
 
 DESCRIPTION_TRITON = """\
 Compile a @triton.jit kernel with Triton's own compiler (3.x, no GPU needed) for the
@@ -478,13 +479,16 @@ def _cmd_run(ns) -> int:
     window = _trace_window(ns, arch)
     sample = _sample_mode(ns, window) if ns.timing else None   # a functional run has nothing to sample
     # the report prints no buffers: without --check, the timing model skips the values no address or
-    # branch depends on (same cycles and counters, less host time)
-    result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=False,
+    # branch depends on (same cycles and counters, less host time), unless the kernel prints
+    prints = buffer_offset(kernel.program.static_data) is not None
+    result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=prints,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
                           trace=window, timeout=ns.timeout, warm_up=ns.warm_up,
                           sample=_sample_policy(ns, sample), progress=_progress_bar(ns))
     # with --json -, stdout carries only the JSON so it can be piped
-    print(format_run(result, kernel, sample=sample), file=sys.stderr if ns.json == "-" else sys.stdout)
+    out = sys.stderr if ns.json == "-" else sys.stdout
+    _print_device_output(result.printed, out)
+    print(format_run(result, kernel, sample=sample), file=out)
     if window is not None:
         _write_trace_views(ns, result, kernel, window)
     if ns.csv:
@@ -493,6 +497,19 @@ def _cmd_run(ns) -> int:
     if ns.json:
         _write_json(ns.json, run_json(result))
     return 0 if result.checks_passed else 1
+
+
+def _print_device_output(printed, out) -> None:
+    """_print_device_output writes what the kernel's device printf calls wrote (gpusim.exec.device_printf), in
+    the order they were made, before the report, and a note on stderr for the calls its buffer dropped."""
+    if printed is None:
+        return
+    text = "".join(printed.lines)
+    if text:
+        out.write(text if text.endswith("\n") else text + "\n")
+    if printed.dropped:
+        print(f"note: {printed.dropped:,} device printf call(s) dropped: gpusim's printf buffer holds "
+              f"{BUFFER_WORDS:,} words (2 a call, plus 1 an argument)", file=sys.stderr)
 
 
 def _sample_mode(ns, window) -> str:

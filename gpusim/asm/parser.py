@@ -105,7 +105,7 @@ IGNORED_DIRECTIVES = frozenset((
     ".globl", ".global", ".p2align", ".p2alignl", ".p2alignw", ".align", ".balign", ".balignl",
     ".balignw", ".type", ".size", ".protected", ".hidden", ".weak", ".weak_definition", ".local",
     ".internal", ".ident", ".addrsig", ".addrsig_sym", ".file", ".loc", ".no_dead_strip",
-    ".amdgpu_hsa_kernel", ".amdgpu_lds", ".comm", ".lcomm", ".warning", ".print",
+    ".amdgpu_hsa_kernel", ".amdgpu_lds", ".warning", ".print",
     ".amdhsa_code_object_version", ".amd_amdgpu_isa", ".end", ".symver", ".reloc", ".lsym"))
 DATA_DIRECTIVES = frozenset((
     ".fill", ".long", ".byte", ".short", ".quad", ".zero", ".int", ".value",
@@ -126,7 +126,7 @@ _IF_DIRECTIVES = frozenset((
 _LOOP_OPENERS = frozenset((".rept", ".rep", ".irp", ".irpc"))
 _OTHER_DIRECTIVES = frozenset((
     ".text", ".data", ".bss", ".rodata", ".section", ".pushsection", ".popsection", ".previous",
-    ".set", ".equ", ".equiv", ".macro", ".endm", ".endmacro", ".exitm", ".purgem", ".endr",
+    ".set", ".equ", ".equiv", ".comm", ".lcomm", ".macro", ".endm", ".endmacro", ".exitm", ".purgem", ".endr",
     ".else", ".elseif", ".endif", ".amdgcn_target", ".amdhsa_kernel", ".end_amdhsa_kernel",
     ".amdgpu_metadata", ".end_amdgpu_metadata", ".include", ".error", ".err"))
 KNOWN_DIRECTIVES = IGNORED_DIRECTIVES | DATA_DIRECTIVES | _IF_DIRECTIVES | _LOOP_OPENERS | _OTHER_DIRECTIVES
@@ -1039,6 +1039,32 @@ class _Assembler:
                 p.expect(",")
         return out
 
+    def _d_common(self, d, line, pos, col):
+        """.comm NAME, SIZE[, ALIGNMENT] and .lcomm NAME, SIZE: a zeroed variable the linker places in .bss (clang
+        writes a static or common global this way), a data label like any other there."""
+        m = _SET_RE.match(line.code, pos)
+        if m is None:
+            raise self.err(f"expected '{d} NAME, SIZE[, ALIGNMENT]'", line, col)
+        name = m.group(1)
+        parsed = self._data_values(line, m.end(), d)
+        values = [v for v, _ in parsed]
+        if d == ".lcomm" and len(values) > 1:   # as llvm-mc-19 for amdgcn
+            raise self.err("alignment not supported on this target", line, parsed[1][1])
+        if not values or len(values) > 2 or not 0 <= values[0] <= MAX_STATIC_DATA_BYTES:
+            raise self.err(f"expected '{d} NAME, SIZE[, ALIGNMENT]' with a size gpusim places", line, col)
+        alignment = values[1] if len(values) > 1 else 1
+        if alignment < 1 or alignment & (alignment - 1):
+            raise self.err(f"'{d}' alignment {alignment} is not a power of two", line, col)
+        if name in self.label_locs or self.has_symbol(name):
+            raise self.err(f"'{name}' is already defined", line, m.start(1))
+        self.label_locs[name] = SourceLoc(line.file, line.lineno, m.start(1) + 1, line.text)
+        self.data_labels.add(name)
+        self.static.align(".bss", alignment)
+        self.static.label(".bss", name)
+        self.static.emit(".bss", bytes(values[0]))
+        if sum(len(b) for b in self.static.sections.values()) > MAX_STATIC_DATA_BYTES:
+            raise self.err(f"static data over {MAX_STATIC_DATA_BYTES >> 20} MiB", line, col)
+
     def _d_set(self, d, line, pos, col):
         m = _SET_RE.match(line.code, pos)
         if m is None:
@@ -1441,6 +1467,7 @@ _DIRECTIVE_HANDLERS = {
     ".section": _Assembler._d_section, ".pushsection": _Assembler._d_section,
     ".popsection": _Assembler._d_popsection, ".previous": _Assembler._d_previous,
     ".set": _Assembler._d_set, ".equ": _Assembler._d_set, ".equiv": _Assembler._d_set,
+    ".comm": _Assembler._d_common, ".lcomm": _Assembler._d_common,
     ".amdgcn_target": _Assembler._d_target,
     ".amdgpu_metadata": _Assembler._d_metadata,
     ".end_amdgpu_metadata": _Assembler._d_stray_end, ".end_amdhsa_kernel": _Assembler._d_stray_end,

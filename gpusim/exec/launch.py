@@ -25,6 +25,7 @@ from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
 from gpusim.errors import AsmError, HeaderError, KernelFault, UnsupportedInstruction
 from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
+from gpusim.exec.device_printf import Printed, read_printed
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
@@ -145,6 +146,7 @@ class FunctionalRun:
     workgroups: int
     uninit_reads: int = 0
     uninit_first: Optional[str] = None
+    printed: Optional[Printed] = None   # what the kernel's device printf calls wrote (gpusim.exec.device_printf)
 
 
 def _scratch_pointers(md_args: list, declared: int) -> int:
@@ -562,7 +564,9 @@ class Dispatch:
         return FunctionalRun(final=final, initial={n: b_.initial for n, b_ in self.buffers.items()},
                              scalars=dict(self.scalars), counts=counts,
                              waves=self.waves_per_workgroup * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2],
-                             uninit_reads=reads, uninit_first=first)
+                             uninit_reads=reads, uninit_first=first,
+                             printed=read_printed(self.program.static_data, mem) if values and self.bound is None
+                             else None)
 
     def fault_error(self, fault: np.ndarray, limit: int, wave_limit: int = DEFAULT_WAVE_LIMIT,
                     timeout: Optional[float] = None) -> KernelFault:

@@ -126,3 +126,21 @@ def test_a_relocation_gpusim_cannot_resolve_names_the_symbol(tmp_path):
         gpusim.load_kernel(tmp_path / "k.s")
     assert "symbol 'words@gotpcrel32@hi' as an operand of s_addc_u32 is not supported yet" in str(info.value)
     assert info.value.loc.line == text.splitlines().index("\ts_addc_u32 s7, s7, words@gotpcrel32@hi+12") + 1
+
+
+def test_common_symbols_are_zeroed_bss_labels_at_their_alignment(tmp_path):
+    # clang writes a static __device__ array as .local + .comm (the HIP header's printf buffer is one)
+    text = KERNEL + ".bss\nd3:\n\t.zero 6\n\t.local c1\n\t.comm c1,12,8\n\t.lcomm c2,4\n"
+    static = parse_text(text, "c.s").static_data
+    assert static.symbols == {"d3": 0, "c1": 8, "c2": 20} and static.image == bytes(24)
+    if LLVM_MC is not None:
+        src = tmp_path / "c.s"
+        src.write_text(text)
+        subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", str(src), "-o",
+                        str(tmp_path / "c.o")], check=True)
+
+
+def test_an_lcomm_alignment_is_refused_as_llvm_mc_refuses_it():
+    with pytest.raises(AsmError) as info:
+        parse_text(KERNEL + ".lcomm c2,4,16\n", "c.s")
+    assert "c.s:4:" in str(info.value) and "alignment not supported on this target" in str(info.value)

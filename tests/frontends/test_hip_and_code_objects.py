@@ -310,20 +310,6 @@ def test_headers_in_an_include_directory_are_found_and_a_missing_directory_is_na
     assert code == 2 and f"include directory '{tmp_path / 'nowhere'}' does not exist" in out, out
 
 
-def test_printf_in_device_code_is_refused_at_the_call_and_host_printf_compiles(tmp_path, capsys):
-    src = tmp_path / "hello.hip"
-    body = ("#include <cstdio>\n// gpusim-launch: grid=1,1,1 block=64,1,1\n// gpusim-arg: y buffer i32[64] out\n"
-            "__global__ void hello(int *y) {\n  y[threadIdx.x] = 1;\n{device}}\n"
-            "int main() { std::printf(\"host\\n\"); return 0; }\n")
-    src.write_text(body.replace("{device}", '  printf("lane %u\\n", threadIdx.x);\n'))
-    code, out = _run(capsys, src)
-    assert code == 2 and len(out.strip().splitlines()) == 1, out
-    assert f"{src}:6:3: error: printf in device code is not supported by gpusim" in out, out
-    src.write_text(body.replace("{device}", ""))
-    code, out = _run(capsys, src, "--no-timing")
-    assert code == 0 and "hello" in out, out
-
-
 def test_a_gfx90a_kernel_with_a_private_segment_is_refused_rather_than_run_wrong(capsys):
     # gfx90a spills through buffer instructions and a private segment buffer gpusim does not set up
     code, out = _run(capsys, DATA / "recursion.hip", "--arch", "cdna2", "--no-timing")

@@ -213,11 +213,40 @@ template <class M> static __device__ __forceinline__ int __any_sync(M mask, int 
 template <class M> static __device__ __forceinline__ int __all_sync(M mask, int predicate) {
   return __ballot_sync(mask, predicate) == (__activemask() & mask);
 }
-/* HIP prints from a kernel through a buffer the host runtime drains (a host call), which gpusim does not
-   model: a printf in device code is an error at the call; host code's printf is the C library's. */
-static __device__ int printf(const char *, ...) __attribute__((diagnose_if(
-    1, "printf in device code is not supported by gpusim (HIP prints through a host-call buffer gpusim does not "
-       "model); it can go under #ifndef __GPUSIM__", "error")));
+/* printf in device code. HIP prints through a buffer the host runtime drains; here each call appends a record to
+   __gpusim_printf_buffer, which gpusim reads after the run (gpusim.exec.device_printf, which defines the record
+   format) and prints before its report: word 0 counts the words used, a record is the format string's address,
+   a word of argument count (bits 56-63) and 2-bit kinds (signed, unsigned, double, pointer), then one word a
+   argument; the last word counts the calls dropped because their record did not fit. */
+#define __GPUSIM_PRINTF_WORDS 65536
+static __device__ unsigned long long __gpusim_printf_buffer[__GPUSIM_PRINTF_WORDS];
+template <class T> static __device__ __forceinline__ unsigned long long __gpusim_printf_word(T v) {
+  if constexpr (__is_pointer(T)) return (unsigned long long)v;
+  else if constexpr (__is_floating_point(T)) return __builtin_bit_cast(unsigned long long, (double)v);
+  else return (unsigned long long)(long long)v;
+}
+template <class T> static __device__ __forceinline__ unsigned long long __gpusim_printf_kind() {
+  return __is_pointer(T) ? 3 : __is_floating_point(T) ? 2 : __is_signed(T) ? 0 : 1;
+}
+template <class... A> static __device__ int printf(const char *format, A... args) {
+  static_assert(sizeof...(A) <= 28, "gpusim's device printf takes at most 28 arguments");
+  constexpr unsigned long long words = 2 + sizeof...(A);
+  unsigned long long at = __hip_atomic_fetch_add(&__gpusim_printf_buffer[0], words, __ATOMIC_RELAXED,
+                                                 __HIP_MEMORY_SCOPE_AGENT) + 1;
+  if (at + words > __GPUSIM_PRINTF_WORDS - 1) {
+    __hip_atomic_fetch_add(&__gpusim_printf_buffer[__GPUSIM_PRINTF_WORDS - 1], 1ull, __ATOMIC_RELAXED,
+                           __HIP_MEMORY_SCOPE_AGENT);
+    return -1;
+  }
+  unsigned long long kinds = 0;
+  unsigned k = 0;
+  ((kinds |= __gpusim_printf_kind<A>() << (2 * k++)), ...);
+  __gpusim_printf_buffer[at] = (unsigned long long)format;
+  __gpusim_printf_buffer[at + 1] = (unsigned long long)sizeof...(A) << 56 | kinds;
+  unsigned long long j = at + 2;
+  ((__gpusim_printf_buffer[j++] = __gpusim_printf_word(args)), ...);
+  return 0;
+}
 /* a read through the read-only path, in HIP an ordinary load */
 template <class T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
