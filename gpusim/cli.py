@@ -15,7 +15,6 @@ from gpusim.engine.sampling_policy import (
     DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingPolicy, sample_with_interval,
 )
 from gpusim.errors import GpusimError, UsageError
-from gpusim.exec.device_printf import BUFFER_WORDS, buffer_offset
 
 DESCRIPTION_TRITON = """\
 Compile a @triton.jit kernel with Triton's own compiler (3.x, no GPU needed) for the
@@ -480,6 +479,7 @@ def _cmd_run(ns) -> int:
     sample = _sample_mode(ns, window) if ns.timing else None   # a functional run has nothing to sample
     # the report prints no buffers: without --check, the timing model skips the values no address or
     # branch depends on (same cycles and counters, less host time), unless the kernel prints
+    from gpusim.exec.device_printf import buffer_offset
     prints = buffer_offset(kernel.program.static_data) is not None
     result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=prints,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
@@ -504,6 +504,7 @@ def _print_device_output(printed, out) -> None:
     the order they were made, before the report, and a note on stderr for the calls its buffer dropped."""
     if printed is None:
         return
+    from gpusim.exec.device_printf import BUFFER_WORDS
     text = "".join(printed.lines)
     if text:
         out.write(text if text.endswith("\n") else text + "\n")
