@@ -159,7 +159,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("kernel_file", metavar="KERNEL.s|KERNEL.hip|CODE_OBJECT|PROGRAM.yaml",
                      help="assembly file with a gpusim launch header, HIP source (.hip as written for hipcc, its "
                           "launch header in // gpusim-* comments; the device code is compiled with clang-19 for the "
-                          "arch's target and gpusim's HIP headers, host code is never run), a code object (.hsaco, .co, .o, offload bundle; with --header), or an application program file (.yaml: GPUs, "
+                          "arch's target and gpusim's HIP headers, host code is never run), a code object (.hsaco, "
+                          ".co, .o, offload bundle; with --header), or an application program file (.yaml: GPUs, "
                           "links, buffers, streams of kernels, copies and collectives; see README)")
     run.add_argument("--arch", default=None, help="architecture: a shipped name (cdna3, cdna2) or a YAML "
                      "file (default: cdna3); a program file names its GPUs' in system.gpus")

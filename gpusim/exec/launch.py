@@ -221,7 +221,9 @@ class Dispatch:
 
     def _scratch_lane_bytes(self) -> int:
         """_scratch_lane_bytes is the private segment one lane gets: 0 when the program has no scratch_*
-        instruction, else the descriptor's fixed size plus DYNAMIC_STACK_BYTES for a dynamic stack, in dwords."""
+        instruction, else the descriptor's fixed size plus DYNAMIC_STACK_BYTES for a dynamic stack, in dwords.
+        Raises UnsupportedInstruction for a gfx90a kernel that has a private segment (which it would reach
+        through buffer instructions gpusim gives no scratch behind)."""
         if not np.any(self.program.mods[:, M_ADDR] & ADDR_SCRATCH):
             if "gfx90a" in self.module.target and (self.desc.get("private_segment_fixed_size")
                                                    or self.desc.get("uses_dynamic_stack")):
@@ -320,10 +322,10 @@ class Dispatch:
             g = self.launch.grid
             size = g[0] * g[1] * g[2] * self.waves_per_workgroup * 64 * self.scratch_lane_bytes
             if size > MAX_SCRATCH_BYTES:
-                raise HeaderError(f"kernel '{self.kernel.name}' needs {size:,} bytes of scratch memory ({self.scratch_lane_bytes} "
-                                  f"bytes a lane for every lane of the grid), more than gpusim gives a dispatch "
-                                  f"({MAX_SCRATCH_BYTES:,}): launch fewer workgroups", self.module.launch.loc
-                                  if self.module.launch else self.kernel.loc)
+                where = self.module.launch.loc if self.module.launch else self.kernel.loc
+                raise HeaderError(f"kernel '{self.kernel.name}' needs {size:,} bytes of scratch memory "
+                                  f"({self.scratch_lane_bytes} bytes a lane for every lane of the grid), more than "
+                                  f"gpusim gives a dispatch ({MAX_SCRATCH_BYTES:,}): launch fewer workgroups", where)
             self.scratch_offset = cursor
             regions.append((cursor, cursor + size))
             cursor = align_up(cursor + size + GUARD_BYTES)
@@ -335,8 +337,8 @@ class Dispatch:
         kernarg segment, the packet, its argument buffers first (the fault check scans them in order), then
         every other allocation of the space and the static data it holds (which must be the program's)."""
         if self.scratch_lane_bytes:
-            raise UnsupportedInstruction(f"kernel '{self.kernel.name}' uses scratch memory, which gpusim does not model "
-                                         "in a program yet (run it as a kernel file)", self.kernel.loc)
+            raise UnsupportedInstruction(f"kernel '{self.kernel.name}' uses scratch memory, which gpusim does not "
+                                         "model in a program yet (run it as a kernel file)", self.kernel.loc)
         b = self.bound
         static = self.program.static_data
         if static is not None and static != b.static_data:
@@ -584,9 +586,9 @@ class Dispatch:
             if code == memk.FAULT_MEMORY:
                 what += f" ({int(fault[memk.F_SIZE])} bytes){self._nearest_buffer(addr)}"
         elif code == memk.FAULT_SCRATCH:
+            stack = f", plus {DYNAMIC_STACK_BYTES} for its dynamic stack" if self.desc.get("uses_dynamic_stack") else ""
             what += (f" at private offset {int(fault[memk.F_ADDR])} ({int(fault[memk.F_SIZE])} bytes; a lane's "
-                     f"segment holds {self.scratch_lane_bytes}: .amdhsa_private_segment_fixed_size"
-                     f"{f', plus {DYNAMIC_STACK_BYTES} for its dynamic stack' if self.desc.get('uses_dynamic_stack') else ''})")
+                     f"segment holds {self.scratch_lane_bytes}: .amdhsa_private_segment_fixed_size{stack})")
         elif code == memk.FAULT_LDS:
             lds = int(self.desc.get("group_segment_fixed_size", 0))
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"

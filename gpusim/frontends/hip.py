@@ -42,7 +42,8 @@ def clang() -> str:
                                             "install LLVM 19 (apt install clang-19)"))
 
 
-def compile_args(path: str, target: str, *, output: str, emit: str = "-S", include_dirs: Sequence[str] = ()) -> list[str]:
+def compile_args(path: str, target: str, *, output: str, emit: str = "-S",
+                 include_dirs: Sequence[str] = ()) -> list[str]:
     """compile_args is the clang command line that compiles ``path``'s device code for ``target``, searching
     ``include_dirs`` for its headers after gpusim's own (so <hip/...> is always gpusim's)."""
     user = [arg for d in include_dirs for arg in ("-I", str(d))]

@@ -174,7 +174,8 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
     total = bx * by * bz
     if abi[ABI_SCRATCH_WAVE_BYTES] > 0:
-        # architected flat scratch: FLAT_SCRATCH holds the base of this wave's scratch, its place in the grid's
+        # architected flat scratch: FLAT_SCRATCH holds the base of the wave's own scratch, found by its place in
+        # the grid
         gid = ((wg[2] * abi[ABI_GRID_Y] + wg[1]) * abi[ABI_GRID_X] + wg[0]) * ((total + 63) // 64) + wave_in_wg
         base = U(abi[ABI_SCRATCH_BASE] + gid * abi[ABI_SCRATCH_WAVE_BYTES])
         sreg[w, FLAT_SCRATCH_LO] = np.uint32(base & U(0xFFFFFFFF))
