@@ -1007,13 +1007,22 @@ class _Assembler:
             if not values or len(values) > 3 or not 0 <= values[0] <= (16 if d == ".p2align" else 1 << 16):
                 raise self.err(f"expected '{d} ALIGNMENT[, FILL[, MAX]]'", line, col)
             alignment = 1 << values[0] if d == ".p2align" else max(values[0], 1)   # .align 0 is 1, as llvm-mc
-            if alignment & (alignment - 1):
-                raise self.err(f"'{d}' alignment {alignment} is not a power of two", line, col)
+            self._check_alignment(d, alignment, line, col)
             pad = -len(self.static.sections.get(section, b"")) % alignment
             if len(values) < 3 or pad <= values[2]:
                 self.static.align(section, alignment, values[1] if len(values) > 1 else 0)
         else:   # .octa, .dc, .uleb128, .sleb128, the word-filled alignments: not what compilers emit here
             raise self.err(f"'{d}' in {section} is not supported yet", line, col)
+        self._check_static_size(line, col)
+
+    def _check_alignment(self, d: str, alignment: int, line: Line, col: int) -> None:
+        """_check_alignment refuses an alignment of directive ``d`` that is not a power of two."""
+        if alignment < 1 or alignment & (alignment - 1):
+            raise self.err(f"'{d}' alignment {alignment} is not a power of two", line, col)
+
+    def _check_static_size(self, line: Line, col: int) -> None:
+        """_check_static_size refuses the directive at ``line`` once the static sections together hold more than
+        MAX_STATIC_DATA_BYTES."""
         if sum(len(b) for b in self.static.sections.values()) > MAX_STATIC_DATA_BYTES:
             raise self.err(f"static data over {MAX_STATIC_DATA_BYTES >> 20} MiB", line, col)
 
@@ -1053,8 +1062,7 @@ class _Assembler:
         if not values or len(values) > 2 or not 0 <= values[0] <= MAX_STATIC_DATA_BYTES:
             raise self.err(f"expected '{d} NAME, SIZE[, ALIGNMENT]' with a size gpusim places", line, col)
         alignment = values[1] if len(values) > 1 else 1
-        if alignment < 1 or alignment & (alignment - 1):
-            raise self.err(f"'{d}' alignment {alignment} is not a power of two", line, col)
+        self._check_alignment(d, alignment, line, col)
         if name in self.label_locs or self.has_symbol(name):
             raise self.err(f"'{name}' is already defined", line, m.start(1))
         self.label_locs[name] = SourceLoc(line.file, line.lineno, m.start(1) + 1, line.text)
@@ -1062,8 +1070,7 @@ class _Assembler:
         self.static.align(".bss", alignment)
         self.static.label(".bss", name)
         self.static.emit(".bss", bytes(values[0]))
-        if sum(len(b) for b in self.static.sections.values()) > MAX_STATIC_DATA_BYTES:
-            raise self.err(f"static data over {MAX_STATIC_DATA_BYTES >> 20} MiB", line, col)
+        self._check_static_size(line, col)
 
     def _d_set(self, d, line, pos, col):
         m = _SET_RE.match(line.code, pos)
