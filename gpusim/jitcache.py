@@ -9,7 +9,13 @@ cache files of every ``kernels`` package, so an edited or upgraded kernel never
 runs stale machine code, while edits elsewhere (CLI, reports, sweeps) do not
 cost a recompile. The caches are wherever numba keeps them: the package's
 ``__pycache__``, or under ``NUMBA_CACHE_DIR`` when that is set, or numba's
-user-wide folder for a read-only install. tests/test_jitcache.py checks that
+user-wide folder for a read-only install. The same hash, taken once per process
+when its first ``kernels`` package is imported, is also part of the freshness
+stamp numba writes into each cached function's index (``_StampedLocator``): a
+process that imported the sources before they changed, and finishes compiling
+after a newer process refreshed the caches, saves its code under its own hash,
+which no process of the newer sources loads (before, it landed among the fresh
+caches, and later runs of a function whose own file had not changed loaded it). tests/test_jitcache.py checks that
 kernels import nothing else.
 
 The functional run (``run_grid``) and the timing model (``run_timed``) call the
@@ -85,13 +91,76 @@ def cache_dir(rel: str) -> Path:
     return _PACKAGE / rel / "__pycache__"
 
 
+class _StampedLocator:
+    """_StampedLocator finds the cache of a function of a ``kernels`` package where numba's own locators would,
+    and stamps its freshness with the process's source hash as well as the function's own file, so that numba
+    loads only what was compiled from the sources this process runs (see the module docstring).
+
+    Registered first in numba's list of locator classes by ensure_fresh; ``from_function`` answers None for
+    every other function, which numba's own locators then place as before."""
+
+    source_hash = ""
+    inner_classes: tuple = ()
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def ensure_cache_path(self):
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self):
+        return self._inner.get_cache_path()
+
+    def get_source_stamp(self):
+        return (self._inner.get_source_stamp(), self.source_hash)
+
+    def get_disambiguator(self):
+        return self._inner.get_disambiguator()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _is_kernel_file(py_file):
+            return None
+        for locator_class in cls.inner_classes:
+            inner = locator_class.from_function(py_func, py_file)
+            if inner is not None:
+                return cls(inner)
+        return None
+
+
+def _is_kernel_file(py_file) -> bool:
+    """_is_kernel_file tells whether ``py_file`` is a module of one of gpusim's ``kernels`` packages."""
+    try:
+        rel = Path(py_file).resolve().relative_to(_PACKAGE).as_posix()
+    except (ValueError, OSError):
+        return False
+    return any(rel.startswith(d + "/") for d in _KERNEL_DIRS)
+
+
+def _stamp_caches_with(value: str) -> None:
+    """_stamp_caches_with registers _StampedLocator, first, with numba's cache machinery, stamping with source
+    hash ``value``; leaves numba as it is if its internals are not as expected (the stamp file still guards)."""
+    try:
+        from numba.core import caching
+
+        impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+        classes = [c for c in impl._locator_classes if c is not _StampedLocator]
+        _StampedLocator.inner_classes = tuple(classes)
+        _StampedLocator.source_hash = value
+        impl._locator_classes = [_StampedLocator] + classes
+    except (ImportError, AttributeError, TypeError):
+        pass
+
+
 def ensure_fresh() -> None:
-    """ensure_fresh clears numba cache files of all kernel packages if any gpusim source changed."""
+    """ensure_fresh clears numba cache files of all kernel packages if any gpusim source changed, and stamps the
+    caches this process writes with the sources' hash (_StampedLocator)."""
     global _checked
     if _checked:
         return
     _checked = True
     value = _source_hash()
+    _stamp_caches_with(value)
     for rel in _KERNEL_DIRS:
         cache = cache_dir(rel)
         stamp = cache / "gpusim-kernels.stamp"

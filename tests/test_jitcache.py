@@ -111,3 +111,45 @@ def test_compile_notice_rounds_long_compiles_to_half_minutes(monkeypatch):
     assert "(the timing model, about 4 minutes on 2 cores)" in jitcache.compile_notice("run_timed")
     monkeypatch.setitem(jitcache.COMPILES, "run_timed", ("the timing model", 60))
     assert "(the timing model, about 60 s on 2 cores)" in jitcache.compile_notice("run_timed")
+
+
+def _import_probe(path, name="gpusim_stamp_probe"):
+    """_import_probe imports the module at ``path`` afresh under one fixed name (numba names a function's cache
+    files after its module), as a new process would."""
+    import importlib.util
+    import sys
+
+    sys.modules.pop(name, None)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_code_compiled_from_other_sources_is_never_loaded(tmp_path, monkeypatch):
+    # A process that imported the kernels before an edit (or an upgrade) may finish compiling after a newer process
+    # refreshed the caches; what it saves must not be loaded by the newer sources' processes, even for a function
+    # whose own file did not change (a constant or callee of another module did).
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+    monkeypatch.setattr(impl, "_locator_classes", list(impl._locator_classes))
+    package = tmp_path / "gpusim"
+    (package / "engine" / "kernels").mkdir(parents=True)
+    probe = package / "engine" / "kernels" / "probe.py"
+    probe.write_text("from numba import njit\n\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.setattr(jitcache, "_PACKAGE", package)
+
+    jitcache._stamp_caches_with("sources before the edit")
+    old = _import_probe(probe)
+    assert old.twice(21) == 42   # compiled and saved under the old sources' hash
+    assert not jitcache.will_compile(_import_probe(probe).twice, (1,))   # the same sources load it
+
+    jitcache._stamp_caches_with("sources after the edit")
+    assert jitcache.will_compile(_import_probe(probe).twice, (1,))
+
+    outside = tmp_path / "elsewhere.py"   # a function outside gpusim's kernels keeps numba's own stamp
+    outside.write_text(probe.read_text())
+    assert _import_probe(outside, "gpusim_stamp_outside").twice(2) == 4
+    jitcache._stamp_caches_with("sources before the edit")
+    assert not jitcache.will_compile(_import_probe(outside, "gpusim_stamp_outside").twice, (1,))
