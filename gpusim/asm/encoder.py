@@ -343,10 +343,6 @@ class Encoder:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
         if self.target not in d.targets:
-            if d.fmt == "SCRATCH":   # GFX9 has them, but its scratch needs the kernel's own flat-scratch setup
-                raise UnsupportedInstruction(
-                    f"instruction '{ins.mnemonic}' is not supported yet on {self.target} (gpusim models scratch "
-                    "memory as gfx942's architected flat scratch)", ins.loc)
             raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
         check_operands(ins, d)
         ops[:, KIND] = K_NONE
@@ -531,6 +527,10 @@ class Encoder:
                 ops[slot] = self._register(ins, op, None)
         if d.fmt == "GLOBAL" and ops[S1, KIND] != K_NONE:
             mods[M_ADDR] |= fields.ADDR_SADDR
+        if d.fmt == "SCRATCH" and self.target == "gfx90a" and (ops[S0, KIND] == K_NONE) == (ops[S1, KIND] == K_NONE):
+            # gfx90a's scratch addresses take a VGPR or an SGPR, not both or neither (gfx940 added those: llvm-mc)
+            raise self._fail(ins, f"{ins.mnemonic} takes a VGPR or an SGPR offset on gfx90a, not "
+                                  f"{'both' if ops[S0, KIND] != K_NONE else 'neither'}")
         if d.fmt == "MUBUF" and returning:
             ops[D0] = ops[S3]
         data_slot = D0 if d.sem == sems.MEM_LOAD else S3

@@ -26,6 +26,7 @@ from gpusim.errors import AsmError, HeaderError, KernelFault, UnsupportedInstruc
 from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
 from gpusim.exec.device_printf import Printed, read_printed
+from gpusim.exec.kernels.buffer_resource import private_segment_resource
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels import memory as memk
 from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED
@@ -61,6 +62,7 @@ _FAULT_TEXT = {
     memk.FAULT_UNSUPPORTED: "unsupported operation",
     memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
     memk.FAULT_SCRATCH: "scratch access outside the lane's private segment",
+    memk.FAULT_SWIZZLED_WIDTH: "access across a 4-byte element of a swizzled buffer",
 }   # the past-the-end, timeout, wave-budget and endless-loop faults are described by fault_error itself
 
 
@@ -217,27 +219,20 @@ class Dispatch:
         self.scalars: dict[str, object] = {}
         self.scratch_lane_bytes = self._scratch_lane_bytes()
         self.scratch_offset = 0
+        self.scratch_bytes = 0   # the whole dispatch's scratch: every wave's 64 interleaved private segments
         self._layout()
 
     def _scratch_lane_bytes(self) -> int:
-        """_scratch_lane_bytes is the private segment one lane gets: 0 when the program has no scratch_*
-        instruction, else the descriptor's fixed size plus DYNAMIC_STACK_BYTES for a dynamic stack, in dwords.
-        Raises UnsupportedInstruction for a gfx90a kernel that has a private segment (which it would reach
-        through buffer instructions gpusim gives no scratch behind)."""
-        if not np.any(self.program.mods[:, M_ADDR] & ADDR_SCRATCH):
-            if "gfx90a" in self.module.target and (self.desc.get("private_segment_fixed_size")
-                                                   or self.desc.get("uses_dynamic_stack")):
-                # gfx90a reaches scratch through buffer instructions and a private segment buffer resource, which
-                # gpusim does not set up: its spills would be lost, so the kernel is refused rather than run wrong
-                raise UnsupportedInstruction(
-                    f"kernel '{self.kernel.name}' has a private segment (.amdhsa_private_segment_fixed_size "
-                    f"{int(self.desc.get('private_segment_fixed_size', 0))}"
-                    f"{', .amdhsa_uses_dynamic_stack' if self.desc.get('uses_dynamic_stack') else ''}): scratch "
-                    "memory on gfx90a is not supported yet (gpusim models gfx942's scratch_* instructions)",
-                    self.kernel.loc)
-            return 0
+        """_scratch_lane_bytes is the private segment one lane gets, in bytes (whole dwords): the descriptor's fixed
+        size plus DYNAMIC_STACK_BYTES for a dynamic stack, when the kernel can reach it (scratch_* instructions; on
+        gfx90a, which has no architected flat scratch, any private segment, reached through the private segment
+        buffer or flat scratch init), else 0."""
         size = int(self.desc.get("private_segment_fixed_size", 0))
-        if self.desc.get("uses_dynamic_stack"):
+        dynamic = bool(self.desc.get("uses_dynamic_stack"))
+        through_resource = "gfx90a" in self.module.target and (size > 0 or dynamic)
+        if not through_resource and not np.any(self.program.mods[:, M_ADDR] & ADDR_SCRATCH):
+            return 0
+        if dynamic:
             size += DYNAMIC_STACK_BYTES
         return align_up(max(size, 4), 4)
 
@@ -327,6 +322,7 @@ class Dispatch:
                                   f"({self.scratch_lane_bytes} bytes a lane for every lane of the grid), more than "
                                   f"gpusim gives a dispatch ({MAX_SCRATCH_BYTES:,}): launch fewer workgroups", where)
             self.scratch_offset = cursor
+            self.scratch_bytes = size
             regions.append((cursor, cursor + size))
             cursor = align_up(cursor + size + GUARD_BYTES)
         self.arena_size = cursor
@@ -428,8 +424,13 @@ class Dispatch:
             pairs.append((nxt + 1, value >> 32))
             nxt += 2
 
+        scratch_base = ARENA_BASE + self.scratch_offset if self.scratch_bytes else 0
         if d.get("user_sgpr_private_segment_buffer"):
-            nxt += 4
+            # a swizzled V# over the whole scratch, as the runtime's covers the queue's (gpusim.exec.kernels.
+            # buffer_resource); the kernel adds its wave's offset (the private segment wavefront offset SGPR)
+            for word in private_segment_resource(scratch_base, self.scratch_bytes):
+                pairs.append((nxt, word))
+                nxt += 1
         if d.get("user_sgpr_dispatch_ptr"):
             put64(ARENA_BASE + self.packet_offset)
         if d.get("user_sgpr_queue_ptr"):
@@ -439,8 +440,9 @@ class Dispatch:
         if d.get("user_sgpr_dispatch_id"):
             put64(0)
         if d.get("user_sgpr_flat_scratch_init"):
-            put64(0)
+            put64(scratch_base)   # gfx9: the scratch's base, to which the prologue adds the wave's offset
         if d.get("user_sgpr_private_segment_size"):
+            pairs.append((nxt, self.scratch_lane_bytes))
             nxt += 1
         preload = int(d.get("user_sgpr_kernarg_preload_length", 0))
         start = int(d.get("user_sgpr_kernarg_preload_offset", 0))
@@ -467,9 +469,12 @@ class Dispatch:
         a[itp.ABI_TID_MODE] = int(d.get("system_vgpr_workitem_id", 0))
         a[itp.ABI_ENTRY] = self.kernel.entry
         a[itp.ABI_CODE_BASE] = CODE_BASE
+        a[itp.ABI_SCRATCH_WAVE_SGPR] = -1
         if self.scratch_lane_bytes:
             a[itp.ABI_SCRATCH_BASE] = ARENA_BASE + self.scratch_offset
             a[itp.ABI_SCRATCH_WAVE_BYTES] = 64 * self.scratch_lane_bytes
+            if d.get("system_sgpr_private_segment_wavefront_offset"):   # the last system SGPR
+                a[itp.ABI_SCRATCH_WAVE_SGPR] = int(a[itp.ABI_WGID_SGPR]) + bin(mask).count("1") + (info >= 0)
         return a
 
     # ------------------------------------------------------------ run
@@ -589,6 +594,10 @@ class Dispatch:
             stack = f", plus {DYNAMIC_STACK_BYTES} for its dynamic stack" if self.desc.get("uses_dynamic_stack") else ""
             what += (f" at private offset {int(fault[memk.F_ADDR])} ({int(fault[memk.F_SIZE])} bytes; a lane's "
                      f"segment holds {self.scratch_lane_bytes}: .amdhsa_private_segment_fixed_size{stack})")
+        elif code == memk.FAULT_SWIZZLED_WIDTH:
+            what += (f" ({int(fault[memk.F_SIZE])} bytes from byte {int(fault[memk.F_ADDR])} of an element: its V# "
+                     "sets SWIZZLE_ENABLE, as the private segment buffer does, and a swizzled access moves one dword "
+                     "at most)")
         elif code == memk.FAULT_LDS:
             lds = int(self.desc.get("group_segment_fixed_size", 0))
             what += f" at LDS offset {int(fault[memk.F_ADDR])} (allocation {lds} bytes)"

@@ -310,9 +310,30 @@ def test_headers_in_an_include_directory_are_found_and_a_missing_directory_is_na
     assert code == 2 and f"include directory '{tmp_path / 'nowhere'}' does not exist" in out, out
 
 
-def test_a_gfx90a_kernel_with_a_private_segment_is_refused_rather_than_run_wrong(capsys):
-    # gfx90a spills through buffer instructions and a private segment buffer gpusim does not set up
-    code, out = _run(capsys, DATA / "recursion.hip", "--arch", "cdna2", "--no-timing")
-    assert code == 2 and len(out.strip().splitlines()) == 1, out
-    assert ("has a private segment (.amdhsa_private_segment_fixed_size 16, .amdhsa_uses_dynamic_stack): scratch "
-            "memory on gfx90a is not supported yet") in out, out
+@pytest.mark.parametrize("arch", ["cdna2", "cdna3"])
+@pytest.mark.parametrize("timing", [False, True])
+def test_private_arrays_and_call_stacks_live_in_scratch_on_both_targets(arch, timing):
+    # gfx942 reaches a lane's private segment with scratch_* instructions; gfx90a with buffer instructions through
+    # the private segment buffer (s[0:3]), its prologue adding the wave's offset (s_add_u32 s0, s0, sN)
+    target = {"cdna2": "gfx90a", "cdna3": "gfx942"}[arch]
+    for name, elements in (("private_array.hip", 256), ("recursion.hip", 64)):
+        k = gpusim.load_kernel(DATA / name, target=target)
+        memory = {m for m in k.program.mnemonics if m.startswith(("scratch_", "buffer_"))}
+        assert memory and all(m.startswith("buffer_" if target == "gfx90a" else "scratch_") for m in memory), memory
+        r = gpusim.simulate(k, arch, check=True, timing=timing)
+        assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == elements, r.checks[0].describe()
+
+
+def test_gfx90a_flat_scratch_reaches_the_same_private_segments(tmp_path):
+    # clang's +enable-flat-scratch: scratch_* instructions on gfx90a, the prologue setting FLAT_SCRATCH from flat
+    # scratch init (the scratch's base) plus the private segment wavefront offset
+    src = DATA / "private_array.hip"
+    asm = tmp_path / "private_array.s"
+    subprocess.run(hip.compile_args(str(src), "gfx90a", output=str(asm))
+                   + ["-Xclang", "-target-feature", "-Xclang", "+enable-flat-scratch"], check=True)
+    text = asm.read_text()
+    assert "s_add_u32 flat_scratch_lo" in text and ".amdhsa_user_sgpr_private_segment_buffer 0" in text
+    k = gpusim.load_kernel(asm, header=_header(src, tmp_path / "private_array.launch"))
+    assert "scratch_store_dwordx4" in set(k.program.mnemonics)
+    r = gpusim.simulate(k, "cdna2", check=True, timing=False)
+    assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 256, r.checks[0].describe()

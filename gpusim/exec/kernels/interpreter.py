@@ -37,7 +37,7 @@ NEXT, JUMP, BARRIER, END, FAULT = 0, 1, 2, 3, 4
 # abi columns (see gpusim.exec.launch)
 (ABI_BLOCK_X, ABI_BLOCK_Y, ABI_BLOCK_Z, ABI_GRID_X, ABI_GRID_Y, ABI_GRID_Z,
  ABI_WGID_SGPR, ABI_WGID_MASK, ABI_WGINFO_SGPR, ABI_TID_MODE, ABI_ENTRY,
- ABI_CODE_BASE, ABI_SCRATCH_BASE, ABI_SCRATCH_WAVE_BYTES, ABI_N) = range(15)
+ ABI_CODE_BASE, ABI_SCRATCH_BASE, ABI_SCRATCH_WAVE_BYTES, ABI_SCRATCH_WAVE_SGPR, ABI_N) = range(16)
 
 
 @njit(_nrt=False)
@@ -174,12 +174,17 @@ def init_wave(w, wg, wave_in_wg, abi, user_sgprs, sreg, vreg, pc):
     bx, by, bz = abi[ABI_BLOCK_X], abi[ABI_BLOCK_Y], abi[ABI_BLOCK_Z]
     total = bx * by * bz
     if abi[ABI_SCRATCH_WAVE_BYTES] > 0:
-        # architected flat scratch: FLAT_SCRATCH holds the base of the wave's own scratch, found by its place in
-        # the grid
+        # the wave's own scratch, found by its place in the grid: architected flat scratch (gfx942) has its base
+        # in FLAT_SCRATCH; on gfx90a the private segment wavefront offset SGPR has its offset from the private
+        # segment buffer's and flat scratch init's base, which the kernel's prologue adds (a prologue that sets
+        # FLAT_SCRATCH for scratch_* instructions sets what is set here)
         gid = ((wg[2] * abi[ABI_GRID_Y] + wg[1]) * abi[ABI_GRID_X] + wg[0]) * ((total + 63) // 64) + wave_in_wg
-        base = U(abi[ABI_SCRATCH_BASE] + gid * abi[ABI_SCRATCH_WAVE_BYTES])
+        offset = gid * abi[ABI_SCRATCH_WAVE_BYTES]
+        base = U(abi[ABI_SCRATCH_BASE] + offset)
         sreg[w, FLAT_SCRATCH_LO] = np.uint32(base & U(0xFFFFFFFF))
         sreg[w, FLAT_SCRATCH_HI] = np.uint32(base >> U(32))
+        if abi[ABI_SCRATCH_WAVE_SGPR] >= 0:
+            sreg[w, abi[ABI_SCRATCH_WAVE_SGPR]] = np.uint32(offset)
     first = 64 * wave_in_wg
     live = min(64, total - first)
     for r in range(vreg.shape[1]):

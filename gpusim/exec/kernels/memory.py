@@ -39,6 +39,7 @@ FAULT_WAVE_LIMIT = 9  # one wave ran past its instruction budget
 FAULT_ENDLESS = 10  # a wave is in a loop it can never leave (gpusim.exec.runaway)
 FAULT_TIMEOUT = 11  # the run was still going when its host-time watchdog fired
 FAULT_SCRATCH = 12  # a scratch_* lane access outside its private segment (F_ADDR: the private offset)
+FAULT_SWIZZLED_WIDTH = 13  # a lane access across a swizzled buffer's 4-byte element (F_ADDR: its byte in it)
 
 
 @njit(_nrt=False)

@@ -37,6 +37,7 @@ from gpusim.asm.program import (
     WIDTH,
 )
 from gpusim.exec.kernels.atomics import atomic_apply
+from gpusim.exec.kernels.buffer_resource import SWIZZLED_RANGE, is_swizzled, swizzled_lane
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
 from gpusim.exec.kernels.memory import (
     ENV_ARENA_BASE,
@@ -45,6 +46,7 @@ from gpusim.exec.kernels.memory import (
     ENV_SHARED_APERTURE_END,
     FAULT_MEMORY,
     FAULT_SCRATCH,
+    FAULT_SWIZZLED_WIDTH,
     access_size,
     load_bytes,
     load_lane,
@@ -155,6 +157,18 @@ def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
         soff = sget(sreg, w, ops[i, S2, KIND], ops[i, S2, VAL], 1) if ops[i, S2, KIND] != K_NONE else U(0)
         fetch_raw(sreg, vreg, w, ops[i, S0, KIND], ops[i, S0, VAL], ops[i, S0, WIDTH], T[6])
         both = (flags & ADDR_OFFEN) and (flags & ADDR_IDXEN)
+        if is_swizzled(rsrc_lo):
+            # the lanes' records interleaved (gpusim.exec.kernels.buffer_resource); T[3] gets the offset the range
+            # check reads (for a strided buffer, SWIZZLED_RANGE is its bound)
+            for l in range(64):
+                v = T[6][l]
+                index = v & M32 if flags & ADDR_IDXEN else U(0)
+                voff = (v >> U(32) if both else v & M32) if flags & ADDR_OFFEN else U(0)
+                rel, checked = swizzled_lane(rsrc_hi, stride, U(num_records), index, voff + off, l,
+                                             (flags & ADDR_IDXEN) != 0)
+                T[3][l] = checked
+                addr[l] = base + soff + rel
+            return num_records if stride == U(0) else SWIZZLED_RANGE
         for l in range(64):
             v = T[6][l]
             index = U(0)
@@ -179,6 +193,21 @@ def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
         for l in range(64):
             addr[l] = addr[l] + off
     return np.int64(-1)
+
+
+@njit(_nrt=False)
+def _swizzled_width_check(i, w, ops, mods, sreg, T, size, fault):
+    """_swizzled_width_check faults (FAULT_SWIZZLED_WIDTH) at the first active lane of buffer instruction ``i`` whose
+    ``size``-byte access crosses a 4-byte element of a swizzled buffer (the lane's byte within its element is the
+    low bits of T[3], which lane_addresses left). Returns 0 (also for a linear buffer), or -2 after recording."""
+    if not mods[i, M_ADDR] & ADDR_BUFFER or not is_swizzled(sget(sreg, w, K_SREG, ops[i, S1, VAL], 2)):
+        return 0
+    mask = exec_mask(sreg, w)
+    for l in range(64):
+        if lane_on(mask, l) and np.int64(T[3][l] & U(3)) + size > 4:
+            record_fault(fault, FAULT_SWIZZLED_WIDTH, w, i, l, np.int64(T[3][l] & U(3)), size)
+            return -2
+    return 0
 
 
 @njit(_nrt=False)
@@ -262,6 +291,16 @@ def _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
     return True
 
 
+@njit(_nrt=False, inline="always")
+def _access_bytes(i, s, ops, sub):
+    """_access_bytes is the bytes one lane of global/flat/buffer load, store or atomic ``i`` (sem ``s``) moves."""
+    if s == S.MEM_ATOMIC:
+        dwords = ops[i, S3, WIDTH]
+        return 4 * (dwords // 2 if (sub >> 8) == A_CMPSWAP else dwords)
+    store = s == S.MEM_STORE
+    return access_size(sub & 0xFF, ops[i, S3 if store else D0, WIDTH], store)
+
+
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
 @njit(_nrt=False, cache=True)
 def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault):
@@ -281,6 +320,8 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
     is_flat = (flags & ADDR_FLAT) != 0
     sub = mods[i, M_SUB]
     lds_size = lds.shape[0]
+    if num_records >= 0 and _swizzled_width_check(i, w, ops, mods, sreg, T, _access_bytes(i, s, ops, sub), fault) < 0:
+        return -2
     if (s == S.MEM_LOAD or s == S.MEM_STORE) and (sub & 0xFF) == 0 and num_records < 0:
         if _dwords_fast(i, w, s, ops, mask, addr, vreg, mem, regions, env):
             return 0
@@ -377,14 +418,10 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
         return _scratch_check(i, w, s, ops, mods, sreg, T, env, fault)
     is_flat = (flags & ADDR_FLAT) != 0
     sub = mods[i, M_SUB]
-    if s == S.MEM_ATOMIC:
-        dwords = ops[i, S3, WIDTH]
-        size = 4 * (dwords // 2 if (sub >> 8) == A_CMPSWAP else dwords)
-        clipped = False
-    else:
-        is_store = s == S.MEM_STORE
-        size = access_size(sub & 0xFF, ops[i, S3 if is_store else D0, WIDTH], is_store)
-        clipped = num_records >= 0  # lanes past a buffer resource's range are dropped, not faulted
+    size = _access_bytes(i, s, ops, sub)
+    clipped = s != S.MEM_ATOMIC and num_records >= 0  # lanes past a buffer resource's range are dropped, not faulted
+    if num_records >= 0 and _swizzled_width_check(i, w, ops, mods, sreg, T, size, fault) < 0:
+        return -2
     if not clipped and not is_flat and _span_inside_one_buffer(mask, addr, size, False, env, regions):
         return 0
     for l in range(64):
