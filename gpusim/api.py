@@ -19,6 +19,7 @@ import numpy as np
 
 from gpusim.arch import Arch, Occupancy, descriptor_occupancy, load_arch
 from gpusim.arch.occupancy import KernelDoesNotFit
+from gpusim.asm import sems
 from gpusim.asm.encoder import encode_module
 from gpusim.asm.header import apply_overrides
 from gpusim.asm.ir import AsmModule, KernelSource
@@ -54,6 +55,18 @@ class Kernel:
     @property
     def descriptor(self) -> dict:
         return self.source.descriptor
+
+
+def _first_clock_read(program: Program, entry: int, counts: np.ndarray) -> Optional[str]:
+    """_first_clock_read describes the first s_memtime or s_memrealtime (HIP's clock64() and wall_clock64()) the
+    kernel executed, as ``pc 0x10 's_memtime s[4:5]'``, or None. gpusim computes a kernel's values apart from its
+    timing, so both clocks read 0: a kernel that times its own code with them is told so."""
+    rows = np.flatnonzero(counts[:len(program.sem)] > 0)
+    rows = rows[program.sem[rows] == sems.S_MEMTIME]
+    if not len(rows):
+        return None
+    i = int(rows[0])
+    return f"pc 0x{int(program.pc_bytes[i] - program.pc_bytes[entry]):x} '{program.describe(i)}'"
 
 
 def _target_of(module: AsmModule) -> str:
@@ -249,6 +262,7 @@ class Result:
     instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
     trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
     uninit_first: Optional[str] = None  # the first read of a register nothing wrote (GPUSIM_UNINIT_READS)
+    clock_read: Optional[str] = None  # the first s_memtime / s_memrealtime the kernel ran (_first_clock_read)
     printed: Optional[object] = None  # gpusim.exec.device_printf.Printed: the kernel's device printf output
     warm_up: bool = False  # the timed dispatch ran after a warm-up dispatch of the same kernel
     sampling: Optional[object] = None  # gpusim.engine.sampling.SamplingOutcome of a timed run
@@ -392,4 +406,5 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
                   uninit_first=run.uninit_first, printed=run.printed, warm_up=warm_up,
+                  clock_read=_first_clock_read(kernel.program, kernel.source.entry, run.counts),
                   sampling=None if timed is None else timed.sampling)

@@ -54,6 +54,10 @@ def format_run(result, kernel, sample: Optional[str] = None) -> str:
     if uninit:
         lines.append(f"warning: {uninit:,} wave-instructions read registers nothing wrote "
                      f"(first: {getattr(result, 'uninit_first', None)}); they read 0")
+    clock = getattr(result, "clock_read", None)
+    if clock:
+        lines.append(f"warning: the kernel reads the clock ({clock}): it reads 0, since gpusim computes values "
+                     "apart from timing; the report's cycles are what times the kernel")
     return "\n".join(lines)
 
 
