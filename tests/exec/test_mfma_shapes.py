@@ -183,3 +183,16 @@ def test_run_time_shape_product_matches_the_compiled_shapes():
         dot(want)
         mfma._dot_any(S, M, N, K, NB)
         np.testing.assert_array_equal(S.view(np.uint64), want.view(np.uint64), err_msg=str((M, N, K, NB)))
+
+
+def test_each_compiled_product_has_a_name_of_its_own():
+    """numba names a compiled function after its qualified name and the compiling process's counter, so products
+    sharing one name could meet in a process that compiled one itself and loaded exec_mfma's cached code with
+    another under the same symbol: the loaded code then called the wrong product (a warm test run failed 35
+    MFMA tests so). Every product must carry its own name."""
+    from gpusim.exec.kernels import mfma
+
+    products = [f for name, f in vars(mfma).items() if name.startswith("_dot_") and name != "_dot_any"]
+    assert len(products) == 10
+    names = [f.py_func.__qualname__ for f in products]
+    assert len(set(names)) == len(names), names

@@ -180,7 +180,6 @@ def _make_dot(M, N, K, NB):
     KC = min(K, 8)  # KPL divides KC
     G = 64 // N
 
-    @njit(_nrt=False, fastmath={"contract"})
     def dot(S):
         for k0 in range(0, K, KC):
             for b in range(NB):
@@ -194,7 +193,13 @@ def _make_dot(M, N, K, NB):
                             e, q = k % KPL, k // KPL
                             acc += S[a + 64 * e + M * q + i] * S[bo + 64 * e + N * q + j]
                         S[d + j] = acc
-    return dot
+
+    # Each product gets a name of its own. numba names compiled code after the function's qualified name and a
+    # counter of the process that compiled it; ten closures all named '_make_dot.<locals>.dot' could so meet, in a
+    # process that compiled one of them itself and loaded exec_mfma's cached code with another under the same
+    # symbol, and the loaded code would call the wrong product (35 MFMA tests failed so, in a warm test run).
+    dot.__name__ = dot.__qualname__ = f"dot_{M}x{N}x{K}x{NB}"
+    return njit(_nrt=False, fastmath={"contract"})(dot)
 
 
 _dot_32x32x2 = _make_dot(32, 32, 2, 1)
