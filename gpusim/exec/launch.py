@@ -7,6 +7,7 @@ a fault record into a :class:`KernelFault` a user can act on.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import struct
 import threading
@@ -22,7 +23,7 @@ from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
 from gpusim.asm.fields import ADDR_SCRATCH
 from gpusim.asm.program import M_ADDR, Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
-from gpusim.errors import AsmError, HeaderError, KernelFault, UnsupportedInstruction
+from gpusim.errors import AsmError, HeaderError, KernelFault
 from gpusim.engine.scoreboard import RegisterLists, register_lists
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
 from gpusim.exec.device_printf import Printed, read_printed
@@ -98,6 +99,33 @@ class Buffer:
     offset: int = 0  # arena offset
 
 
+def scratch_need(module: AsmModule, kernel: KernelSource, program: Program, launch: LaunchSpec) -> tuple[int, int]:
+    """scratch_need is (the bytes of one lane's private segment, the bytes of the dispatch's whole scratch) for
+    ``kernel`` launched as ``launch``; (0, 0) when it reaches no scratch.
+
+    A lane's segment is the descriptor's fixed size plus DYNAMIC_STACK_BYTES for a dynamic stack, in whole
+    dwords, when the kernel can reach it: scratch_* instructions, or on gfx90a, which has no architected flat
+    scratch, any private segment (reached through the private segment buffer or flat scratch init). Every wave
+    of the grid has 64 of them. Raises HeaderError past MAX_SCRATCH_BYTES, at the launch line.
+    """
+    desc = kernel.descriptor
+    size = int(desc.get("private_segment_fixed_size", 0))
+    dynamic = bool(desc.get("uses_dynamic_stack"))
+    through_resource = "gfx90a" in module.target and (size > 0 or dynamic)
+    if not through_resource and not np.any(program.mods[:, M_ADDR] & ADDR_SCRATCH):
+        return 0, 0
+    lane = align_up(max(size + (DYNAMIC_STACK_BYTES if dynamic else 0), 4), 4)
+    g, b = launch.grid, launch.block
+    waves = g[0] * g[1] * g[2] * ((b[0] * b[1] * b[2] + 63) // 64)
+    total = waves * 64 * lane
+    if total > MAX_SCRATCH_BYTES:
+        where = module.launch.loc if module.launch else kernel.loc
+        raise HeaderError(f"kernel '{kernel.name}' needs {total:,} bytes of scratch memory ({lane} bytes a lane for "
+                          f"every lane of the grid), more than gpusim gives a dispatch ({MAX_SCRATCH_BYTES:,}): launch "
+                          "fewer workgroups", where)
+    return lane, total
+
+
 @dataclass(frozen=True)
 class BoundMemory:
     """BoundMemory is a longer-lived device address space a dispatch runs in, in place, instead of an image
@@ -109,7 +137,8 @@ class BoundMemory:
     touch, as any mapped allocation is on hardware. The launch's kernarg segment (at most
     ``kernarg_capacity`` bytes) goes at ``kernarg_offset`` and its dispatch packet at ``packet_offset``.
     ``static_data`` is the static data image the space holds from offset 0 (gpusim.asm.static_data; None:
-    none), which only a program with that same image may run in.
+    none), which only a program with that same image may run in. A dispatch with scratch memory takes its
+    private segments from the space's ``scratch_bytes`` at ``scratch_offset`` (see scratch_need).
     """
 
     arena: np.ndarray
@@ -119,14 +148,15 @@ class BoundMemory:
     kernarg_capacity: int
     packet_offset: int
     static_data: Optional[StaticData] = None
+    scratch_offset: int = 0
+    scratch_bytes: int = 0
 
     def copy(self) -> "BoundMemory":
         """copy returns the same space over a copy of the arena: a run in it changes nothing here."""
         arena = self.arena.copy()
         buffers = {name: (arena[off:off + arr.nbytes].view(arr.dtype).reshape(arr.shape), off)
                    for name, (arr, off) in self.buffers.items()}
-        return BoundMemory(arena, buffers, self.allocations, self.kernarg_offset, self.kernarg_capacity,
-                           self.packet_offset, self.static_data)
+        return dataclasses.replace(self, arena=arena, buffers=buffers)
 
 
 @dataclass
@@ -217,24 +247,10 @@ class Dispatch:
         self.desc = kernel.descriptor
         self.buffers: dict[str, Buffer] = {}
         self.scalars: dict[str, object] = {}
-        self.scratch_lane_bytes = self._scratch_lane_bytes()
+        self.scratch_lane_bytes, self.scratch_need = scratch_need(module, kernel, program, launch)
         self.scratch_offset = 0
-        self.scratch_bytes = 0   # the whole dispatch's scratch: every wave's 64 interleaved private segments
+        self.scratch_bytes = 0   # the scratch the dispatch got: every wave's 64 interleaved private segments
         self._layout()
-
-    def _scratch_lane_bytes(self) -> int:
-        """_scratch_lane_bytes is the private segment one lane gets, in bytes (whole dwords): the descriptor's fixed
-        size plus DYNAMIC_STACK_BYTES for a dynamic stack, when the kernel can reach it (scratch_* instructions; on
-        gfx90a, which has no architected flat scratch, any private segment, reached through the private segment
-        buffer or flat scratch init), else 0."""
-        size = int(self.desc.get("private_segment_fixed_size", 0))
-        dynamic = bool(self.desc.get("uses_dynamic_stack"))
-        through_resource = "gfx90a" in self.module.target and (size > 0 or dynamic)
-        if not through_resource and not np.any(self.program.mods[:, M_ADDR] & ADDR_SCRATCH):
-            return 0
-        if dynamic:
-            size += DYNAMIC_STACK_BYTES
-        return align_up(max(size, 4), 4)
 
     # ------------------------------------------------------------ memory image
     def _kernarg_offsets(self) -> tuple[dict[str, int], dict[str, int], int]:
@@ -313,29 +329,23 @@ class Dispatch:
             self.buffers[spec.name] = buf
             regions.append((cursor, cursor + arr.nbytes))
             cursor = align_up(cursor + max(arr.nbytes, 1) + GUARD_BYTES)
-        if self.scratch_lane_bytes:   # every wave of the grid its own 64 interleaved private segments
-            g = self.launch.grid
-            size = g[0] * g[1] * g[2] * self.waves_per_workgroup * 64 * self.scratch_lane_bytes
-            if size > MAX_SCRATCH_BYTES:
-                where = self.module.launch.loc if self.module.launch else self.kernel.loc
-                raise HeaderError(f"kernel '{self.kernel.name}' needs {size:,} bytes of scratch memory "
-                                  f"({self.scratch_lane_bytes} bytes a lane for every lane of the grid), more than "
-                                  f"gpusim gives a dispatch ({MAX_SCRATCH_BYTES:,}): launch fewer workgroups", where)
+        if self.scratch_need:   # every wave of the grid its own 64 interleaved private segments
             self.scratch_offset = cursor
-            self.scratch_bytes = size
-            regions.append((cursor, cursor + size))
-            cursor = align_up(cursor + size + GUARD_BYTES)
+            self.scratch_bytes = self.scratch_need
+            regions.append((cursor, cursor + self.scratch_need))
+            cursor = align_up(cursor + self.scratch_need + GUARD_BYTES)
         self.arena_size = cursor
         self.regions = np.array(regions, dtype=np.int64)
 
     def _bound_layout(self, kernarg_size: int) -> None:
         """_bound_layout takes the buffers' places from ``bound``; the regions a kernel may touch are the
         kernarg segment, the packet, its argument buffers first (the fault check scans them in order), then
-        every other allocation of the space and the static data it holds (which must be the program's)."""
-        if self.scratch_lane_bytes:
-            raise UnsupportedInstruction(f"kernel '{self.kernel.name}' uses scratch memory, which gpusim does not "
-                                         "model in a program yet (run it as a kernel file)", self.kernel.loc)
+        every other allocation of the space and the static data it holds (which must be the program's), and the
+        space's scratch, which holds the dispatch's (the device reserved scratch_need's bytes for it)."""
         b = self.bound
+        if self.scratch_need > b.scratch_bytes:
+            raise HeaderError(f"kernel '{self.kernel.name}' needs {self.scratch_need:,} bytes of scratch memory; the "
+                              f"device reserved {b.scratch_bytes:,}", self.kernel.loc)
         static = self.program.static_data
         if static is not None and static != b.static_data:
             raise HeaderError(f"kernel '{self.kernel.name}' has static data (.data, .rodata or .bss) other than "
@@ -361,6 +371,9 @@ class Dispatch:
         regions += [(off, off + n) for _, off, n in b.allocations if off not in mine]
         if static is not None:
             regions.append((0, len(static.image)))
+        if self.scratch_need:
+            self.scratch_offset, self.scratch_bytes = b.scratch_offset, self.scratch_need
+            regions.append((b.scratch_offset, b.scratch_offset + self.scratch_need))
         self.arena_size = len(b.arena)
         self.regions = np.array(regions, dtype=np.int64)
 

@@ -28,8 +28,9 @@ class DeviceMemory:
     (gpusim.asm.static_data; written once, so a ``__device__`` global keeps its value from launch to launch, as
     in a loaded code object) and a guard gap, a kernarg segment of ``kernarg_bytes`` (64-byte aligned) that
     every launch reuses, its dispatch packet, then each allocated buffer in allocation order, 256-byte aligned
-    with a 4 KiB guard gap after each. A single kernel whose kernarg segment has ``kernarg_bytes`` and whose
-    buffers are allocated in argument order gets exactly the addresses a single-kernel run gives them.
+    with a 4 KiB guard gap after each, and the launches' scratch memory where reserve_scratch placed it. A
+    single kernel whose kernarg segment has ``kernarg_bytes`` and whose buffers are allocated in argument order
+    gets exactly the addresses a single-kernel run gives them.
 
     Each buffer's array is a view of one arena (``arena``): a kernel launched here (DeviceMemory.bound)
     reads and writes it in place, and so may copies and collectives, through ``array`` or ``view``.
@@ -56,6 +57,7 @@ class DeviceMemory:
         if static_data is not None:
             self.arena[:len(static_data.image)] = np.frombuffer(static_data.image, np.uint8)
         self._places: dict[str, tuple[int, np.dtype, tuple]] = {}   # name -> (arena offset, dtype, shape)
+        self._scratch = (0, 0)   # (arena offset, bytes) of the launches' scratch memory (reserve_scratch)
         self.memory = MemoryLevels(arch)
         self.stale: set[str] = set()
 
@@ -77,6 +79,21 @@ class DeviceMemory:
         self._places[name] = (offset, array.dtype, array.shape)
         self.arena[offset:offset + array.nbytes] = array.reshape(-1).view(np.uint8)
         return ARENA_BASE + offset
+
+    def reserve_scratch(self, nbytes: int) -> None:
+        """reserve_scratch makes the GPU's scratch memory, which every launch's private segments use in turn (as
+        the runtime's queue scratch is), hold at least ``nbytes``: past what it holds, a larger one is placed
+        after the buffers (the old one is left unused). It may move the arena, as ``allocate`` does."""
+        if nbytes <= self._scratch[1]:
+            return
+        offset = self._cursor
+        end = align_up(offset + nbytes + GUARD_BYTES)
+        if end > len(self.arena):
+            grown = np.zeros(max(end, 2 * len(self.arena)), np.uint8)
+            grown[:self._cursor] = self.arena[:self._cursor]
+            self.arena = grown
+        self._cursor = end
+        self._scratch = (offset, nbytes)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -135,4 +152,4 @@ class DeviceMemory:
         args = {arg: (self.array(name), self.offset(name)) for arg, name in buffers.items()}
         allocations = tuple((name, off, self.nbytes(name)) for name, (off, _, _) in self._places.items())
         return BoundMemory(self.arena, args, allocations, self.kernarg_offset, self.kernarg_capacity,
-                           self.packet_offset, self.static_data)
+                           self.packet_offset, self.static_data, *self._scratch)

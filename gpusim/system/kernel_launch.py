@@ -24,7 +24,7 @@ from gpusim.engine.launch import kernel_times
 from gpusim.engine.sampling_policy import sampling_policy
 from gpusim.engine.timing import QUANTUM_CYCLES, time_kernel
 from gpusim.errors import UsageError, did_you_mean
-from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch
+from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch, scratch_need
 from gpusim.report.counters import instruction_counters, split_instances
 from gpusim.system.device import DeviceMemory
 from gpusim.system.launch_memo import CacheSnapshot, LaunchMemo, MemoEntry
@@ -129,6 +129,7 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
     """
     kernel_now = _launch_kernel(kernel, grid, block, scalars or {}, buffers)
     module = kernel_now.module
+    device.reserve_scratch(scratch_need(module, kernel_now.source, kernel_now.program, module.launch)[1])
     bound = device.bound(buffers)
     arch = device.arch
     facts = memo.facts(kernel) if memo is not None else None

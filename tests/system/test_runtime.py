@@ -425,3 +425,30 @@ def test_kernels_of_two_files_with_their_own_static_data_are_refused_by_name(tmp
     with pytest.raises(gpusim.errors.ProgramError, match="kernels 'static_data' .* and '_Z1gPKfPfPi' .* each have "
                                                          "their own static data"):
         simulate_program(path)
+
+
+@pytest.mark.parametrize("arch", ["cdna3", "cdna2"])
+def test_launches_with_scratch_memory_share_the_gpus_scratch(tmp_path, arch):
+    # a private array indexed by data, then a recursive function whose stack (1 KB a lane) needs more scratch, so
+    # the GPU's grows, then the array again: scratch_* on gfx942, the private segment buffer on gfx90a
+    data = ROOT / "tests" / "frontends" / "data"
+    path = program(tmp_path, f"""
+        system: {{gpus: {{arch: {arch}, count: 1}}}}
+        buffers:
+          x: {{type: "f32[256, 32] uniform(-1,1) seed=1", gpu: 0}}
+          pick: {{type: "i32[256] randint(0,32) seed=2", gpu: 0}}
+          first: {{type: "f32[256]", gpu: 0}}
+          again: {{type: "f32[256]", gpu: 0}}
+          n: {{type: "i32[64] randint(0,12) seed=3", gpu: 0}}
+          fib: {{type: "i32[64]", gpu: 0}}
+        streams:
+          - {{name: s, gpu: 0, ops: [{{kernel: {data / "private_array.hip"}, args: {{x: x, pick: pick, y: first}}}},
+                                   {{kernel: {data / "recursion.hip"}, args: {{n: n, y: fib}}}},
+                                   {{kernel: {data / "private_array.hip"}, args: {{x: x, pick: pick, y: again}}}}]}}
+        checks:
+          - "first ~= x[np.arange(256), pick] * (pick + 1)  rtol=1e-6 atol=0"
+          - "fib == np.array([1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233])[n]"
+          - "again ~= x[np.arange(256), pick] * (pick + 1)  rtol=1e-6 atol=0"
+    """)
+    result = simulate_program(path, check=True)
+    assert [c.passed for c in result.checks] == [True, True, True], [c.describe() for c in result.checks]
