@@ -133,7 +133,9 @@ def test_code_compiled_from_other_sources_is_never_loaded(tmp_path, monkeypatch)
     from numba.core import caching
 
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
-    monkeypatch.setattr(impl, "_locator_classes", list(impl._locator_classes))
+    monkeypatch.setattr(impl, "_locator_classes", list(impl._locator_classes))   # all restored afterwards
+    monkeypatch.setattr(jitcache._StampedLocator, "source_hash", jitcache._StampedLocator.source_hash)
+    monkeypatch.setattr(jitcache._StampedLocator, "inner_classes", jitcache._StampedLocator.inner_classes)
     package = tmp_path / "gpusim"
     (package / "engine" / "kernels").mkdir(parents=True)
     probe = package / "engine" / "kernels" / "probe.py"
