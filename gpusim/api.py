@@ -314,6 +314,7 @@ class Result:
                         "worst_rel_error": c.worst_rel_error} for c in self.checks],
             "printed": None if self.printed is None else {"texts": list(self.printed.lines),
                                                           "dropped": self.printed.dropped},
+            "clock_read": self.clock_read,
             "resolved_arch": self.arch.to_dict(),
         }
 

@@ -3,6 +3,7 @@ gpusim computes values apart from timing; the result names the first read and th
 times itself is not silently given zero-cycle sections."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -31,4 +32,6 @@ def test_the_report_warns_and_a_kernel_without_a_clock_read_does_not():
     assert warnings == ["warning: the kernel reads the clock (pc 0x8 's_memtime s[4:5]'): it reads 0, since gpusim "
                         "computes values apart from timing; the report's cycles are what times the kernel"], proc.stdout
     result = api.simulate(api.load_kernel(CORPUS / "saxpy.s"), "cdna3", timing=False)
-    assert result.clock_read is None
+    assert result.clock_read is None and result.to_dict()["clock_read"] is None
+    proc = run_cli("run", str(fixture_path("clock_reads.s")), "--no-timing", "--json", "-")
+    assert json.loads(proc.stdout)["clock_read"] == "pc 0x8 's_memtime s[4:5]'"
