@@ -844,5 +844,8 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     names.append("(end of code)")
     last = locs[-1] if locs else SourceLoc(module.path, 1)
     locs.append(SourceLoc(last.file, last.line, last.col))
+    static = None
+    if enc.static_refs:   # the image, with the addresses of code labels it holds (a table of device functions)
+        static = module.static_data.with_code_at({name: int(pc_bytes[row]) for name, row in module.labels.items()})
     return Program(sem=sem, ops=ops, mods=mods, unit=unit, pc_bytes=pc_bytes, mnemonics=names, locs=locs, defs=defs,
-                   static_data=module.static_data if enc.static_refs else None)
+                   static_data=static)

@@ -653,6 +653,7 @@ class _Assembler:
         self.section_stack: list[str] = []
         self.previous_section = ".text"
         self.static = StaticDataBuilder()  # what .data, .rodata and .bss hold (gpusim.asm.static_data)
+        self.data_addresses: list = []   # (label, line, column) of each address static data holds
         self.conds: list[_Cond] = []
         self.frames: list[_Frame] = []
         self.macro_counter = 0
@@ -958,9 +959,27 @@ class _Assembler:
         """_static_data adds what data or alignment directive ``d`` writes to the current static section (the
         directives and the value ranges llvm-mc-19 accepts; gpusim.asm.static_data)."""
         section = self.section
+        before = (len(self.static.sections.get(section, b"")), len(self.static.relocations))
+        self._static_bytes(d, section, line, pos, col)
+        if section == ".bss" or section.startswith(".bss."):
+            body = self.static.sections.get(section, bytearray())
+            if d in (".zero", ".space", ".skip", ".p2align", ".align", ".balign"):   # llvm-mc ignores their fill here
+                body[before[0]:] = bytes(len(body) - before[0])
+            elif any(body[before[0]:]) or len(self.static.relocations) > before[1]:
+                raise self.err(f"'{d}' writes data into {section}, which holds zeros only (llvm-mc: SHT_NOBITS "
+                               "section cannot have non-zero initializers); initialised data goes in .data", line, col)
+        self._check_static_size(line, col)
+
+    def _static_bytes(self, d: str, section: str, line: Line, pos: int, col: int) -> None:
+        """_static_bytes appends what data or alignment directive ``d`` writes to static section ``section``."""
         if d in _INTEGER_BYTES:
             size = _INTEGER_BYTES[d]
-            for value, vcol in self._data_values(line, pos, d):
+            for value, vcol in self._data_values(line, pos, d, addresses=size == 8):
+                if isinstance(value, tuple):   # a label's address plus a constant: written once labels are placed
+                    symbol, addend = value
+                    self.static.address(section, symbol, addend)
+                    self.data_addresses.append((symbol, line, vcol))
+                    continue
                 if size < 8 and not -(1 << (8 * size - 1)) <= value < (1 << (8 * size)):
                     raise self.err(f"{value} does not fit the {size}-byte '{d}'", line, vcol)
                 self.static.emit(section, (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little"))
@@ -1013,7 +1032,6 @@ class _Assembler:
                 self.static.align(section, alignment, values[1] if len(values) > 1 else 0)
         else:   # .octa, .dc, .uleb128, .sleb128, the word-filled alignments: not what compilers emit here
             raise self.err(f"'{d}' in {section} is not supported yet", line, col)
-        self._check_static_size(line, col)
 
     def _check_alignment(self, d: str, alignment: int, line: Line, col: int) -> None:
         """_check_alignment refuses an alignment of directive ``d`` that is not a power of two."""
@@ -1026,9 +1044,13 @@ class _Assembler:
         if sum(len(b) for b in self.static.sections.values()) > MAX_STATIC_DATA_BYTES:
             raise self.err(f"static data over {MAX_STATIC_DATA_BYTES >> 20} MiB", line, col)
 
-    def _data_values(self, line: Line, pos: int, d: str) -> list[tuple[int, int]]:
-        """_data_values evaluates a data directive's comma-separated integer expressions: (value, column)
-        pairs. One that names a label is an address, which the image cannot hold without a relocation."""
+    def _data_values(self, line: Line, pos: int, d: str, addresses: bool = False) -> list[tuple[object, int]]:
+        """_data_values evaluates a data directive's comma-separated integer expressions: (value, column) pairs.
+
+        With ``addresses`` (an 8-byte directive) an expression of a label, defined before or after, plus or minus
+        constants, is that label's address: its value is (label, addend), which llvm-mc writes as an
+        R_AMDGPU_ABS64 relocation; any other use of a label's address is refused, as llvm-mc refuses it
+        ("expected relocatable expression"), or as not supported yet (a 4-byte address)."""
         p = self._expr_parser(line, pos)
         out = []
         while p.i < p.n:
@@ -1037,16 +1059,39 @@ class _Assembler:
             try:
                 out.append((evaluate(node, self.resolve, lambda msg, c: p.error(msg, c)), start))
             except Undefined as u:
-                if u.name in self.label_locs or u.name in self.data_labels:
-                    raise self.err(f"'{d}' of the address of '{u.name}' is not supported yet (data that holds "
-                                   "an address needs a relocation; gpusim runs self-contained kernels)",
+                addend = self._addend(node, u.name, p) if addresses else None
+                if addend is not None:
+                    out.append(((u.name, addend), start))
+                elif addresses or u.name in self.label_locs or u.name in self.data_labels:
+                    if not addresses:
+                        raise self.err(f"'{d}' of the address of '{u.name}' is not supported yet (gpusim places an "
+                                       "address in 8-byte data: '.quad')", line, start) from None
+                    raise self.err(f"'{d}' needs a relocatable expression here: a label plus or minus a constant",
                                    line, start) from None
-                raise self.err(f"'{d}' of '{u.name}', which is not yet defined: gpusim needs a symbol set before "
-                               "data uses it (and does not support yet data that holds a label's address)",
-                               line, start) from None
+                else:
+                    raise self.err(f"'{d}' of '{u.name}', which is not yet defined: gpusim needs a symbol set "
+                                   "before data uses it", line, start) from None
             if p.i < p.n:
                 p.expect(",")
         return out
+
+    def _addend(self, node, name: str, p) -> Optional[int]:
+        """_addend is A when expression ``node`` is label ``name`` plus or minus constants (``name + A``, ``A +
+        name``, ``name - A``, nested), the form llvm-mc relocates; None for any other expression."""
+        tag = node[0]
+        if tag == "s" and node[1] == name:
+            return 0
+        if tag != "b" or node[1] not in ("+", "-"):
+            return None
+        constant = lambda n: evaluate(n, self.resolve, lambda msg, c: p.error(msg, c))   # noqa: E731
+        try:
+            left = self._addend(node[2], name, p)
+            if left is not None:
+                return left + constant(node[3]) if node[1] == "+" else left - constant(node[3])
+            right = self._addend(node[3], name, p) if node[1] == "+" else None
+            return None if right is None else constant(node[2]) + right
+        except Undefined:   # a second label in the expression
+            return None
 
     def _d_common(self, d, line, pos, col):
         """.comm NAME, SIZE[, ALIGNMENT] and .lcomm NAME, SIZE: a zeroed variable the linker places in .bss (clang
@@ -1460,6 +1505,11 @@ class _Assembler:
             raise AsmError(f"undefined label or symbol '{shown}'", rloc,
                            did_you_mean(name, list(self.label_locs) + list(self.symbols) + list(self.lazy)))
         module.symbols = dict(self.symbols)
+        for name, line, col in self.data_addresses:   # data labels resolve in build(), code labels in the encoder
+            if name not in self.static.labels and name not in module.labels:
+                where = "is not a label of static data or code" if name in self.label_locs else "is not defined"
+                raise self.err(f"'{name}', whose address the data holds, {where}", line, col,
+                               did_you_mean(name, list(self.static.labels) + list(module.labels)))
         module.static_data = self.static.build()
         for name, (node, ln) in self.lazy.items():
             try:
