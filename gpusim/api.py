@@ -209,12 +209,14 @@ def _check_register_budget(program: Program, source: KernelSource, end: Optional
                        f".amdhsa_next_free_vgpr is {declared}", program.locs[i])
 
 
-def kernel_occupancy(kernel: Kernel, arch: Arch) -> Occupancy:
-    """kernel_occupancy computes waves per SIMD and the limiter for a kernel on an architecture.
+def kernel_occupancy(kernel: Kernel, arch: Union[str, Arch] = "cdna3") -> Occupancy:
+    """kernel_occupancy computes waves per SIMD and the limiter for a kernel on an architecture (an Arch, or a
+    name or file load_arch takes, as simulate's ``arch``).
 
     Raises KernelDoesNotFit, located at the ``.amdhsa_*`` line (or the launch line) whose value is at
     fault, when the kernel's registers, LDS or workgroup exceed what one CU of ``arch`` holds.
     """
+    arch = load_arch(arch) if not isinstance(arch, Arch) else arch
     launch = kernel.module.launch
     try:
         return descriptor_occupancy(arch, kernel.descriptor, int(np.prod(launch.block)) if launch else 64)

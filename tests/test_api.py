@@ -172,3 +172,5 @@ def test_kernel_occupancy_matches_the_result():
     occ = api.kernel_occupancy(k, api.load_arch("cdna3"))
     assert occ.waves_per_simd == 8 and occ.limiter == "waves"
     assert api.simulate(k).occupancy.waves_per_simd == occ.waves_per_simd
+    # an architecture's name, as simulate takes it (it used to fail with "'str' object has no attribute 'cu'")
+    assert api.kernel_occupancy(k, "cdna3") == occ and api.kernel_occupancy(k) == occ
