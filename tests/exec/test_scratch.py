@@ -93,31 +93,6 @@ def _expected() -> np.ndarray:
     return out
 
 
-@pytest.fixture
-def kernel_path(tmp_path):
-    path = tmp_path / "private.s"
-    path.write_text(KERNEL)
-    return path
-
-
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
-def test_the_kernel_assembles_with_llvm_mc(kernel_path):
-    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o",
-                           "/dev/null", str(kernel_path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_each_lane_reads_back_its_own_private_memory(kernel_path, mode):
-    r = api.simulate(api.load_kernel(kernel_path), "cdna3", **MODES[mode])
-    if mode != "timed-sliced":
-        np.testing.assert_array_equal(r.outputs["dst"], _expected())
-    if mode != "functional":
-        assert r.cycles > 0
-        # every scratch access is a vector memory instruction through the L1 like any other
-        assert r.counters["SQ_INSTS_VMEM_RD"] == 4 * 5 and r.counters["SQ_INSTS_VMEM_WR"] == 4 * (5 + 5)
-
-
 def test_a_lane_past_its_private_segment_faults_like_a_gpu(tmp_path):
     path = tmp_path / "past.s"
     path.write_text(KERNEL.replace("scratch_load_dword v15, off, s5 offset:-48",
@@ -202,38 +177,6 @@ def _gfx90a_expected() -> np.ndarray:
     out[:, 4] = 0xFFFF8000 | tid                           # 0x8000 | tid as a sign-extended short
     out[:, 5] = 40
     return out
-
-
-def _assembles(path, mcpu):
-    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-filetype=obj", "-o",
-                           "/dev/null", str(path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-
-
-@pytest.fixture
-def gfx90a_path(tmp_path):
-    path = tmp_path / "private90a.s"
-    path.write_text(GFX90A_KERNEL)
-    return path
-
-
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
-def test_the_gfx90a_kernels_assemble_with_llvm_mc(gfx90a_path, tmp_path):
-    _assembles(gfx90a_path, "gfx90a")
-    own = tmp_path / "swizzled.s"
-    own.write_text(SWIZZLED_KERNEL)
-    _assembles(own, "gfx90a")
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_gfx90a_lanes_reach_their_own_private_memory_through_the_private_segment_buffer(gfx90a_path, mode):
-    r = api.simulate(api.load_kernel(gfx90a_path), "cdna2", **MODES[mode])
-    if mode != "timed-sliced":
-        np.testing.assert_array_equal(r.outputs["dst"], _gfx90a_expected())
-    if mode != "functional":
-        assert r.cycles > 0
-        # private accesses are buffer instructions through the vector L1: 5 loads, 6 stores and 5 global stores
-        assert r.counters["SQ_INSTS_VMEM_RD"] == 4 * 5 and r.counters["SQ_INSTS_VMEM_WR"] == 4 * (6 + 5)
 
 
 def test_a_multi_dword_access_through_the_private_segment_buffer_faults_like_a_gpu(tmp_path):
@@ -321,3 +264,41 @@ def test_a_swizzled_buffer_lays_out_its_records_by_the_isa_formula(tmp_path, mod
     assert np.count_nonzero(back) == 54            # ten lanes are past the 60 records
     np.testing.assert_array_equal(r.outputs["dst"], dst)
     np.testing.assert_array_equal(r.outputs["back"], back)
+
+
+def _assembles(path, mcpu):
+    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-filetype=obj", "-o",
+                           "/dev/null", str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+# (kernel text, arch, expected outputs, VMEM reads and writes per wave): scratch_* on gfx942; on gfx90a buffer
+# instructions through the private segment buffer, 6 private stores where the gfx942 kernel's dwordx4 makes 5
+ROUND_TRIPS = {
+    "gfx942": (KERNEL, "cdna3", _expected, 5, 5 + 5),
+    "gfx90a": (GFX90A_KERNEL, "cdna2", _gfx90a_expected, 5, 6 + 5),
+}
+
+
+@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
+@pytest.mark.parametrize("text, mcpu", [(KERNEL, "gfx942"), (GFX90A_KERNEL, "gfx90a"), (SWIZZLED_KERNEL, "gfx90a")],
+                         ids=["gfx942", "gfx90a", "swizzled"])
+def test_the_kernels_assemble_with_llvm_mc(tmp_path, text, mcpu):
+    path = tmp_path / "k.s"
+    path.write_text(text)
+    _assembles(path, mcpu)
+
+
+@pytest.mark.parametrize("target", ROUND_TRIPS)
+@pytest.mark.parametrize("mode", MODES)
+def test_each_lane_reads_back_its_own_private_memory(tmp_path, target, mode):
+    text, arch, expected, reads, writes = ROUND_TRIPS[target]
+    path = tmp_path / "private.s"
+    path.write_text(text)
+    r = api.simulate(api.load_kernel(path), arch, **MODES[mode])
+    if mode != "timed-sliced":
+        np.testing.assert_array_equal(r.outputs["dst"], expected())
+    if mode != "functional":
+        assert r.cycles > 0
+        # every private access is a vector memory instruction through the L1 like any other: 4 waves
+        assert r.counters["SQ_INSTS_VMEM_RD"] == 4 * reads and r.counters["SQ_INSTS_VMEM_WR"] == 4 * writes
