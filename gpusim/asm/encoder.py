@@ -827,8 +827,9 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
         pc += size
         names.append(ins.mnemonic + (f"_{ins.suffix}" if ins.suffix else ""))
     pc_bytes[n] = pc
+    code_pcs = {name: int(pc_bytes[row]) for name, row in module.labels.items()}
     if naming_code:   # a relocated operand is always a literal, so the sizes, and with them the pcs, stay
-        enc.code_pcs = {name: int(pc_bytes[row]) for name, row in module.labels.items()}
+        enc.code_pcs = code_pcs
         for i in naming_code:
             enc.pc = int(pc_bytes[i])
             enc.encode(module.instructions[i], ops[i], mods[i])
@@ -846,6 +847,6 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     locs.append(SourceLoc(last.file, last.line, last.col))
     static = None
     if enc.static_refs:   # the image, with the addresses of code labels it holds (a table of device functions)
-        static = module.static_data.with_code_at({name: int(pc_bytes[row]) for name, row in module.labels.items()})
+        static = module.static_data.with_code_at(code_pcs)
     return Program(sem=sem, ops=ops, mods=mods, unit=unit, pc_bytes=pc_bytes, mnemonics=names, locs=locs, defs=defs,
                    static_data=static)

@@ -1059,15 +1059,15 @@ class _Assembler:
             try:
                 out.append((evaluate(node, self.resolve, lambda msg, c: p.error(msg, c)), start))
             except Undefined as u:
-                addend = self._addend(node, u.name, p) if addresses else None
-                if addend is not None:
+                if addresses:
+                    addend = self._addend(node, u.name, p)
+                    if addend is None:
+                        raise self.err(f"'{d}' needs a relocatable expression here: a label plus or minus a "
+                                       "constant", line, start) from None
                     out.append(((u.name, addend), start))
-                elif addresses or u.name in self.label_locs or u.name in self.data_labels:
-                    if not addresses:
-                        raise self.err(f"'{d}' of the address of '{u.name}' is not supported yet (gpusim places an "
-                                       "address in 8-byte data: '.quad')", line, start) from None
-                    raise self.err(f"'{d}' needs a relocatable expression here: a label plus or minus a constant",
-                                   line, start) from None
+                elif u.name in self.label_locs or u.name in self.data_labels:
+                    raise self.err(f"'{d}' of the address of '{u.name}' is not supported yet (gpusim places an "
+                                   "address in 8-byte data: '.quad')", line, start) from None
                 else:
                     raise self.err(f"'{d}' of '{u.name}', which is not yet defined: gpusim needs a symbol set "
                                    "before data uses it", line, start) from None

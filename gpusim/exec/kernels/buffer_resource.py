@@ -7,7 +7,7 @@ index gains its lane number, and INDEX_STRIDE (word 3 bits 21-22: 8, 16, 32 or 6
 indices share one element's place. On gfx9 the element is 4 bytes (the ELEMENT_SIZE field of older GCN
 is not there: Mesa's radeonsi, "always 4 bytes on GFX9"), so the AMDHSA private segment buffer, which
 the runtime sets up with INDEX_STRIDE 64 and ADD_TID_ENABLE, interleaves its lanes' private dwords as
-architected flat scratch does (gpusim.exec.kernels.vmem.scratch_address). The address (AMD "Vega" and
+architected flat scratch does (gpusim.exec.kernels.vmem.scratch_address, the same formula). The address (AMD "Vega" and
 CDNA ISA guides, "Swizzled Buffer Addressing"):
 
     index  = (idxen ? vgpr_index : 0) + (add_tid_enable ? lane : 0)
@@ -47,6 +47,14 @@ def is_swizzled(lo):
 
 
 @njit(_nrt=False, inline="always")
+def swizzled_offset(index, offset, stride, index_stride):
+    """swizzled_offset is the byte offset from a swizzled buffer's base of byte ``offset`` of record ``index``
+    (uint64s), for a V# of stride ``stride`` and INDEX_STRIDE ``index_stride`` indices (the formula above)."""
+    e = U(ELEMENT_BYTES)
+    return ((index // index_stride) * stride + (offset // e) * e) * index_stride + (index % index_stride) * e + offset % e
+
+
+@njit(_nrt=False, inline="always")
 def swizzled_lane(hi, stride, num_records, index, offset, lane, idxen):
     """swizzled_lane is (byte offset, range offset) of lane ``lane``'s access at ``index`` and byte ``offset`` of a
     swizzled buffer whose words 2-3 are ``hi``, of stride ``stride`` and ``num_records`` records.
@@ -61,11 +69,9 @@ def swizzled_lane(hi, stride, num_records, index, offset, lane, idxen):
     add_tid = (hi >> U(ADD_TID_ENABLE_BIT)) & U(1) == U(1)
     if add_tid:
         index += U(lane)
-    index_stride = U(8) << ((hi >> U(INDEX_STRIDE_SHIFT)) & U(3))
-    e = U(ELEMENT_BYTES)
-    rel = ((index // index_stride) * stride + (offset // e) * e) * index_stride + (index % index_stride) * e + offset % e
+    rel = swizzled_offset(index, offset, stride, U(8) << ((hi >> U(INDEX_STRIDE_SHIFT)) & U(3)))
     if stride == U(0):
         return rel, rel
     if index >= num_records or ((idxen or add_tid) and offset >= stride):
         return rel, OUT_OF_RANGE
-    return rel, offset % e
+    return rel, offset % U(ELEMENT_BYTES)

@@ -37,7 +37,7 @@ from gpusim.asm.program import (
     WIDTH,
 )
 from gpusim.exec.kernels.atomics import atomic_apply
-from gpusim.exec.kernels.buffer_resource import SWIZZLED_RANGE, is_swizzled, swizzled_lane
+from gpusim.exec.kernels.buffer_resource import SWIZZLED_RANGE, is_swizzled, swizzled_lane, swizzled_offset
 from gpusim.exec.kernels.lanes import exec_mask, fetch_raw, lane_on, sget
 from gpusim.exec.kernels.memory import (
     ENV_ARENA_BASE,
@@ -68,7 +68,7 @@ def scratch_address(sreg, w, private, lane):
     segment's swizzle for wave64, LLVM AMDGPUUsage "Private Segment"), so 64 lanes reading one private
     dword read 256 adjacent bytes."""
     base = U(sreg[w, FLAT_SCRATCH_LO]) | (U(sreg[w, FLAT_SCRATCH_HI]) << U(32))
-    return base + (U(private) >> U(2)) * U(256) + U(lane) * U(4) + (U(private) & U(3))
+    return base + swizzled_offset(U(lane), U(private), U(0), U(64))   # a swizzled buffer of 64 lanes' records
 
 
 @njit(_nrt=False)
