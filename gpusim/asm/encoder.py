@@ -51,6 +51,10 @@ MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8"
 # immediate offset ranges of gfx90a/gfx942 memory formats (llvm-mc's limits)
 OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "SCRATCH": (-4096, 4095), "FLAT": (0, 4095), "MUBUF": (0, 4095),
                  "DS": (0, 65535)}
+_LDS_DMA_HINT = ("gpusim models the dword form of the loads to LDS: global_load_lds_dword, scratch_load_lds_dword "
+                 "and buffer_load_dword ... lds")
+# the MUBUF loads llvm-mc takes with the lds modifier (gfx90a and gfx942)
+_LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
 
 # operand layouts: the slot each parsed operand fills, in order; "=D0" copies
@@ -283,8 +287,17 @@ class Encoder:
             addr |= fields.ADDR_OFFEN
         if m.get("idxen"):
             addr |= fields.ADDR_IDXEN
-        if m.get("lds") or m.get("gds") or m.get("addr64") or m.get("tfe"):
-            raise self._fail(ins, "the lds/gds/addr64/tfe forms are not supported yet")
+        if m.get("lds"):
+            if ins.mnemonic not in _LDS_FORMS:
+                raise self._fail(ins, f"{ins.mnemonic} has no lds form (only {', '.join(_LDS_FORMS)} do)")
+            if ins.mnemonic != "buffer_load_dword":
+                raise UnsupportedInstruction(f"the lds form of {ins.mnemonic} is not supported yet", ins.loc,
+                                             _LDS_DMA_HINT)
+            addr |= fields.ADDR_LDS
+        if d.layout == "lds_dma":
+            addr |= fields.ADDR_LDS
+        if m.get("gds") or m.get("addr64") or m.get("tfe"):
+            raise self._fail(ins, "the gds/addr64/tfe forms are not supported yet")
         mods[M_ADDR] = addr
         mods[M_CLAMP] = 1 if m.get("clamp") else 0
         mods[M_OMOD] = {"mul2": 1, "mul4": 2, "div2": 3}.get(m.get("omod", ""), 0)
@@ -339,6 +352,10 @@ class Encoder:
             typo = any(_one_edit_apart(ins.mnemonic, name) for name in isa.table())
             if ins.mnemonic.startswith("scratch_"):
                 hint = "gpusim models scratch_load and scratch_store of dwords, bytes and shorts"
+            if ins.mnemonic.startswith(("global_load_lds_", "scratch_load_lds_")):
+                if self.target != "gfx942":   # as llvm-mc: gfx940 added the global and scratch loads into the LDS
+                    raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
+                hint = _LDS_DMA_HINT
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
@@ -493,6 +510,7 @@ class Encoder:
         n = len(ins.operands)
         dw = isa.type_bits(d.data) // 32
         returning = d.sem == sems.MEM_ATOMIC and bool(mods[M_CACHE] & 1)
+        to_lds = bool(mods[M_ADDR] & fields.ADDR_LDS)   # LDS DMA: no VGPR destination, the data go to M0's LDS
         if d.fmt == "FLAT":
             mods[M_ADDR] |= fields.ADDR_FLAT
             if d.sem == sems.MEM_LOAD:
@@ -517,6 +535,8 @@ class Encoder:
                 layout = (D0, S0, S1, S2)
             else:
                 layout = (S3, S0, S1, S2)
+        if to_lds:
+            layout = layout[1:]
         if n != len(layout):
             raise self._fail(ins, f"{ins.mnemonic} takes {len(layout)} operands here, got {n}")
         for op, slot in zip(ins.operands, layout):
@@ -534,7 +554,7 @@ class Encoder:
         if d.fmt == "MUBUF" and returning:
             ops[D0] = ops[S3]
         data_slot = D0 if d.sem == sems.MEM_LOAD else S3
-        if ops[data_slot, WIDTH] != dw and not (d.fmt == "MUBUF" and returning):
+        if ops[data_slot, WIDTH] != dw and not (d.fmt == "MUBUF" and returning) and not to_lds:
             raise self._fail(ins, f"{ins.mnemonic} needs {dw} data registers, got {ops[data_slot, WIDTH]}")
         if d.sem == sems.MEM_ATOMIC:
             mods[M_SUB] = ATOMIC_OPS[d.atomic] << 8

@@ -5,8 +5,10 @@ kernels (which act on them): load/store access kinds, atomic operations,
 vector-memory addressing bits and MFMA shapes.
 """
 
-# M_ADDR bits: how a vector memory instruction forms its address
-ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER, ADDR_SCRATCH = 1, 2, 4, 16, 32, 64
+# M_ADDR bits: how a vector memory instruction forms its address; ADDR_LDS: a load whose lanes' dwords go to
+# the LDS rather than to VGPRs (LDS DMA: global_load_lds_dword, scratch_load_lds_dword, buffer_load_dword ... lds),
+# lane l's to M0 + the instruction offset + 4 * l
+ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER, ADDR_SCRATCH, ADDR_LDS = 1, 2, 4, 16, 32, 64, 128
 
 # load kinds (M_SUB low byte of loads): whole dwords, or one sub-dword value,
 # extended to 32 bits, or written into one half of the register (d16)

@@ -219,16 +219,26 @@ def _mfma_roles(d: isa.InstrDef) -> list[Role]:
             Role("src2", "vai", per_lane, bits=out_bits, ftype="f64" if out_bits == 64 else "f32", group="acc")]
 
 
-def _memory_form(d: isa.InstrDef, ins: Instruction) -> tuple[bool, bool, int]:
+def _memory_form(d: isa.InstrDef, ins: Instruction) -> tuple[bool, bool, int, bool]:
     """_memory_form returns what selects a memory instruction's operand layout:
-    (returns data, has an SGPR address, number of VGPR address parts of a buffer access)."""
+    (returns data, has an SGPR address, number of VGPR address parts of a buffer access, loads into the LDS)."""
     returning = d.sem == sems.MEM_ATOMIC and bool(ins.modifiers.get("glc") or ins.modifiers.get("sc0"))
     saddr_given = d.fmt == "GLOBAL" and len(ins.operands) >= 1 and not _is_off(ins.operands[-1])
     addr_bits = sum(bool(ins.modifiers.get(k)) for k in ("offen", "idxen"))
-    return returning, saddr_given, addr_bits
+    to_lds = d.layout == "lds_dma" or bool(ins.modifiers.get("lds"))
+    return returning, saddr_given, addr_bits, to_lds
 
 
-def _memory_roles(d: isa.InstrDef, returning: bool, saddr_given: bool, addr_bits: int) -> Optional[list[Role]]:
+def _memory_roles(d: isa.InstrDef, returning: bool, saddr_given: bool, addr_bits: int,
+                  to_lds: bool) -> Optional[list[Role]]:
+    roles = _register_memory_roles(d, returning, saddr_given, addr_bits)
+    if roles is not None and to_lds and d.sem == sems.MEM_LOAD:
+        return roles[1:]   # LDS DMA: no VGPR destination (the data go to the LDS at M0)
+    return roles
+
+
+def _register_memory_roles(d: isa.InstrDef, returning: bool, saddr_given: bool,
+                           addr_bits: int) -> Optional[list[Role]]:
     data = "va"
     width = _dwords(d.data) if d.data else 1
     loads = d.sem == sems.MEM_LOAD
@@ -284,7 +294,7 @@ def roles_for(d: isa.InstrDef, ins: Instruction, form: str) -> Optional[tuple[Ro
 
 
 @lru_cache(maxsize=4096)
-def _roles_of(name: str, form: str, memory: Optional[tuple[bool, bool, int]]) -> Optional[tuple[Role, ...]]:
+def _roles_of(name: str, form: str, memory: Optional[tuple[bool, bool, int, bool]]) -> Optional[tuple[Role, ...]]:
     d = isa.lookup(name)
     if d.layout == "none":  # s_dcache_inv, v_nop, cache-control instructions: no operands
         return ()

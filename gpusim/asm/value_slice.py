@@ -63,7 +63,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpusim.asm import sems as S
-from gpusim.asm.fields import ADDR_FLAT, LD_DWORDS
+from gpusim.asm.fields import ADDR_FLAT, ADDR_LDS, LD_DWORDS
 from gpusim.asm.program import (
     D0, D1, DESTINATION_SLOTS, EXEC_LO, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA,
     M_SUB, M_TARGET, NO_DPP, S0, S1, S2, S3, SCC, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, SRC_VCCZ, VAL, VCC_LO,
@@ -249,8 +249,8 @@ def _replaces_whole_registers(program: Program, i: int) -> bool:
 def _memory(s: int, flags: int) -> tuple[int, int]:
     """_memory returns (spaces loaded, spaces stored) of a vector memory or LDS instruction, as bits."""
     spaces = _GLOBAL | _SHARED if flags & ADDR_FLAT else _GLOBAL
-    if s == S.MEM_LOAD:  # (the encoder refuses the buffer_load ... lds form, which would store to LDS)
-        return spaces, 0
+    if s == S.MEM_LOAD:  # an LDS DMA load (global_load_lds_dword, buffer_load_dword ... lds) stores to the LDS
+        return spaces, _SHARED if flags & ADDR_LDS else 0
     if s == S.MEM_STORE:
         return 0, spaces
     if s == S.MEM_ATOMIC:

@@ -406,3 +406,28 @@ def test_a_scalar_load_counts_as_reading_memory_only_where_its_value_is_needed(t
     assert s["s_load_dword s10, s[8:9], 0x0"] is True   # a root: its address is computed and checked either way
     assert s["global_store_dword v1, v2, s[6:7]"] is memory_carries_values
     assert s["global_load_dword v2, v1, s[4:5]"] is memory_carries_values
+
+
+LDS_DMA = """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  v_lshlrev_b32_e32 v1, 2, v0
+  s_mov_b32 m0, 0
+  s_waitcnt lgkmcnt(0)
+  global_load_lds_dword v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  s_barrier
+  ds_read_b32 v2, v1
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v2, s[6:7]
+"""
+
+
+def test_a_load_into_the_lds_is_needed_only_when_what_it_loads_steers(tmp_path):
+    # global_load_lds_dword stores to the LDS: needed when a needed instruction reads the LDS (here once
+    # the value read back becomes an address), not when that value only reaches a store's data
+    s = slice_of(tmp_path, LDS_DMA)
+    assert s["global_load_lds_dword v1, s[4:5]"] is False
+    assert s["ds_read_b32 v2, v1"] is False
+    s = slice_of(tmp_path, LDS_DMA.replace("global_store_dword v1, v2, s[6:7]", "global_store_dword v2, v1, s[6:7]"))
+    assert s["global_load_lds_dword v1, s[4:5]"] is True
+    assert s["ds_read_b32 v2, v1"] is True

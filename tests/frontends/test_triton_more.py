@@ -156,3 +156,19 @@ def test_torch_cpu_tensors_are_accepted_and_written_back():
                 constexprs=dict(BLOCK_M=32, BLOCK_N=32, HEAD_D=64), timing=False)
     ref = _attention_ref(q.numpy(), q.numpy(), q.numpy(), 0.125)
     np.testing.assert_allclose(o.numpy().astype(np.float32), ref, rtol=2e-3, atol=2e-3)
+
+
+def test_async_copies_into_the_lds_give_the_synchronous_result(rng, monkeypatch):
+    # TRITON_HIP_USE_ASYNC_COPY=1 (the default on gfx950) makes gfx942's pipelined loads global_load_lds_dword:
+    # the tiles go from memory straight into the LDS at M0, waited for with vmcnt. The MFMAs and their order
+    # are the same as the synchronous copy's, so the products must be bit for bit the same.
+    a, b = rng.standard_normal((64, 64)).astype(np.float32), rng.standard_normal((64, 64)).astype(np.float32)
+    results = {}
+    for flag in ("0", "1"):
+        monkeypatch.setenv("TRITON_HIP_USE_ASYNC_COPY", flag)
+        c = np.zeros((64, 64), np.float32)
+        results[flag] = (c, _matmul(a, b, c, "cdna3", options={"num_stages": 2}))
+    (sync, sync_asm), (dma, dma_asm) = results["0"], results["1"]
+    assert "global_load_lds_dword" in dma_asm and "global_load_lds_dword" not in sync_asm
+    np.testing.assert_array_equal(dma, sync)
+    np.testing.assert_allclose(dma, a @ b, rtol=1e-2, atol=2e-2)   # the f32 dot runs on xf32 MFMAs

@@ -1,9 +1,11 @@
-"""Vector and scalar memory instructions: global_*, flat_*, buffer_* and s_load/s_buffer_load.
+"""Vector and scalar memory instructions: global_*, flat_*, buffer_*, scratch_* and s_load/s_buffer_load.
 
 Each kernel computes the 64 lane addresses, checks them against the buffers
 and moves data between the arena (or LDS, for flat addresses in the shared
-aperture) and registers. A bad address records a fault and returns -2.
-Mutates registers, the arena, the LDS row and ``fault``.
+aperture) and registers, or from the arena into the LDS (the LDS DMA loads:
+global_load_lds_dword, scratch_load_lds_dword, buffer_load_dword ... lds).
+A bad address records a fault and returns -2. Mutates registers, the arena,
+the LDS row and ``fault``.
 """
 import numpy as np
 from numba import njit
@@ -14,6 +16,7 @@ from gpusim.asm.fields import (
     ADDR_BUFFER,
     ADDR_FLAT,
     ADDR_IDXEN,
+    ADDR_LDS,
     ADDR_OFFEN,
     ADDR_SCRATCH,
     LD_DWORDS,
@@ -26,6 +29,7 @@ from gpusim.asm.program import (
     K_NONE,
     K_SREG,
     KIND,
+    M0,
     M_ADDR,
     M_OFFSET,
     M_SUB,
@@ -44,6 +48,7 @@ from gpusim.exec.kernels.memory import (
     ENV_SCRATCH_LANE_BYTES,
     ENV_SHARED_APERTURE,
     ENV_SHARED_APERTURE_END,
+    FAULT_LDS,
     FAULT_MEMORY,
     FAULT_SCRATCH,
     FAULT_SWIZZLED_WIDTH,
@@ -76,7 +81,7 @@ def _scratch_size(i, s, ops, mods):
     """_scratch_size is (access kind, dwords, bytes a lane moves, is a store) of scratch_* instruction ``i``."""
     kind = mods[i, M_SUB] & 0xFF
     store = s == S.MEM_STORE
-    dwords = ops[i, S3 if store else D0, WIDTH]
+    dwords = max(ops[i, S3 if store else D0, WIDTH], 1)   # (an LDS DMA load names no register: one dword)
     return kind, dwords, access_size(kind, dwords, store), store
 
 
@@ -210,6 +215,57 @@ def _swizzled_width_check(i, w, ops, mods, sreg, T, size, fault):
     return 0
 
 
+@njit(_nrt=False, inline="always")
+def _lds_dma_target(sreg, w, mods, i, l):
+    """_lds_dma_target is the LDS byte address lane ``l`` of LDS DMA load ``i`` writes its dword to: M0 plus the
+    instruction's offset (which the global, scratch or buffer address also gets) plus 4 * l, in 32 bits (LLVM
+    AMDGPUUsage, llvm.amdgcn.global.load.lds; CDNA3 ISA, MUBUF loads to LDS)."""
+    return np.int64((U(sreg[w, M0]) + U(mods[i, M_OFFSET]) + U(4 * l)) & M32)
+
+
+@njit(_nrt=False)
+def _lds_dma_check(i, w, mods, sreg, T, regions, env, lds_size, num_records, fault):
+    """_lds_dma_check faults at the first active lane of LDS DMA load ``i`` whose LDS dword lies past the
+    workgroup's allocation (FAULT_LDS) or whose source lies in no buffer (FAULT_MEMORY). A buffer lane past
+    the resource's range reads zero and a scratch lane was checked against its private segment
+    (_scratch_check), so neither faults here. Returns 0, or -2 after recording the fault."""
+    mask = exec_mask(sreg, w)
+    scratch = (mods[i, M_ADDR] & ADDR_SCRATCH) != 0
+    for l in range(64):
+        if not lane_on(mask, l):
+            continue
+        to = _lds_dma_target(sreg, w, mods, i, l)
+        if to + 4 > lds_size:
+            record_fault(fault, FAULT_LDS, w, i, l, to, 4)
+            return -2
+        if scratch or (num_records >= 0 and np.int64(T[3][l]) + 4 > num_records):
+            continue
+        if translate(T[7][l], 4, env, regions) < 0:
+            record_fault(fault, FAULT_MEMORY, w, i, l, T[7][l], 4)
+            return -2
+    return 0
+
+
+@njit(_nrt=False)
+def _lds_dma_move(i, w, mods, sreg, T, mem, regions, env, lds, num_records):
+    """_lds_dma_move copies each active lane's dword of LDS DMA load ``i`` from the arena into the LDS
+    (_lds_dma_target), _lds_dma_check having passed: a scratch lane's dword byte by byte from its interleaved
+    private segment (scratch_address), a buffer lane past the resource's range as zero."""
+    mask = exec_mask(sreg, w)
+    scratch = (mods[i, M_ADDR] & ADDR_SCRATCH) != 0
+    for l in range(64):
+        if not lane_on(mask, l):
+            continue
+        value = U(0)
+        if scratch:
+            private = np.int64(T[3][l])
+            for b in range(4):
+                value |= U(mem[translate(scratch_address(sreg, w, private + b, l), 1, env, regions)]) << U(8 * b)
+        elif not (num_records >= 0 and np.int64(T[3][l]) + 4 > num_records):
+            value = load_bytes(mem, translate(T[7][l], 4, env, regions), 4)
+        store_bytes(lds, _lds_dma_target(sreg, w, mods, i, l), 4, value)
+
+
 @njit(_nrt=False)
 def _resolve(a, size, env, regions, lds_size, is_flat):
     """_resolve returns (space, offset): space 0 arena, 1 LDS, -1 fault."""
@@ -298,7 +354,19 @@ def _access_bytes(i, s, ops, sub):
         dwords = ops[i, S3, WIDTH]
         return 4 * (dwords // 2 if (sub >> 8) == A_CMPSWAP else dwords)
     store = s == S.MEM_STORE
-    return access_size(sub & 0xFF, ops[i, S3 if store else D0, WIDTH], store)
+    return access_size(sub & 0xFF, max(ops[i, S3 if store else D0, WIDTH], 1), store)  # LDS DMA: no register, a dword
+
+
+@njit(_nrt=False)
+def _lds_dma_checks(i, w, s, ops, mods, sreg, T, regions, env, lds_size, num_records, fault):
+    """_lds_dma_checks runs every check of LDS DMA load ``i`` whose lane addresses lane_addresses computed, in the
+    order exec_vmem and vmem_addresses both keep: a scratch lane's private segment, a swizzled buffer's element,
+    then each lane's LDS dword and source (_lds_dma_check). Returns 0, or -2 after recording the fault."""
+    if mods[i, M_ADDR] & ADDR_SCRATCH and _scratch_check(i, w, s, ops, mods, sreg, T, env, fault) < 0:
+        return -2
+    if num_records >= 0 and _swizzled_width_check(i, w, ops, mods, sreg, T, 4, fault) < 0:
+        return -2
+    return _lds_dma_check(i, w, mods, sreg, T, regions, env, lds_size, num_records, fault)
 
 
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
@@ -312,6 +380,11 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
     addr = T[7]
     num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
     flags = mods[i, M_ADDR]
+    if flags & ADDR_LDS:
+        if _lds_dma_checks(i, w, s, ops, mods, sreg, T, regions, env, lds.shape[0], num_records, fault) < 0:
+            return -2
+        _lds_dma_move(i, w, mods, sreg, T, mem, regions, env, lds, num_records)
+        return 0
     if flags & ADDR_SCRATCH:
         if _scratch_check(i, w, s, ops, mods, sreg, T, env, fault) < 0:
             return -2
@@ -414,6 +487,8 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
     addr = T[7]
     num_records = lane_addresses(i, w, ops, mods, sreg, vreg, T, addr)
     flags = mods[i, M_ADDR]
+    if flags & ADDR_LDS:
+        return _lds_dma_checks(i, w, s, ops, mods, sreg, T, regions, env, lds_size, num_records, fault)
     if flags & ADDR_SCRATCH:
         return _scratch_check(i, w, s, ops, mods, sreg, T, env, fault)
     is_flat = (flags & ADDR_FLAT) != 0
