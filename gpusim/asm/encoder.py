@@ -53,6 +53,14 @@ OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "SCRATCH": (-4096, 4095), "FLAT": (0, 
                  "DS": (0, 65535)}
 _LDS_DMA_HINT = ("gpusim models the dword form of the loads to LDS: global_load_lds_dword, scratch_load_lds_dword "
                  "and buffer_load_dword ... lds")
+# the cache-policy bits each target's vector memory instructions take (llvm-mc-19: gfx940 renamed glc and slc
+# to sc0 and sc1 and added nt; scc is gfx90a's system-coherence bit); scalar memory takes glc on both
+CACHE_POLICY_BITS = {"gfx942": ("sc0", "sc1", "nt"), "gfx90a": ("glc", "slc", "scc")}
+_CACHE_BITS = ("glc", "slc", "dlc", "scc", "sc0", "sc1", "nt")
+# the order llvm-mc-19 takes a vector memory or LDS instruction's modifiers in: their ranks never fall along the
+# line (the cache-policy bits share one rank, so they come in any order among themselves)
+_MODIFIER_RANK = {"idxen": 0, "offen": 1, "offset": 2, "offset0": 2, "offset1": 3, **dict.fromkeys(_CACHE_BITS, 4),
+                  "lds": 5, "tfe": 6, "gds": 6}
 # the MUBUF loads llvm-mc takes with the lds modifier (gfx90a and gfx942)
 _LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
@@ -257,7 +265,26 @@ class Encoder:
         return (value >> 32 if kind.endswith("@hi") else value) & 0xFFFF_FFFF
 
     # ------------------------------------------------------------ modifiers
+    def _check_memory_modifiers(self, ins: Instruction, d: isa.InstrDef) -> None:
+        """_check_memory_modifiers refuses, at its column, a cache-policy bit the instruction does not take on the
+        target (CACHE_POLICY_BITS) and a vector memory or LDS modifier out of llvm-mc's order (_MODIFIER_RANK)."""
+        allowed = CACHE_POLICY_BITS[self.target] if d.fmt in isa.VECTOR_MEMORY else ("glc",) if d.fmt == "SMEM" else ()
+        ordered = d.fmt in isa.VECTOR_MEMORY or d.fmt == "DS"
+        last_rank, last_name = -1, ""
+        for name, col in ins.modifier_cols:
+            loc = SourceLoc(ins.loc.file, ins.loc.line, col, ins.loc.text)
+            if name in _CACHE_BITS and name not in allowed:
+                takes = f"it takes {', '.join(allowed)}" if allowed else "it takes none"
+                raise AsmError(f"'{name}' is not a cache-policy bit of {ins.mnemonic} on {self.target} ({takes})", loc)
+            rank = _MODIFIER_RANK.get(name)
+            if ordered and rank is not None:
+                if rank < last_rank:
+                    raise AsmError(f"'{name}' must come before '{last_name}' in {ins.mnemonic}'s modifiers (llvm-mc "
+                                   "takes idxen, offen, offset, the cache-policy bits, lds in that order)", loc)
+                last_rank, last_name = rank, name
+
     def _modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
+        self._check_memory_modifiers(ins, d)
         m = ins.modifiers
         known = {"offset", "offset0", "offset1", "glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "offen", "idxen",
                  "addr64", "clamp", "omod", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "cbsz", "abid", "blgp",

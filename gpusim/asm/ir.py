@@ -129,7 +129,9 @@ class Instruction:
     ``mnemonic`` is lower case without an encoding suffix (``v_add_f32``);
     ``suffix`` is '' or one of ``e32 e64 sdwa dpp``. ``operand_cols`` holds
     the 1-based column of each operand (empty when unknown), so that operand
-    errors point at the operand.
+    errors point at the operand; ``modifier_cols`` the name and column of each
+    modifier in the order the line writes them (llvm-mc takes a memory
+    instruction's modifiers in one order only).
     """
 
     mnemonic: str
@@ -138,6 +140,7 @@ class Instruction:
     modifiers: dict[str, ModValue]
     loc: SourceLoc
     operand_cols: tuple[int, ...] = ()
+    modifier_cols: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass

@@ -238,7 +238,7 @@ def _read_source(path: str, loc: Optional[SourceLoc]) -> str:
 class _OperandParser(ExprParser):
     """_OperandParser parses the operand and modifier part of one instruction line."""
 
-    __slots__ = ("asm", "pure", "refs", "cols")
+    __slots__ = ("asm", "pure", "refs", "cols", "mod_cols")
 
     def __init__(self, asm: "_Assembler", toks: list[Tok], line: Line):
         super().__init__(toks, line.file, line.lineno, line.text)
@@ -246,6 +246,7 @@ class _OperandParser(ExprParser):
         self.pure = True
         self.refs: list[tuple[LabelRef, SourceLoc]] = []
         self.cols: list[int] = []  # 1-based column of each operand, for errors that name one
+        self.mod_cols: list[tuple[str, int]] = []  # each modifier's name and 1-based column, in the line's order
 
     # -- symbols --------------------------------------------------------------
     def resolve(self, name: str, col: int) -> int:
@@ -321,6 +322,7 @@ class _OperandParser(ExprParser):
                     if low in mods:
                         raise self.error(f"duplicate modifier '{low}'", t.start)
                     mods[low] = True
+                    self.mod_cols.append((low, t.start + 1))
                     self.i += 1
                     what = f"'{t.text}'"
                 elif low in WAITCNT_FIELDS and nxt is not None and nxt.text == "(":
@@ -369,6 +371,7 @@ class _OperandParser(ExprParser):
         if name in mods:
             raise self.error(f"duplicate modifier '{name}'", t.start)
         mods[name] = value
+        self.mod_cols.append((name, t.start + 1))
 
     def _is_plain_name(self, v: Tok) -> bool:
         """_is_plain_name: the identifier is a name value (not a symbol, not part of an expression)."""
@@ -885,15 +888,18 @@ class _Assembler:
         cached = self.opcache.get(key)
         loc = SourceLoc(line.file, line.lineno, wcol + 1, line.text)
         if cached is not None:
-            ops, mods, cols = cached
-            self.module.instructions.append(Instruction(mnemonic, suffix, list(ops), dict(mods), loc, cols))
+            ops, mods, cols, mod_cols = cached
+            self.module.instructions.append(Instruction(mnemonic, suffix, list(ops), dict(mods), loc, cols,
+                                                        mod_cols))
             return
         cols: tuple[int, ...] = ()
+        mod_cols: tuple[tuple[str, int], ...] = ()
         toks = tokenize(line.code, pos, line.file, line.lineno, line.text)
         if toks:
             p = _OperandParser(self, toks, line)
             ops, mods = p.parse_items(flags_first=bare)
             cols = tuple(p.cols)
+            mod_cols = tuple(p.mod_cols)
             if p.refs:
                 index = len(self.module.instructions)
                 for ref, rloc in p.refs:
@@ -901,10 +907,10 @@ class _Assembler:
             elif p.pure:
                 if len(self.opcache) > _OPCACHE_LIMIT:
                     self.opcache.clear()
-                self.opcache[key] = (tuple(ops), dict(mods), cols)
+                self.opcache[key] = (tuple(ops), dict(mods), cols, mod_cols)
         else:
             ops, mods = [], {}
-        self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc, cols))
+        self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc, cols, mod_cols))
 
     # -- directives ----------------------------------------------------------
     @property
