@@ -1,10 +1,13 @@
 """Every v_mfma of the ISA table against a numpy reference built from the lane
-layouts documented in gpusim/exec/kernels/mfma.py: products summed in float64
-in k order, C added, rounded once; bit-exact, with D apart from C, D on C
-(in place) and C an inline constant."""
+layouts AMD's matrix instruction calculator gives (data/mfma_layouts: where each
+entry of A, B and D lives): products summed in float64 in k order, C added,
+rounded once; bit-exact, with D apart from C, D on C (in place) and C an inline
+constant."""
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -72,18 +75,27 @@ def _pack(raw: np.ndarray, bits: int) -> np.ndarray:
     return words.T.astype(np.uint32)
 
 
-def _d_place(M, N, NB):
-    """_d_place maps (block, i, j) to (register, lane) as documented."""
-    G = 64 // N
-    place = {}
-    for b in range(NB):
-        for i in range(M):
-            for j in range(N):
-                if NB > 1:
-                    place[b, i, j] = (i, N * b + j)
-                else:
-                    place[b, i, j] = (4 * (i // (4 * G)) + i % 4, j + N * ((i // 4) % G))
-    return place
+LAYOUTS = Path(__file__).parent / "data" / "mfma_layouts" / "layouts.npz"
+
+
+@lru_cache(maxsize=None)
+def _calculator_layouts() -> dict:
+    with np.load(LAYOUTS) as z:
+        return {key: z[key] for key in z.files}
+
+
+def _place(name: str, matrix: str, bits: int) -> dict:
+    """_place maps each (block, row, column) of matrix A, B or D of ``name`` to (element of its lane, lane), as
+    the calculator lays it out (tests/exec/data/mfma_layouts/regenerate.py); for D, an element is a register
+    (a register pair for f64)."""
+    out = {}
+    for block, row, col, reg, lane, low in _calculator_layouts()[f"{name}:{matrix}"].tolist():
+        out[block, row, col] = ((32 * reg + low) // bits, lane)
+    return out
+
+
+def test_the_layouts_cover_every_mfma_of_the_table():
+    assert sorted({key.split(":")[0] for key in _calculator_layouts()}) == MFMAS
 
 
 @pytest.mark.parametrize("c_mode", ["apart", "in_place", "inline"])
@@ -100,14 +112,10 @@ def test_mfma_matches_layout_reference(name, c_mode):
     av, araw, bv, braw = (x.reshape(64, kpl) for x in (av, araw, bv, braw))
     A = np.zeros((NB, M, K))
     B = np.zeros((NB, K, N))
-    for b in range(NB):
-        for k in range(K):
-            for i in range(M):
-                lane, e = (M * b + i, k) if NB > 1 else (i + M * (k // kpl), k % kpl)
-                A[b, i, k] = av[lane, e]
-            for j in range(N):
-                lane, e = (N * b + j, k) if NB > 1 else (j + N * (k // kpl), k % kpl)
-                B[b, k, j] = bv[lane, e]
+    for (b, i, k), (e, lane) in _place(name, "A", BITS.get(d.atype, 32)).items():
+        A[b, i, k] = av[lane, e]
+    for (b, k, j), (e, lane) in _place(name, "B", BITS.get(d.btype, 32)).items():
+        B[b, k, j] = bv[lane, e]
     acc = np.zeros((NB, M, N))
     for k in range(K):
         acc = acc + A[:, :, k, None] * B[:, None, k, :]
@@ -123,7 +131,7 @@ def test_mfma_matches_layout_reference(name, c_mode):
     w = 1
     vreg[w, ra:rb] = _pack(araw, BITS.get(d.atype, 32))
     vreg[w, rb:rc] = _pack(braw, BITS.get(d.btype, 32))
-    place = _d_place(M, N, NB)
+    place = _place(name, "D", 64 if is_f64 else 32)
     if c_mode == "inline":
         c_bits = {"f64": 0x3FF0000000000000, "i8": 0xFFFFFFF9}.get(d.atype, 0xBF800000)  # 1.0, -7, -1.0
         C = np.full((NB, M, N), 1.0 if is_f64 else (-7 if is_int else -1.0))
@@ -181,7 +189,7 @@ def test_run_time_shape_product_matches_the_compiled_shapes():
         S = rng.standard_normal(mfma.SCRATCH_ROWS_NEEDED * 64).astype(np.float32).astype(np.float64)
         want = S.copy()
         dot(want)
-        mfma._dot_any(S, M, N, K, NB)
+        mfma._dot_any(S, M, N, K, NB, False)
         np.testing.assert_array_equal(S.view(np.uint64), want.view(np.uint64), err_msg=str((M, N, K, NB)))
 
 

@@ -172,3 +172,16 @@ def test_async_copies_into_the_lds_give_the_synchronous_result(rng, monkeypatch)
     assert "global_load_lds_dword" in dma_asm and "global_load_lds_dword" not in sync_asm
     np.testing.assert_array_equal(dma, sync)
     np.testing.assert_allclose(dma, a @ b, rtol=1e-2, atol=2e-2)   # the f32 dot runs on xf32 MFMAs
+
+
+@pytest.mark.parametrize("block", [32, 64])
+def test_f64_dot_on_the_f64_mfma(rng, block):
+    # v_mfma_f64_16x16x4_f64 keeps D's rows in register pairs i // 4, lane groups i % 4 (AMD's matrix
+    # instruction calculator), unlike the f32 shapes: a product laid out as those would be wrong here
+    a, b = rng.standard_normal((128, 128)), rng.standard_normal((128, 128))
+    c = np.zeros((128, 128))
+    cx = dict(BLOCK_M=block, BLOCK_N=block, BLOCK_K=32)
+    gt.simulate(km.matmul_in_output_type_kernel, grid=((128 // block) ** 2,), args=(a, b, c, 128, 128, 128),
+                constexprs=cx, timing=False, options={"num_stages": 2})
+    assert "v_mfma_f64_16x16x4" in _asm(km.matmul_in_output_type_kernel, (a, b, c, 128, 128, 128), cx, "cdna3")
+    np.testing.assert_allclose(c, a @ b, rtol=0, atol=1e-12)

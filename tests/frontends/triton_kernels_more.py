@@ -43,3 +43,21 @@ def gelu_cumsum_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     t = 2 * tl.sigmoid(2 * inner) - 1     # tanh
     g = 0.5 * x * (1 + t)
     tl.store(y_ptr + row * n + offs, tl.cumsum(g, axis=0), mask=mask)
+
+
+@triton.jit
+def matmul_in_output_type_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                                 BLOCK_K: tl.constexpr):
+    """matmul_in_output_type_kernel is C = A @ B for row-major M x K and K x N, accumulated in C's element type
+    (f64 inputs and output: Triton's dot runs on v_mfma_f64_16x16x4_f64)."""
+    pid = tl.program_id(0)
+    grid_n = tl.cdiv(N, BLOCK_N)
+    rm = (pid // grid_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = (pid % grid_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=c_ptr.dtype.element_ty)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)

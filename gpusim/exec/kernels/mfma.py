@@ -6,7 +6,8 @@ single-block M x N x K instruction with ``kpl`` K-values per lane:
 * A[i][k]: lane = i + M * (k // kpl), element k % kpl of the lane's registers;
 * B[k][j]: lane = j + N * (k // kpl), element k % kpl;
 * C/D[i][j]: lane = j + N * g, register r where
-  i = 4 * G * (r // 4) + 4 * g + r % 4 and G = 64 / N lane groups.
+  i = 4 * G * (r // 4) + 4 * g + r % 4 and G = 64 / N lane groups; for the
+  f64 shape (16x16x4) r is a register pair and i = G * r + g.
 
 The 16-block 4x4 shapes hold block b in lanes 4b..4b+3:
 A[i][k].b at lane 4b + i, D[i][j].b in register i at lane 4b + j.
@@ -152,15 +153,19 @@ def _stage(vreg, w, base, t, kpl, S, off):
 
 
 @njit(_nrt=False)
-def _d_slot(i, b, N, G, NB):
+def _d_slot(i, b, N, G, NB, pairs):
     """_d_slot is where row i of D's block b starts in the staged D (register order).
 
     A single-block shape holds D[i][j] in register 4 * (i // (4 * G)) + i % 4 at
-    lane N * ((i // 4) % G) + j (G = 64 / N lane groups); a 16-block one holds
-    D[i][j].b in register i at lane N * b + j.
+    lane N * ((i // 4) % G) + j (G = 64 / N lane groups); one whose D takes
+    register ``pairs`` (f64) holds it in pair i // G at lane N * (i % G) + j;
+    a 16-block one holds D[i][j].b in register i at lane N * b + j (AMD's
+    matrix instruction calculator, --D-matrix --register-layout).
     """
     if NB > 1:
         return _SD + 64 * i + N * b
+    if pairs:
+        return _SD + 64 * (i // G) + N * (i % G)
     return _SD + 64 * (4 * (i // (4 * G)) + i % 4) + N * ((i // 4) % G)
 
 
@@ -186,7 +191,7 @@ def _make_dot(M, N, K, NB):
                 a = _SA + M * (k0 // KPL + b)
                 bo = _SB + N * (k0 // KPL + b)
                 for i in range(M):
-                    d = _d_slot(i, b, N, G, NB)
+                    d = _d_slot(i, b, N, G, NB, False)
                     for j in range(N):
                         acc = 0.0 if k0 == 0 else S[d + j]
                         for k in range(KC):  # element k % KPL of lane block k // KPL
@@ -215,8 +220,9 @@ _dot_4x4x4_16b = _make_dot(4, 4, 4, 16)
 
 
 @njit(_nrt=False)
-def _dot_any(S, M, N, K, NB):
-    """_dot_any is _make_dot's product with the shape at run time, for f64 and shapes without their own.
+def _dot_any(S, M, N, K, NB, pairs):
+    """_dot_any is _make_dot's product with the shape at run time, for f64 and shapes without their own
+    (``pairs``: D is f64, in register pairs laid out as _d_slot says).
 
     It never fuses a multiply and an add, so f64 products round as the hardware's do before the sum.
     """
@@ -224,7 +230,7 @@ def _dot_any(S, M, N, K, NB):
     G = 64 // N
     for b in range(NB):
         for i in range(M):
-            d = _d_slot(i, b, N, G, NB)
+            d = _d_slot(i, b, N, G, NB, pairs)
             for j in range(N):
                 S[d + j] = 0.0
             for k in range(K):
@@ -317,7 +323,7 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     _stage(vreg, w, rb, btype, kpl, S, _SB)
     shape = (M << 24) | (N << 16) | (K << 8) | NB  # 0xMMNNKKBB
     if atype == T_F64:
-        _dot_any(S, M, N, K, NB)
+        _dot_any(S, M, N, K, NB, True)
     elif shape == 0x20200801:
         _dot_32x32x8(S)
     elif shape == 0x10101001:
@@ -339,6 +345,6 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     elif shape == 0x04040410:
         _dot_4x4x4_16b(S)
     else:
-        _dot_any(S, M, N, K, NB)
+        _dot_any(S, M, N, K, NB, False)
     _write_d(vreg, w, rc, rd, atype, c_is_imm, c_imm, S, (M * N * NB) // 64)
     return 0
