@@ -185,3 +185,16 @@ def test_f64_dot_on_the_f64_mfma(rng, block):
                 constexprs=cx, timing=False, options={"num_stages": 2})
     assert "v_mfma_f64_16x16x4" in _asm(km.matmul_in_output_type_kernel, (a, b, c, 128, 128, 128), cx, "cdna3")
     np.testing.assert_allclose(c, a @ b, rtol=0, atol=1e-12)
+
+
+def test_a_masked_atomic_add_drops_its_masked_lanes(rng):
+    # Triton turns the mask into an offset past the buffer resource's range: those lanes must be no-ops, not
+    # faults, nor writes past the 48 columns
+    x = rng.standard_normal((100, 48)).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    args = (x, out, 100, 48)
+    cx = dict(BR=32, BC=64)
+    gt.simulate(km.column_sums_kernel, grid=(4,), args=args, constexprs=cx, timing=False)
+    assert "buffer_atomic_add_f32" in _asm(km.column_sums_kernel, args, cx, "cdna3")
+    np.testing.assert_allclose(out[:48], x.sum(axis=0), rtol=1e-5, atol=1e-5)
+    assert not out[48:].any()

@@ -61,3 +61,13 @@ def matmul_in_output_type_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.const
         b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
         acc += tl.dot(a, b)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def column_sums_kernel(x_ptr, out_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr):
+    """column_sums_kernel adds each program's BR rows of the R x C matrix x into out[C] with a masked atomic add
+    (BC > C: the masked-off columns are buffer atomics past their resource's range on gfx942)."""
+    r = tl.program_id(0) * BR + tl.arange(0, BR)
+    c = tl.arange(0, BC)
+    x = tl.load(x_ptr + r[:, None] * C + c[None, :], mask=(r[:, None] < R) & (c[None, :] < C), other=0.0)
+    tl.atomic_add(out_ptr + c, tl.sum(x, axis=0), mask=c < C)

@@ -216,6 +216,14 @@ def _swizzled_width_check(i, w, ops, mods, sreg, T, size, fault):
 
 
 @njit(_nrt=False, inline="always")
+def _past_range(T, l, size, num_records):
+    """_past_range: lane ``l``'s ``size``-byte access lies past its buffer resource's range (``num_records`` from
+    lane_addresses, -1 for an instruction without one; T[3] the lane's range offset). Such a lane moves nothing:
+    a load reads zero, a store or atomic is dropped."""
+    return num_records >= 0 and np.int64(T[3][l]) + size > num_records
+
+
+@njit(_nrt=False, inline="always")
 def _lds_dma_target(sreg, w, mods, i, l):
     """_lds_dma_target is the LDS byte address lane ``l`` of LDS DMA load ``i`` writes its dword to: M0 plus the
     instruction's offset (which the global, scratch or buffer address also gets) plus 4 * l, in 32 bits (LLVM
@@ -238,7 +246,7 @@ def _lds_dma_check(i, w, mods, sreg, T, regions, env, lds_size, num_records, fau
         if to + 4 > lds_size:
             record_fault(fault, FAULT_LDS, w, i, l, to, 4)
             return -2
-        if scratch or (num_records >= 0 and np.int64(T[3][l]) + 4 > num_records):
+        if scratch or _past_range(T, l, 4, num_records):
             continue
         if translate(T[7][l], 4, env, regions) < 0:
             record_fault(fault, FAULT_MEMORY, w, i, l, T[7][l], 4)
@@ -261,7 +269,7 @@ def _lds_dma_move(i, w, mods, sreg, T, mem, regions, env, lds, num_records):
             private = np.int64(T[3][l])
             for b in range(4):
                 value |= U(mem[translate(scratch_address(sreg, w, private + b, l), 1, env, regions)]) << U(8 * b)
-        elif not (num_records >= 0 and np.int64(T[3][l]) + 4 > num_records):
+        elif not _past_range(T, l, 4, num_records):
             value = load_bytes(mem, translate(T[7][l], 4, env, regions), 4)
         store_bytes(lds, _lds_dma_target(sreg, w, mods, i, l), 4, value)
 
@@ -407,7 +415,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
             if not lane_on(mask, l):
                 continue
             a = addr[l]
-            if num_records >= 0 and np.int64(T[3][l]) + size > num_records:
+            if _past_range(T, l, size, num_records):
                 # out of the buffer resource's range: reads return zero
                 for d in range(dwords if kind == LD_DWORDS else 1):
                     vreg[w, reg + d, l] = 0
@@ -426,7 +434,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            if num_records >= 0 and np.int64(T[3][l]) + size > num_records:
+            if _past_range(T, l, size, num_records):
                 continue
             a = addr[l]
             space, o = _resolve(a, size, env, regions, lds_size, is_flat)
@@ -445,6 +453,13 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
         ret = ops[i, D0, KIND] != K_NONE
         for l in range(64):
             if not lane_on(mask, l):
+                continue
+            if _past_range(T, l, size, num_records):
+                # out of the buffer resource's range: a no-op for the lane (Triton masks buffer atomics so), which
+                # returns zero as a load there reads
+                if ret:
+                    for d in range(dwords):
+                        vreg[w, ops[i, D0, VAL] + d, l] = 0
                 continue
             a = addr[l]
             space, o = _resolve(a, size, env, regions, lds_size, is_flat)
@@ -494,15 +509,14 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
     is_flat = (flags & ADDR_FLAT) != 0
     sub = mods[i, M_SUB]
     size = _access_bytes(i, s, ops, sub)
-    clipped = s != S.MEM_ATOMIC and num_records >= 0  # lanes past a buffer resource's range are dropped, not faulted
     if num_records >= 0 and _swizzled_width_check(i, w, ops, mods, sreg, T, size, fault) < 0:
         return -2
-    if not clipped and not is_flat and _span_inside_one_buffer(mask, addr, size, False, env, regions):
+    if num_records < 0 and not is_flat and _span_inside_one_buffer(mask, addr, size, False, env, regions):
         return 0
     for l in range(64):
         if not lane_on(mask, l):
             continue
-        if clipped and np.int64(T[3][l]) + size > num_records:
+        if _past_range(T, l, size, num_records):   # dropped, not faulted
             continue
         space, o = _resolve(addr[l], size, env, regions, lds_size, is_flat)
         if space < 0:
