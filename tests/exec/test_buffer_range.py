@@ -84,3 +84,17 @@ def test_lanes_past_the_range_read_zero_and_write_nothing(tmp_path, mode):
     np.testing.assert_array_equal(r.outputs["returned"], np.where(inside, lane, 0))  # the old value, or zero
     np.testing.assert_array_equal(r.outputs["data"], np.where(inside, lane + 1, lane))
     np.testing.assert_array_equal(r.outputs["stored"], np.where(lane < 25, lane + 1000, 0))
+
+
+def test_lanes_past_the_range_reach_no_cache(tmp_path):
+    # with a range of 0 bytes every lane of the load and the atomic is past it: they must add no cache access
+    # to the kernel without them (the hardware sends no request for such a lane)
+    counters = {}
+    for name, text in (("outside", KERNEL.replace("s_mov_b32 s14, 0xc8", "s_mov_b32 s14, 0")),
+                       ("without", KERNEL.replace("\tbuffer_load_dword v2, v1, s[12:15], 0 offen\n", "")
+                        .replace("\tbuffer_atomic_add v3, v1, s[12:15], 0 offen sc0\n", ""))):
+        path = tmp_path / f"{name}.s"
+        path.write_text(text)
+        counters[name] = api.simulate(api.load_kernel(path), "cdna3", timing=True).counters
+    for c in ("TCP_TOTAL_CACHE_ACCESSES_sum", "TCC_REQ_sum"):
+        assert counters["outside"][c] == counters["without"][c] > 0, c

@@ -547,7 +547,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                     elif kind == TK_SMEM or kind == TK_VMEM:
                         # the cache lines the access touches, each walked through the memory hierarchy
                         scalar = kind == TK_SMEM
-                        n, store = request_lines(i, w, scalar, sem, ops, mods, sreg, T[7], params[P_LINE_BYTES],
+                        n, store = request_lines(i, w, scalar, sem, ops, mods, sreg, T, params[P_LINE_BYTES],
                                                  lines)
                         done = cycle + 1
                         for j in range(n):

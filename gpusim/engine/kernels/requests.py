@@ -8,20 +8,22 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.fields import ADDR_SCRATCH
+from gpusim.asm.fields import ADDR_BUFFER, ADDR_SCRATCH
 from gpusim.asm.program import D0, K_SREG, KIND, M_ADDR, M_OFFSET, M_SUB, S0, S1, S3, VAL, WIDTH
 from gpusim.exec.kernels.lanes import exec_mask, sget
 from gpusim.exec.kernels.memory import access_size
+from gpusim.exec.kernels.vmem import buffer_range, past_range
 from gpusim.memory.kernels.coalesce import coalesce
 
 
 @njit(_nrt=False, inline="always")
-def request_lines(i, w, scalar, sem, ops, mods, sreg, addresses, line_bytes, lines):
+def request_lines(i, w, scalar, sem, ops, mods, sreg, T, line_bytes, lines):
     """request_lines writes into ``lines`` the addresses of the cache lines of ``line_bytes`` that wave ``w``'s
-    memory instruction ``i`` touches, once its addresses are computed (``addresses``: the per-lane byte
-    addresses the interpreter left, ValueArrays.T[7]; a scalar load's come from its SGPR base). Returns
-    (lines written, whether it is a store). ``scalar``: the instruction is a scalar load (TK_SMEM);
-    an s_load or s_buffer_load covers 4 x its destination dwords from base + offset (+ SGPR offset)."""
+    memory instruction ``i`` touches, once the interpreter has computed its addresses (ValueArrays.T: the
+    per-lane byte addresses in T[7], a buffer instruction's range offsets in T[3]; a scalar load's come from
+    its SGPR base). A buffer lane past its resource's range touches nothing (past_range). Returns (lines
+    written, whether it is a store). ``scalar``: the instruction is a scalar load (TK_SMEM); an s_load or
+    s_buffer_load covers 4 x its destination dwords from base + offset (+ SGPR offset)."""
     n = 0
     if scalar:
         if sem[i] == S.S_LOAD or sem[i] == S.S_BUFFER_LOAD:
@@ -36,6 +38,12 @@ def request_lines(i, w, scalar, sem, ops, mods, sreg, addresses, line_bytes, lin
     dw = ops[i, S3 if store else D0, WIDTH]
     size = access_size(mods[i, M_SUB] & 0xFF, max(dw, 1), store)
     mask = exec_mask(sreg, w)
+    addresses = T[7]
+    if mods[i, M_ADDR] & ADDR_BUFFER:
+        limit = buffer_range(i, w, ops, sreg)
+        for l in range(64):
+            if past_range(T, l, size, limit):
+                mask &= ~(np.uint64(1) << np.uint64(l))
     if mods[i, M_ADDR] & ADDR_SCRATCH and size > 4:
         # the lanes' private dwords are interleaved (gpusim.exec.kernels.vmem.scratch_address): each dword of a
         # multi-dword access lies 256 bytes past the one before, so its lines are found dword by dword

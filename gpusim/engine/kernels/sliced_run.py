@@ -47,7 +47,7 @@ def sliced_step(w, i, warm_cu, cycle, P, L, V, W, X, M, lds_ws, fault):
                                fault)
     kind = P.tkind[i]
     if r != itp.FAULT and warm_cu >= 0 and (kind == TK_SMEM or (kind == TK_VMEM and sem[i] != S.MEM_CACHE)):
-        count, store = request_lines(i, w, kind == TK_SMEM, sem, P.ops, mods, sreg, T[7], L.params[P_LINE_BYTES],
+        count, store = request_lines(i, w, kind == TK_SMEM, sem, P.ops, mods, sreg, T, L.params[P_LINE_BYTES],
                                      X.lines)
         for j in range(count):
             warm_line(M, warm_cu, X.lines[j], cycle, store, kind == TK_SMEM, mods[i, M_CACHE])

@@ -130,6 +130,24 @@ def _scratch_move(i, w, s, ops, mods, sreg, vreg, T, mem, regions, env):
                 vreg[w, reg + d, l] = np.uint32(value)
 
 
+@njit(_nrt=False, inline="always")
+def buffer_range(i, w, ops, sreg):
+    """buffer_range is the bound buffer instruction ``i``'s lane range offsets (lane_addresses' T[3]) are checked
+    against: its resource's num_records, or SWIZZLED_RANGE for a swizzled buffer with a stride."""
+    rsrc_lo = sget(sreg, w, K_SREG, ops[i, S1, VAL], 2)
+    num_records = np.int64(sget(sreg, w, K_SREG, ops[i, S1, VAL] + 2, 2) & M32)
+    stride = (rsrc_lo >> U(48)) & U(0x3FFF)
+    return SWIZZLED_RANGE if is_swizzled(rsrc_lo) and stride != U(0) else num_records
+
+
+@njit(_nrt=False, inline="always")
+def past_range(T, l, size, limit):
+    """past_range: lane ``l``'s ``size``-byte access lies past its buffer resource's range (``limit``: lane_addresses'
+    or buffer_range's bound, -1 for an instruction without one; T[3] the lane's range offset). Such a lane moves
+    nothing and reaches no cache: a load reads zero, a store or atomic is dropped."""
+    return limit >= 0 and np.int64(T[3][l]) + size > limit
+
+
 @njit(_nrt=False)
 def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
     """lane_addresses fills ``addr`` (uint64[64]) with each lane's byte address.
@@ -173,7 +191,7 @@ def lane_addresses(i, w, ops, mods, sreg, vreg, T, addr):
                                              (flags & ADDR_IDXEN) != 0)
                 T[3][l] = checked
                 addr[l] = base + soff + rel
-            return num_records if stride == U(0) else SWIZZLED_RANGE
+            return buffer_range(i, w, ops, sreg)
         for l in range(64):
             v = T[6][l]
             index = U(0)
@@ -216,14 +234,6 @@ def _swizzled_width_check(i, w, ops, mods, sreg, T, size, fault):
 
 
 @njit(_nrt=False, inline="always")
-def _past_range(T, l, size, num_records):
-    """_past_range: lane ``l``'s ``size``-byte access lies past its buffer resource's range (``num_records`` from
-    lane_addresses, -1 for an instruction without one; T[3] the lane's range offset). Such a lane moves nothing:
-    a load reads zero, a store or atomic is dropped."""
-    return num_records >= 0 and np.int64(T[3][l]) + size > num_records
-
-
-@njit(_nrt=False, inline="always")
 def _lds_dma_target(sreg, w, mods, i, l):
     """_lds_dma_target is the LDS byte address lane ``l`` of LDS DMA load ``i`` writes its dword to: M0 plus the
     instruction's offset (which the global, scratch or buffer address also gets) plus 4 * l, in 32 bits (LLVM
@@ -246,7 +256,7 @@ def _lds_dma_check(i, w, mods, sreg, T, regions, env, lds_size, num_records, fau
         if to + 4 > lds_size:
             record_fault(fault, FAULT_LDS, w, i, l, to, 4)
             return -2
-        if scratch or _past_range(T, l, 4, num_records):
+        if scratch or past_range(T, l, 4, num_records):
             continue
         if translate(T[7][l], 4, env, regions) < 0:
             record_fault(fault, FAULT_MEMORY, w, i, l, T[7][l], 4)
@@ -269,7 +279,7 @@ def _lds_dma_move(i, w, mods, sreg, T, mem, regions, env, lds, num_records):
             private = np.int64(T[3][l])
             for b in range(4):
                 value |= U(mem[translate(scratch_address(sreg, w, private + b, l), 1, env, regions)]) << U(8 * b)
-        elif not _past_range(T, l, 4, num_records):
+        elif not past_range(T, l, 4, num_records):
             value = load_bytes(mem, translate(T[7][l], 4, env, regions), 4)
         store_bytes(lds, _lds_dma_target(sreg, w, mods, i, l), 4, value)
 
@@ -415,7 +425,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
             if not lane_on(mask, l):
                 continue
             a = addr[l]
-            if _past_range(T, l, size, num_records):
+            if past_range(T, l, size, num_records):
                 # out of the buffer resource's range: reads return zero
                 for d in range(dwords if kind == LD_DWORDS else 1):
                     vreg[w, reg + d, l] = 0
@@ -434,7 +444,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            if _past_range(T, l, size, num_records):
+            if past_range(T, l, size, num_records):
                 continue
             a = addr[l]
             space, o = _resolve(a, size, env, regions, lds_size, is_flat)
@@ -454,7 +464,7 @@ def exec_vmem(i, w, sem, ops, mods, sreg, vreg, T, mem, regions, env, lds, fault
         for l in range(64):
             if not lane_on(mask, l):
                 continue
-            if _past_range(T, l, size, num_records):
+            if past_range(T, l, size, num_records):
                 # out of the buffer resource's range: a no-op for the lane (Triton masks buffer atomics so), which
                 # returns zero as a load there reads
                 if ret:
@@ -516,7 +526,7 @@ def vmem_addresses(i, w, sem, ops, mods, sreg, vreg, T, regions, env, lds_size, 
     for l in range(64):
         if not lane_on(mask, l):
             continue
-        if _past_range(T, l, size, num_records):   # dropped, not faulted
+        if past_range(T, l, size, num_records):   # dropped, not faulted
             continue
         space, o = _resolve(addr[l], size, env, regions, lds_size, is_flat)
         if space < 0:
