@@ -61,6 +61,14 @@ _CACHE_BITS = ("glc", "slc", "dlc", "scc", "sc0", "sc1", "nt")
 # line (the cache-policy bits share one rank, so they come in any order among themselves)
 _MODIFIER_RANK = {"idxen": 0, "offen": 1, "offset": 2, "offset0": 2, "offset1": 3, **dict.fromkeys(_CACHE_BITS, 4),
                   "lds": 5, "tfe": 6, "gds": 6}
+# gfx942 instructions gpusim does not model, by mnemonic prefix, with what it models instead
+_UNMODELLED_GFX942 = {
+    "global_load_lds_": _LDS_DMA_HINT, "scratch_load_lds_": _LDS_DMA_HINT,
+    "v_cvt_sr_": "gpusim models the fp8 conversions that round to nearest: v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32",
+}
+# the fp8 conversions: the packs take no clamp, the widenings' SDWA picks a source byte or word only (llvm-mc-19)
+_FP8_PACKS = (sems.V_CVT_PK_FP8_F32, sems.V_CVT_PK_BF8_F32)
+_FP8_WIDENINGS = (sems.V_CVT_F32_FP8, sems.V_CVT_F32_BF8, sems.V_CVT_PK_F32_FP8, sems.V_CVT_PK_F32_BF8)
 # the MUBUF loads llvm-mc takes with the lds modifier (gfx90a and gfx942)
 _LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
@@ -151,6 +159,8 @@ def _dst_kind(t: str) -> int:
         return 3
     if t in ("u16", "i16", "b16"):
         return 4
+    if t == "v2f32":
+        return 5
     return 0
 
 
@@ -327,6 +337,10 @@ class Encoder:
             raise self._fail(ins, "the gds/addr64/tfe forms are not supported yet")
         mods[M_ADDR] = addr
         mods[M_CLAMP] = 1 if m.get("clamp") else 0
+        if d.sem in _FP8_PACKS and m.get("clamp"):
+            raise self._fail(ins, f"{ins.mnemonic} takes no clamp")
+        if d.sem in _FP8_WIDENINGS and ("dst_sel" in m or "dst_unused" in m):
+            raise self._fail(ins, f"{ins.mnemonic}'s SDWA form takes no dst_sel or dst_unused (only src0_sel)")
         mods[M_OMOD] = {"mul2": 1, "mul4": 2, "div2": 3}.get(m.get("omod", ""), 0)
 
         def bits_of(name: str, default: int = 0) -> int:
@@ -338,6 +352,11 @@ class Encoder:
             return int(v)
 
         mods[M_OPSEL] = bits_of("op_sel")
+        sel = m.get("op_sel")
+        if d.fmt == "VOP3" and isinstance(sel, tuple) and len(sel) == d.srcs + 1 < 4:
+            # a VOP3 op_sel's last entry is the destination's (bit 3), however many sources come before it
+            # (v_cvt_pk_fp8_f32 v1, v2, v3 op_sel:[0,0,1] writes the high word: llvm-mc encodes bit 3)
+            mods[M_OPSEL] = (mods[M_OPSEL] & ((1 << d.srcs) - 1)) | (8 if sel[-1] else 0)
         mods[M_OPSEL_HI] = bits_of("op_sel_hi", 0b111 if d.fmt == "VOP3P" else 0)
         if d.fmt == "VOP3P":
             mods[M_NEG] |= bits_of("neg_lo")
@@ -379,10 +398,11 @@ class Encoder:
             typo = any(_one_edit_apart(ins.mnemonic, name) for name in isa.table())
             if ins.mnemonic.startswith("scratch_"):
                 hint = "gpusim models scratch_load and scratch_store of dwords, bytes and shorts"
-            if ins.mnemonic.startswith(("global_load_lds_", "scratch_load_lds_")):
-                if self.target != "gfx942":   # as llvm-mc: gfx940 added the global and scratch loads into the LDS
+            gfx942_only = [h for prefix, h in _UNMODELLED_GFX942.items() if ins.mnemonic.startswith(prefix)]
+            if gfx942_only:
+                if self.target != "gfx942":   # as llvm-mc: gfx940 added them
                     raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
-                hint = _LDS_DMA_HINT
+                hint = gfx942_only[0]
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)

@@ -574,7 +574,7 @@ def _check_encoding(ins: Instruction, d: isa.InstrDef) -> None:
     else:
         allowed = ()
     wide = any(isa.type_bits(t) >= 64 for t in (d.dst,) + d.src[:max(d.srcs, 1)])
-    if ins.suffix == "sdwa" and wide:
+    if ins.suffix == "sdwa" and wide and not d.encodings:   # (a table row's own list is llvm-mc's word)
         allowed = tuple(e for e in allowed if e != "sdwa")
     if ins.suffix == "dpp" and d.fmt == "VOPC":
         allowed = tuple(e for e in allowed if e != "dpp")

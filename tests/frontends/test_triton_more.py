@@ -198,3 +198,17 @@ def test_a_masked_atomic_add_drops_its_masked_lanes(rng):
     assert "buffer_atomic_add_f32" in _asm(km.column_sums_kernel, args, cx, "cdna3")
     np.testing.assert_allclose(out[:48], x.sum(axis=0), rtol=1e-5, atol=1e-5)
     assert not out[48:].any()
+
+
+def test_a_cast_to_fp8_packs_each_value_into_its_code(rng):
+    # every finite e4m3fnuz value, and each negated, is exact in f32: the cast must give back its own code
+    codes = np.array([c for c in range(256) if c not in (0x00, 0x80)], np.uint8)
+    e, m = (codes >> 3) & 15, (codes & 7) / 8
+    values = np.where(e == 0, m * 2.0 ** -7, (1 + m) * 2.0 ** (e.astype(np.int64) - 8))
+    values = np.where(codes & 0x80, -values, values).astype(np.float32)
+    y = np.zeros(len(codes), np.uint8)
+    args = (values, y, len(codes))
+    gt.simulate(km.to_fp8_kernel, grid=(1,), args=args, constexprs={"BLOCK": 256}, timing=False,
+                types={"y_ptr": "*fp8e4b8"})
+    assert "v_cvt_pk_fp8_f32" in _asm(km.to_fp8_kernel, args, {"BLOCK": 256}, "cdna3", types={"y_ptr": "*fp8e4b8"})
+    np.testing.assert_array_equal(y, codes)

@@ -71,3 +71,11 @@ def column_sums_kernel(x_ptr, out_ptr, R, C, BR: tl.constexpr, BC: tl.constexpr)
     c = tl.arange(0, BC)
     x = tl.load(x_ptr + r[:, None] * C + c[None, :], mask=(r[:, None] < R) & (c[None, :] < C), other=0.0)
     tl.atomic_add(out_ptr + c, tl.sum(x, axis=0), mask=c < C)
+
+
+@triton.jit
+def to_fp8_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    """to_fp8_kernel casts f32 to e4m3fnuz (fp8e4b8), as a quantising epilogue does (v_cvt_pk_fp8_f32 on gfx942)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask).to(tl.float8e4b8), mask=mask)

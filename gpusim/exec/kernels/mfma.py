@@ -24,6 +24,7 @@ from numba import njit
 from gpusim.asm.fields import T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8, T_XF32
 from gpusim.asm.program import D0, M_SUB, S0, S1, S2, VAL
 from gpusim.exec.kernels.bits import bf16, bits32, bits64, f32, f64
+from gpusim.exec.kernels.fp8 import fp8_value
 
 U = np.uint64
 
@@ -52,30 +53,6 @@ def _bits_per_elem(t):
     if t == T_F64:
         return 64
     return 32
-
-
-@njit(_nrt=False)
-def _fp8_value(x, bf8):
-    """_fp8_value decodes an 8-bit FNUZ float (e4m3fnuz or e5m2fnuz, gfx942) to float64 without branches.
-
-    As for halves: a normal value's bits move into a float64's and its exponent
-    is rebiased (by 1023 - 8 or 1023 - 16), a subnormal is its mantissa times
-    2**-10 or 2**-17, and 0x80 (negative zero's code) is NaN.
-    """
-    x = U(x) & U(0xFF)
-    mag = x & U(0x7F)
-    if bf8:
-        v = f64((mag << U(50)) + U(1007 << 52))
-        if mag < U(4):
-            v = np.float64(np.int64(mag)) * 7.62939453125e-06  # 2.0 ** -17
-    else:
-        v = f64((mag << U(49)) + U(1015 << 52))
-        if mag < U(8):
-            v = np.float64(np.int64(mag)) * 0.0009765625  # 2.0 ** -10
-    v = f64(bits64(v) | ((x & U(0x80)) << U(56)))
-    if x == U(0x80):
-        v = np.nan
-    return v
 
 
 @njit(_nrt=False)
@@ -140,10 +117,10 @@ def _stage(vreg, w, base, t, kpl, S, off):
                 S[o + l] = np.float64(x - ((x & 0x80) << 1))
         elif t == T_FP8:
             for l in range(64):
-                S[o + l] = _fp8_value(U(vreg[w, r, l]) >> sh, False)
+                S[o + l] = fp8_value(U(vreg[w, r, l]) >> sh, False)
         elif t == T_BF8:
             for l in range(64):
-                S[o + l] = _fp8_value(U(vreg[w, r, l]) >> sh, True)
+                S[o + l] = fp8_value(U(vreg[w, r, l]) >> sh, True)
         elif t == T_XF32:
             for l in range(64):
                 S[o + l] = _tf32_value(vreg[w, r, l])

@@ -26,7 +26,7 @@ M16 = U(0xFFFF)
 M32 = U(0xFFFFFFFF)
 
 # destination float kinds (M_DTYPE)
-DT_NONE, DT_F32, DT_F16, DT_F64, DT_I16 = 0, 1, 2, 3, 4
+DT_NONE, DT_F32, DT_F16, DT_F64, DT_I16, DT_F32X2 = 0, 1, 2, 3, 4, 5   # DT_F32X2: two f32 in a pair
 
 
 @njit(_nrt=False, error_model="numpy")
@@ -186,6 +186,14 @@ def _finish_float(R, dtype, clamp, omod):
             if clamp:
                 x = 0.0 if x != x else min(max(x, 0.0), 1.0)
             R[l] = bits32(np.float32(x))
+        elif dtype == DT_F32X2:
+            halves = U(0)
+            for h in range(2):
+                x = np.float64(f32((U(R[l]) >> U(32 * h)) & M32)) * scale
+                if clamp:
+                    x = 0.0 if x != x else min(max(x, 0.0), 1.0)
+                halves |= U(bits32(np.float32(x))) << U(32 * h)
+            R[l] = halves
         elif dtype == DT_F64:
             x = f64(R[l]) * scale
             if clamp:
@@ -200,8 +208,10 @@ def _finish_float(R, dtype, clamp, omod):
 
 @njit(_nrt=False, error_model="numpy")
 def _preserves_high_half(s):
-    # gfx9 keeps the high half for these 16-bit ops; the others zero it.
-    return s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16
+    # gfx9 keeps the high half for these 16-bit ops; the others zero it. The fp8 packs write one word of a
+    # register whose other word holds the pair before (op_sel[3] picks the word)
+    return (s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16 or s == S.V_CVT_PK_FP8_F32
+            or s == S.V_CVT_PK_BF8_F32)
 
 
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
@@ -632,6 +642,18 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_CVT_I16_F16:
         for l in range(64):
             R[l] = op.cvt_i16_f16(A[l])
+    elif s == S.V_CVT_F32_FP8 or s == S.V_CVT_F32_BF8:
+        bf8 = s == S.V_CVT_F32_BF8
+        for l in range(64):
+            R[l] = op.cvt_f32_fp8(A[l], bf8)
+    elif s == S.V_CVT_PK_F32_FP8 or s == S.V_CVT_PK_F32_BF8:
+        bf8 = s == S.V_CVT_PK_F32_BF8
+        for l in range(64):
+            R[l] = op.cvt_pk_f32_fp8(A[l], bf8)
+    elif s == S.V_CVT_PK_FP8_F32 or s == S.V_CVT_PK_BF8_F32:
+        bf8 = s == S.V_CVT_PK_BF8_F32
+        for l in range(64):
+            R[l] = op.cvt_pk_fp8_f32(A[l], B[l], bf8)
     elif s == S.V_CVT_PK_U16_U32:
         for l in range(64):
             R[l] = op.cvt_pk_u16_u32(A[l], B[l])
@@ -954,7 +976,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
 
     _finish_float(R, dtype, mods[i, M_CLAMP], mods[i, M_OMOD])
     reg = ops[i, D0, VAL]
-    if mods[i, M_SDWA]:
+    if mods[i, M_SDWA] and ops[i, D0, WIDTH] == 1:   # (the one 64-bit SDWA result, v_cvt_pk_f32_fp8's, is a DWORD)
         write_sdwa(vreg, w, reg, R, mask, mods, i)
     elif dtype == DT_F16 or dtype == DT_I16:
         to_hi = (opsel >> 3) & 1

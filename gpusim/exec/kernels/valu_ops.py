@@ -15,6 +15,8 @@ from gpusim.exec.kernels.bits import (
     trailing_zeros,
 )
 
+from gpusim.exec.kernels.fp8 import fp8_bits, fp8_value
+
 M32 = np.uint64(0xFFFFFFFF)
 U = np.uint64
 
@@ -346,6 +348,24 @@ def cvt_f64_u32(a):
 @njit(_nrt=False, error_model="numpy")
 def cvt_pkrtz_f16_f32(a, b):
     return _rtz_half(f32(a)) | (_rtz_half(f32(b)) << U(16))
+
+
+@njit(_nrt=False, error_model="numpy")
+def cvt_f32_fp8(a, bf8):
+    """v_cvt_f32_fp8 / v_cvt_f32_bf8: the f32 of the low byte (SDWA's src0_sel has moved the byte it picks there)."""
+    return bits32(np.float32(fp8_value(a, bf8)))
+
+
+@njit(_nrt=False, error_model="numpy")
+def cvt_pk_f32_fp8(a, bf8):
+    """v_cvt_pk_f32_fp8 / v_cvt_pk_f32_bf8: the f32s of bytes 0 and 1, in the low and high dword."""
+    return U(cvt_f32_fp8(a, bf8)) | (U(cvt_f32_fp8(U(a) >> U(8), bf8)) << U(32))
+
+
+@njit(_nrt=False, error_model="numpy")
+def cvt_pk_fp8_f32(a, b, bf8):
+    """v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32: the two f32 rounded to fp8 (fp8_bits) as one 16-bit word, a's low."""
+    return fp8_bits(np.float64(f32(a)), bf8) | (fp8_bits(np.float64(f32(b)), bf8) << U(8))
 
 
 @njit(_nrt=False, error_model="numpy")
