@@ -56,3 +56,15 @@ def assert_llvm_mc_verdict(tmp_path, target: str, line: str, unsupported_says: O
     assert (error is None) == (mc.returncode == 0), (error, mc.stderr)
     if error is not None:
         assert f"{path.name}:8:" in error and line.split()[0] in error, error
+
+
+def parity_test(forms, unsupported_says: Optional[str] = None):
+    """parity_test is a test function, parametrized over ``forms`` on gfx942 and gfx90a, that holds each form to
+    llvm-mc-19's verdict (assert_llvm_mc_verdict); a test module binds it to a ``test_`` name."""
+    cases = [(t, f) for t in ("gfx942", "gfx90a") for f in forms]
+
+    @needs_llvm_mc
+    @pytest.mark.parametrize("target, line", cases, ids=[f"{t}:{f}" for t, f in cases])
+    def test(tmp_path, target, line):
+        assert_llvm_mc_verdict(tmp_path, target, line, unsupported_says)
+    return test

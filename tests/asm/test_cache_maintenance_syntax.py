@@ -6,16 +6,9 @@ and what it takes, at its line.
 """
 from __future__ import annotations
 
-import pytest
-from llvm_mc_parity import assert_llvm_mc_verdict, needs_llvm_mc
+from llvm_mc_parity import parity_test
 
 FORMS = ["buffer_wbl2", "buffer_wbl2 nt", "buffer_inv nt", "buffer_wbl2 sc1", "buffer_wbl2 sc0 sc1", "buffer_wbl2 sc1 nt", "buffer_wbl2 glc",
          "buffer_inv", "buffer_inv sc1", "buffer_inv sc0 sc1 nt", "buffer_inv v1", "buffer_invl2",
          "buffer_invl2 sc1", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_vol sc1", "s_endpgm nt", "s_dcache_wb nt"]
-CASES = [(t, f) for t in ("gfx942", "gfx90a") for f in FORMS]
-
-
-@needs_llvm_mc
-@pytest.mark.parametrize("target, line", CASES, ids=[f"{t}:{f}" for t, f in CASES])
-def test_gpusim_accepts_exactly_what_llvm_mc_accepts(tmp_path, target, line):
-    assert_llvm_mc_verdict(tmp_path, target, line)
+test_gpusim_accepts_exactly_what_llvm_mc_accepts = parity_test(FORMS)

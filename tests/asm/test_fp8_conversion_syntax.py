@@ -5,8 +5,7 @@ v_cvt_pk_f32_fp8 and v_cvt_pk_f32_bf8 (as those, SDWA picking a word; no DPP). g
 the stochastic-rounding v_cvt_sr_* are not modelled (not supported yet)."""
 from __future__ import annotations
 
-import pytest
-from llvm_mc_parity import assert_llvm_mc_verdict, needs_llvm_mc
+from llvm_mc_parity import parity_test
 
 FORMS = [
     "v_cvt_pk_fp8_f32 v1, v2, v3", "v_cvt_pk_fp8_f32 v1, v2, v3 op_sel:[0,0,1]", "v_cvt_pk_fp8_f32 v1, v2, s3 clamp",
@@ -19,10 +18,4 @@ FORMS = [
     "v_cvt_pk_f32_fp8_sdwa v[2:3], v2 src0_sel:WORD_1", "v_cvt_pk_f32_fp8_dpp v[2:3], v2 quad_perm:[0,1,2,3]",
     "v_cvt_pk_f32_bf8 v[2:3], s2", "v_cvt_pk_f32_bf8 v2, v2",
 ]
-CASES = [(t, f) for t in ("gfx942", "gfx90a") for f in FORMS]
-
-
-@needs_llvm_mc
-@pytest.mark.parametrize("target, line", CASES, ids=[f"{t}:{f}" for t, f in CASES])
-def test_gpusim_accepts_exactly_what_llvm_mc_accepts(tmp_path, target, line):
-    assert_llvm_mc_verdict(tmp_path, target, line, unsupported_says="v_cvt_sr")
+test_gpusim_accepts_exactly_what_llvm_mc_accepts = parity_test(FORMS, unsupported_says="v_cvt_sr")

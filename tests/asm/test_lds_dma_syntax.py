@@ -7,8 +7,7 @@ forms it models; a form llvm-mc refuses is refused at its line.
 """
 from __future__ import annotations
 
-import pytest
-from llvm_mc_parity import assert_llvm_mc_verdict, needs_llvm_mc
+from llvm_mc_parity import parity_test
 
 FORMS = [
     "global_load_lds_dword v[2:3], off", "global_load_lds_dword v2, s[4:5] offset:-8",
@@ -23,10 +22,4 @@ FORMS = [
     "buffer_load_ubyte_d16 v1, s[4:7], s0 offen lds", "buffer_store_dword v1, off, s[4:7], s0 lds",
     "buffer_load_dword v1, s[4:7], s0 offen lds tfe",
 ]
-CASES = [(t, f) for t in ("gfx942", "gfx90a") for f in FORMS]
-
-
-@needs_llvm_mc
-@pytest.mark.parametrize("target, line", CASES, ids=[f"{t}:{f}" for t, f in CASES])
-def test_gpusim_accepts_exactly_what_llvm_mc_accepts(tmp_path, target, line):
-    assert_llvm_mc_verdict(tmp_path, target, line, unsupported_says="global_load_lds_dword")
+test_gpusim_accepts_exactly_what_llvm_mc_accepts = parity_test(FORMS, unsupported_says="global_load_lds_dword")

@@ -7,8 +7,7 @@ ds_*2 instruction's offset0 comes before its offset1.
 """
 from __future__ import annotations
 
-import pytest
-from llvm_mc_parity import assert_llvm_mc_verdict, needs_llvm_mc
+from llvm_mc_parity import parity_test
 
 FORMS = [
     "global_load_dword v1, v[2:3], off glc", "global_load_dword v1, v[2:3], off slc",
@@ -31,10 +30,4 @@ FORMS = [
     "ds_read_b32 v2, v1 offset:4", "ds_read_b32 v2, v1 glc",
     "s_load_dword s1, s[2:3], 0x0 glc", "s_load_dword s1, s[2:3], 0x0 sc0",
 ]
-CASES = [(t, f) for t in ("gfx942", "gfx90a") for f in FORMS]
-
-
-@needs_llvm_mc
-@pytest.mark.parametrize("target, line", CASES, ids=[f"{t}:{f}" for t, f in CASES])
-def test_gpusim_accepts_exactly_what_llvm_mc_accepts(tmp_path, target, line):
-    assert_llvm_mc_verdict(tmp_path, target, line)
+test_gpusim_accepts_exactly_what_llvm_mc_accepts = parity_test(FORMS)

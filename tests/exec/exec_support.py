@@ -54,3 +54,13 @@ def run_cli(*args: str, cwd=None, env: Optional[Mapping[str, str]] = None, timeo
 
 needs_llvm_mc = pytest.mark.skipif(shutil.which("llvm-mc-19") is None,
                                    reason="llvm-mc-19 is needed (Debian/Ubuntu: apt-get install llvm-19)")
+
+
+def assert_assembles(tmp_path, text: str, mcpu: str) -> None:
+    """assert_assembles fails unless llvm-mc-19 assembles the kernel ``text`` for ``mcpu`` (the real assembler
+    takes every kernel a test hands gpusim as valid)."""
+    path = tmp_path / "assembled.s"
+    path.write_text(text)
+    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-filetype=obj", "-o",
+                           "/dev/null", str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

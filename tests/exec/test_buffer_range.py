@@ -8,11 +8,9 @@ One wave of 64 lanes, lane l at byte offset 4 * l: a load and a returning atomic
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
+from exec_support import assert_assembles, needs_llvm_mc
 
 from gpusim import api
 
@@ -61,13 +59,9 @@ ranged:
 """
 
 
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
+@needs_llvm_mc
 def test_the_kernel_assembles_with_llvm_mc(tmp_path):
-    path = tmp_path / "ranged.s"
-    path.write_text(KERNEL)
-    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o",
-                           "/dev/null", str(path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    assert_assembles(tmp_path, KERNEL, "gfx942")
 
 
 @pytest.mark.parametrize("mode", MODES)

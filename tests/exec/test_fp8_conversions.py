@@ -13,11 +13,9 @@ bit patterns (infinities, NaNs, f32 subnormals).
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
+from exec_support import assert_assembles, needs_llvm_mc
 
 from gpusim import api
 
@@ -115,13 +113,9 @@ def _encode(x: np.ndarray, fmt: str) -> np.ndarray:
     return out
 
 
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
+@needs_llvm_mc
 def test_the_kernel_assembles_with_llvm_mc(tmp_path):
-    path = tmp_path / "fp8.s"
-    path.write_text(KERNEL)
-    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o",
-                           "/dev/null", str(path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    assert_assembles(tmp_path, KERNEL, "gfx942")
 
 
 def test_the_reference_rounds_ties_to_even_and_overflows_to_nan():

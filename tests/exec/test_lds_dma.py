@@ -11,11 +11,9 @@ lane then reads the other end of its workgroup's regions, so a wave reads what t
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
+from exec_support import assert_assembles, needs_llvm_mc
 
 from gpusim import api
 from gpusim.errors import KernelFault
@@ -109,14 +107,10 @@ def _write(tmp_path, text: str):
     return api.load_kernel(path)
 
 
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
+@needs_llvm_mc
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_kernels_assemble_with_llvm_mc(tmp_path, target):
-    path = tmp_path / "dma.s"
-    path.write_text(TARGETS[target][0])
-    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}", "-filetype=obj", "-o",
-                           "/dev/null", str(path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    assert_assembles(tmp_path, TARGETS[target][0], target)
 
 
 @pytest.mark.parametrize("target", TARGETS)
