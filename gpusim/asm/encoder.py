@@ -69,6 +69,10 @@ _UNMODELLED_GFX942 = {
 # the fp8 conversions: the packs take no clamp, the widenings' SDWA picks a source byte or word only (llvm-mc-19)
 _FP8_PACKS = (sems.V_CVT_PK_FP8_F32, sems.V_CVT_PK_BF8_F32)
 _FP8_WIDENINGS = (sems.V_CVT_F32_FP8, sems.V_CVT_F32_BF8, sems.V_CVT_PK_F32_FP8, sems.V_CVT_PK_F32_BF8)
+# the VOP1/VOP2/VOPC/VOP3 instructions llvm-mc-19 takes op_sel on (gfx90a and gfx942; v_cvt_pk_*8_f32 gfx942's);
+# op_sel_hi belongs to VOP3P alone
+_VOP3_OPSEL = frozenset(("v_mad_f16", "v_fma_f16", "v_mad_u16", "v_div_fixup_f16", "v_pack_b32_f16",
+                         "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"))
 # the MUBUF loads llvm-mc takes with the lds modifier (gfx90a and gfx942)
 _LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
@@ -351,6 +355,12 @@ class Encoder:
                 return sum((1 << k) for k, b in enumerate(v) if b)
             return int(v)
 
+        if d.fmt in ("VOP1", "VOP2", "VOPC", "VOP3"):
+            if "op_sel" in m and d.name not in _VOP3_OPSEL:
+                raise self._fail(ins, f"{ins.mnemonic} takes no op_sel on gfx9",
+                                 f"of the non-packed VALU instructions only {', '.join(sorted(_VOP3_OPSEL))} do")
+            if "op_sel_hi" in m:
+                raise self._fail(ins, f"{ins.mnemonic} takes no op_sel_hi (only the packed VOP3P instructions do)")
         mods[M_OPSEL] = bits_of("op_sel")
         sel = m.get("op_sel")
         if d.fmt == "VOP3" and isinstance(sel, tuple) and len(sel) == d.srcs + 1 < 4:

@@ -298,3 +298,29 @@ def test_gfx942_operand_classes_match_llvm(tmp_path):
 def test_gfx90a_operand_classes_match_llvm(tmp_path):
     problems = _compare("gfx90a", _instructions("gfx90a", every=4), tmp_path)
     assert problems == [], f"{len(problems)} disagreements:\n" + "\n".join(problems[:60])
+
+
+def _op_sel_variants(target: str) -> list[str]:
+    """_op_sel_variants is every non-packed VALU instruction's valid VOP3 form with op_sel on its destination and
+    on its first source (gfx9 takes op_sel on a handful of them only)."""
+    lines = set()
+    for d in _instructions(target):
+        if d.fmt not in ("VOP1", "VOP2", "VOPC", "VOP3"):
+            continue
+        for v in variants_of(d, target):
+            if v.what in ("valid form", "probed form") and (d.fmt == "VOP3" or v.text.split()[0].endswith("_e64")):
+                sources = v.text.count(",")
+                for sel in ([0] * sources + [1], [1] + [0] * sources):
+                    lines.add(f"{v.text} op_sel:[{','.join(map(str, sel))}]")
+    return sorted(lines)
+
+
+@pytest.mark.parametrize("target", ["gfx942", "gfx90a"])
+def test_op_sel_is_taken_where_llvm_mc_takes_it(tmp_path, target):
+    lines = _op_sel_variants(target)
+    llvm = llvm_accepts(lines, target, tmp_path)
+    ours = gpusim_verdicts(lines, target)
+    wrong = [f"{text}: llvm-mc {'takes' if ok else 'refuses'} it, gpusim: {verdict}"
+             for text, ok, verdict in zip(lines, llvm, ours) if verdict != "unsupported" and ok != (verdict == "ok")]
+    assert wrong == [], f"{len(wrong)} disagreements:\n" + "\n".join(wrong[:40])
+    assert 10 <= sum(llvm) < len(lines) / 10   # a few take it (v_mad_f16, v_pack_b32_f16, ...), most do not
