@@ -367,6 +367,10 @@ class Encoder:
             # a VOP3 op_sel's last entry is the destination's (bit 3), however many sources come before it
             # (v_cvt_pk_fp8_f32 v1, v2, v3 op_sel:[0,0,1] writes the high word: llvm-mc encodes bit 3)
             mods[M_OPSEL] = (mods[M_OPSEL] & ((1 << d.srcs) - 1)) | (8 if sel[-1] else 0)
+        if d.fmt == "VOP3":   # op_sel picks halves of 16-bit operands: a 32-bit source ignores its bit
+            for k in range(min(d.srcs, 3)):
+                if isa.type_bits(d.src[k]) != 16:
+                    mods[M_OPSEL] &= ~(1 << k)
         mods[M_OPSEL_HI] = bits_of("op_sel_hi", 0b111 if d.fmt == "VOP3P" else 0)
         if d.fmt == "VOP3P":
             mods[M_NEG] |= bits_of("neg_lo")

@@ -140,3 +140,15 @@ def test_conversions_match_the_reference(tmp_path, mode):
         back = o["back"][:, 8 * k:8 * k + 8]
         np.testing.assert_array_equal(back[:, :4], decoded.astype(np.float32), err_msg=fmt)
         np.testing.assert_array_equal(back[:, 4:], decoded.astype(np.float32), err_msg=fmt)
+
+
+def test_op_sel_on_the_f32_sources_changes_nothing(tmp_path):
+    # op_sel picks halves of 16-bit operands; the packs' f32 sources ignore their bits, only the destination's
+    # (the last entry) picks the word
+    results = []
+    for text in (KERNEL, KERNEL.replace("v_cvt_pk_fp8_f32 v10, v5, v6 op_sel:[0,0,1]",
+                                        "v_cvt_pk_fp8_f32 v10, v5, v6 op_sel:[1,1,1]")):
+        path = tmp_path / "fp8.s"
+        path.write_text(text)
+        results.append(api.simulate(api.load_kernel(path), "cdna3").outputs["packed"])
+    np.testing.assert_array_equal(results[1], results[0])
