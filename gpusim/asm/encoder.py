@@ -297,6 +297,28 @@ class Encoder:
                                    "takes idxen, offen, offset, the cache-policy bits, lds in that order)", loc)
                 last_rank, last_name = rank, name
 
+    def _op_sel(self, ins: Instruction, d: isa.InstrDef, bits: int) -> int:
+        """_op_sel is the M_OPSEL of ``ins`` whose op_sel entries are the bits ``bits`` (entry k, bit k): for a
+        non-packed VALU instruction bit k selects the high half of 16-bit source k and bit 3 the destination's,
+        which is the list's last entry however many sources come before it (v_cvt_pk_fp8_f32 v1, v2, v3
+        op_sel:[0,0,1] writes the high word: llvm-mc encodes bit 3); a 32-bit source ignores its bit. Refuses
+        op_sel on the non-packed instructions llvm-mc-19 refuses it for, and op_sel_hi on all of them."""
+        if d.fmt not in ("VOP1", "VOP2", "VOPC", "VOP3"):
+            return bits
+        m = ins.modifiers
+        if "op_sel" in m and d.name not in _VOP3_OPSEL:
+            raise self._fail(ins, f"{ins.mnemonic} takes no op_sel on gfx9",
+                             f"of the non-packed VALU instructions only {', '.join(sorted(_VOP3_OPSEL))} do")
+        if "op_sel_hi" in m:
+            raise self._fail(ins, f"{ins.mnemonic} takes no op_sel_hi (only the packed VOP3P instructions do)")
+        sel = m.get("op_sel")
+        if isinstance(sel, tuple) and len(sel) == d.srcs + 1 < 4:
+            bits = (bits & ((1 << d.srcs) - 1)) | (8 if sel[-1] else 0)
+        for k in range(min(d.srcs, 3)):
+            if isa.type_bits(d.src[k]) != 16:
+                bits &= ~(1 << k)
+        return bits
+
     def _modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
         self._check_memory_modifiers(ins, d)
         m = ins.modifiers
@@ -355,22 +377,7 @@ class Encoder:
                 return sum((1 << k) for k, b in enumerate(v) if b)
             return int(v)
 
-        if d.fmt in ("VOP1", "VOP2", "VOPC", "VOP3"):
-            if "op_sel" in m and d.name not in _VOP3_OPSEL:
-                raise self._fail(ins, f"{ins.mnemonic} takes no op_sel on gfx9",
-                                 f"of the non-packed VALU instructions only {', '.join(sorted(_VOP3_OPSEL))} do")
-            if "op_sel_hi" in m:
-                raise self._fail(ins, f"{ins.mnemonic} takes no op_sel_hi (only the packed VOP3P instructions do)")
-        mods[M_OPSEL] = bits_of("op_sel")
-        sel = m.get("op_sel")
-        if d.fmt == "VOP3" and isinstance(sel, tuple) and len(sel) == d.srcs + 1 < 4:
-            # a VOP3 op_sel's last entry is the destination's (bit 3), however many sources come before it
-            # (v_cvt_pk_fp8_f32 v1, v2, v3 op_sel:[0,0,1] writes the high word: llvm-mc encodes bit 3)
-            mods[M_OPSEL] = (mods[M_OPSEL] & ((1 << d.srcs) - 1)) | (8 if sel[-1] else 0)
-        if d.fmt == "VOP3":   # op_sel picks halves of 16-bit operands: a 32-bit source ignores its bit
-            for k in range(min(d.srcs, 3)):
-                if isa.type_bits(d.src[k]) != 16:
-                    mods[M_OPSEL] &= ~(1 << k)
+        mods[M_OPSEL] = self._op_sel(ins, d, bits_of("op_sel"))
         mods[M_OPSEL_HI] = bits_of("op_sel_hi", 0b111 if d.fmt == "VOP3P" else 0)
         if d.fmt == "VOP3P":
             mods[M_NEG] |= bits_of("neg_lo")
