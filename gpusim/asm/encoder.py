@@ -714,7 +714,8 @@ def _vector_widths(d: isa.InstrDef, mods: np.ndarray) -> dict:
     if d.fmt == "MFMA":
         m_, n_, k_, b_ = d.shape
         a, b = MFMA_TYPES[d.atype], MFMA_TYPES[d.btype]
-        kpl = k_ if b_ > 1 else k_ * m_ // 64
+        # the A (B) values a lane holds, as gpusim.exec.kernels.mfma stages them: the f64 shapes one each
+        kpl = k_ * m_ * b_ // 64 if a == MFMA_TYPES["f64"] else k_ if b_ > 1 else k_ * m_ // 64
         out = m_ * n_ * b_ // 64 * (2 if a == MFMA_TYPES["f64"] else 1)
         return {D0: out, S0: max(kpl * _MFMA_BITS.get(a, 32) // 32, 1),
                 S1: max(kpl * _MFMA_BITS.get(b, 32) // 32, 1), S2: out}

@@ -201,8 +201,8 @@ HEADER_FUNCTIONS = {
     # __ballot/__any/__all_sync with 64-bit masks, __shfl_down of a double and __shfl_xor of a long long
     "cooperative_groups.hip": (8, {"ds_bpermute_b32", "s_barrier"}),
     # gfx942's builtins: the f64 MFMA (its D layout), an f64 atomicAdd, the fp8 pack and its widening
-    "matrix_builtins.hip": (3, {"v_mfma_f64_16x16x4_f64", "global_atomic_add_f64", "v_cvt_pk_fp8_f32",
-                                "v_cvt_f32_fp8_sdwa"}),
+    "matrix_builtins.hip": (4, {"v_mfma_f64_16x16x4_f64", "v_mfma_f64_4x4x4_4b_f64", "global_atomic_add_f64",
+                                "v_cvt_pk_fp8_f32", "v_cvt_f32_fp8_sdwa"}),
 }
 
 

@@ -10,7 +10,10 @@ single-block M x N x K instruction with ``kpl`` K-values per lane:
   f64 shape (16x16x4) r is a register pair and i = G * r + g.
 
 The 16-block 4x4 shapes hold block b in lanes 4b..4b+3:
-A[i][k].b at lane 4b + i, D[i][j].b in register i at lane 4b + j.
+A[i][k].b at lane 4b + i, D[i][j].b in register i at lane 4b + j. The
+4-block f64 one (v_mfma_f64_4x4x4_4b_f64) holds one value a lane: A[i][k].b
+at lane 4b + i + 16k, B[k][j].b at lane 4b + j + 16k, D[i][j].b in the one
+register pair at lane 4b + j + 16i.
 Elements narrower than 32 bits are packed from the low bits up; f64 values
 take register pairs; xf32 inputs are f32 registers rounded to TF32 (10
 mantissa bits, nearest-even) before the product. Products are summed in float64 in k order, C is added
@@ -218,6 +221,19 @@ def _dot_any(S, M, N, K, NB, pairs):
 
 
 @njit(_nrt=False)
+def _dot_f64_4x4x4_4b(S):
+    """_dot_f64_4x4x4_4b is the product of v_mfma_f64_4x4x4_4b_f64 (the layout in the module docstring) on the
+    staged operands, one value a lane, multiplied then added as _dot_any does."""
+    for b in range(4):
+        for i in range(4):
+            for j in range(4):
+                acc = 0.0
+                for k in range(4):
+                    acc += S[_SA + 4 * b + i + 16 * k] * S[_SB + 4 * b + j + 16 * k]
+                S[_SD + 16 * i + 4 * b + j] = acc
+
+
+@njit(_nrt=False)
 def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs):
     """_write_d adds C to the staged sums, rounds once to the destination type and stores D.
 
@@ -292,14 +308,16 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     rd = ops[i, D0, VAL]
     c_is_imm = ops[i, S2, 0] == 3  # K_IMM: an inline constant accumulator
     c_imm = ops[i, S2, VAL]
-    kpl = K if NB > 1 else (K * M) // 64
+    kpl = (K * M * NB) // 64 if atype == T_F64 else K if NB > 1 else (K * M) // 64
     if kpl > 8 or M * N * NB > 1024:
         return -1  # more than the staging area holds: no such instruction in the table
     S = T.reshape(T.size).view(np.float64)
     _stage(vreg, w, ra, atype, kpl, S, _SA)
     _stage(vreg, w, rb, btype, kpl, S, _SB)
     shape = (M << 24) | (N << 16) | (K << 8) | NB  # 0xMMNNKKBB
-    if atype == T_F64:
+    if atype == T_F64 and NB > 1:
+        _dot_f64_4x4x4_4b(S)
+    elif atype == T_F64:
         _dot_any(S, M, N, K, NB, True)
     elif shape == 0x20200801:
         _dot_32x32x8(S)
