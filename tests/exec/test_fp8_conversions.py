@@ -152,3 +152,13 @@ def test_op_sel_on_the_f32_sources_changes_nothing(tmp_path):
         path.write_text(text)
         results.append(api.simulate(api.load_kernel(path), "cdna3").outputs["packed"])
     np.testing.assert_array_equal(results[1], results[0])
+
+
+def test_the_widening_pair_takes_omod_and_clamp_on_both_halves(tmp_path):
+    # v_cvt_pk_f32_fp8_e64 ... mul:2 clamp doubles each of the two f32 and clamps it to [0, 1] (a NaN to 0)
+    path = tmp_path / "fp8.s"
+    path.write_text(KERNEL.replace("v_cvt_pk_f32_fp8_e32 v[16:17], v10", "v_cvt_pk_f32_fp8_e64 v[16:17], v10 mul:2 clamp"))
+    o = api.simulate(api.load_kernel(path), "cdna3").outputs
+    decoded = _values("fp8")[o["packed"].view(np.uint8).reshape(256, 2, 4)[:, 0, :2]]
+    want = np.nan_to_num(np.clip(2 * decoded, 0, 1), nan=0.0).astype(np.float32)
+    np.testing.assert_array_equal(o["back"][:, 4:6], want)

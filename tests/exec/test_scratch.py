@@ -14,10 +14,10 @@ to the base; a swizzled V# a kernel builds itself lays out its records by the IS
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from exec_support import assert_assembles, needs_llvm_mc
 
 from gpusim import api
 from gpusim.errors import KernelFault
@@ -186,7 +186,7 @@ def test_a_multi_dword_access_through_the_private_segment_buffer_faults_like_a_g
     path.write_text(GFX90A_KERNEL.replace("buffer_load_dword v8, off, s[0:3], 0 offset:16",
                                           "buffer_load_dwordx2 v[8:9], off, s[0:3], 0 offset:16"))
     if shutil.which("llvm-mc-19"):
-        _assembles(path, "gfx90a")
+        assert_assembles(tmp_path, path.read_text(), "gfx90a")
     with pytest.raises(KernelFault) as info:
         api.simulate(api.load_kernel(path), "cdna2")
     msg = str(info.value)
@@ -266,12 +266,6 @@ def test_a_swizzled_buffer_lays_out_its_records_by_the_isa_formula(tmp_path, mod
     np.testing.assert_array_equal(r.outputs["back"], back)
 
 
-def _assembles(path, mcpu):
-    done = subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-filetype=obj", "-o",
-                           "/dev/null", str(path)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-
-
 # (kernel text, arch, expected outputs, VMEM reads and writes per wave): scratch_* on gfx942; on gfx90a buffer
 # instructions through the private segment buffer, 6 private stores where the gfx942 kernel's dwordx4 makes 5
 ROUND_TRIPS = {
@@ -280,13 +274,11 @@ ROUND_TRIPS = {
 }
 
 
-@pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is not installed")
+@needs_llvm_mc
 @pytest.mark.parametrize("text, mcpu", [(KERNEL, "gfx942"), (GFX90A_KERNEL, "gfx90a"), (SWIZZLED_KERNEL, "gfx90a")],
                          ids=["gfx942", "gfx90a", "swizzled"])
 def test_the_kernels_assemble_with_llvm_mc(tmp_path, text, mcpu):
-    path = tmp_path / "k.s"
-    path.write_text(text)
-    _assembles(path, mcpu)
+    assert_assembles(tmp_path, text, mcpu)
 
 
 @pytest.mark.parametrize("target", ROUND_TRIPS)

@@ -174,6 +174,15 @@ def _compare(s, A, B, R, cond):
             R[l] = _fclass(A[l] & M16, 5, 10, B[l])
 
 
+@njit(_nrt=False, error_model="numpy", inline="always")
+def _modified(x, scale, clamp):
+    """_modified is the value ``x`` times the omod ``scale``, then clamped to [0, 1] (a NaN to 0) with ``clamp``."""
+    x = x * scale
+    if clamp:
+        x = 0.0 if x != x else min(max(x, 0.0), 1.0)
+    return x
+
+
 @njit(_nrt=False, error_model="numpy")
 def _finish_float(R, dtype, clamp, omod):
     """_finish_float applies output modifiers (omod, then clamp to [0, 1])."""
@@ -182,28 +191,15 @@ def _finish_float(R, dtype, clamp, omod):
     scale = 2.0 if omod == 1 else 4.0 if omod == 2 else 0.5 if omod == 3 else 1.0
     for l in range(64):
         if dtype == DT_F32:
-            x = np.float64(f32(R[l])) * scale
-            if clamp:
-                x = 0.0 if x != x else min(max(x, 0.0), 1.0)
-            R[l] = bits32(np.float32(x))
+            R[l] = bits32(np.float32(_modified(np.float64(f32(R[l])), scale, clamp)))
         elif dtype == DT_F32X2:
-            halves = U(0)
-            for h in range(2):
-                x = np.float64(f32((U(R[l]) >> U(32 * h)) & M32)) * scale
-                if clamp:
-                    x = 0.0 if x != x else min(max(x, 0.0), 1.0)
-                halves |= U(bits32(np.float32(x))) << U(32 * h)
-            R[l] = halves
+            lo = bits32(np.float32(_modified(np.float64(f32(U(R[l]) & M32)), scale, clamp)))
+            hi = bits32(np.float32(_modified(np.float64(f32(U(R[l]) >> U(32))), scale, clamp)))
+            R[l] = U(lo) | (U(hi) << U(32))
         elif dtype == DT_F64:
-            x = f64(R[l]) * scale
-            if clamp:
-                x = 0.0 if x != x else min(max(x, 0.0), 1.0)
-            R[l] = bits64(x)
+            R[l] = bits64(_modified(f64(R[l]), scale, clamp))
         elif dtype == DT_F16:
-            x = np.float64(f16(R[l])) * scale
-            if clamp:
-                x = 0.0 if x != x else min(max(x, 0.0), 1.0)
-            R[l] = half_bits(np.float32(x))
+            R[l] = half_bits(np.float32(_modified(np.float64(f16(R[l])), scale, clamp)))
 
 
 @njit(_nrt=False, error_model="numpy")
