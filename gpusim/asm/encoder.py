@@ -66,6 +66,8 @@ _UNMODELLED_GFX942 = {
     "global_load_lds_": _LDS_DMA_HINT, "scratch_load_lds_": _LDS_DMA_HINT,
     "v_cvt_sr_": "gpusim models the fp8 conversions that round to nearest: v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32",
 }
+# an MFMA's broadcast and lane-swizzle modifiers, in llvm-mc's order, with the largest value it takes
+_MFMA_MODIFIER_LIMIT = {"cbsz": 7, "abid": 15, "blgp": 7}
 # the fp8 conversions: the packs take no clamp, the widenings' SDWA picks a source byte or word only (llvm-mc-19)
 _FP8_PACKS = (sems.V_CVT_PK_FP8_F32, sems.V_CVT_PK_BF8_F32)
 _FP8_WIDENINGS = (sems.V_CVT_F32_FP8, sems.V_CVT_F32_BF8, sems.V_CVT_PK_F32_FP8, sems.V_CVT_PK_F32_BF8)
@@ -319,11 +321,55 @@ class Encoder:
                 bits &= ~(1 << k)
         return bits
 
+    def _mfma_modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
+        """_mfma_modifiers sets M_CBSZ, M_ABID and M_BLGP of an MFMA as llvm-mc-19 takes them: cbsz 0-7, abid 0-15,
+        blgp 0-7, in that order, once each; on gfx942 an f64 MFMA takes neg:[A, B, C] in BLGP's bits instead.
+        Values llvm-mc takes but whose effect AMD does not document (the matrix instruction calculator's limits:
+        isa.InstrDef.mfma_modifiers) are refused as not supported."""
+        m = ins.modifiers
+        keys = [name for name, _ in ins.modifier_cols if name in _MFMA_MODIFIER_LIMIT or name == "neg"]
+        if d.fmt != "MFMA":
+            if keys:
+                raise self._fail(ins, f"{ins.mnemonic} takes no {keys[0]} (only the v_mfma instructions do)")
+            return
+        takes_neg = d.atype == "f64" and self.target == "gfx942"
+        order = ["cbsz", "abid", "neg" if takes_neg else "blgp"]
+        for name in keys:
+            if name not in order:
+                raise self._fail(ins, f"{ins.mnemonic} takes no {name} on {self.target}",
+                                 "gfx942's f64 MFMAs take neg:[A, B, C] where the others take blgp")
+        if keys != sorted(keys, key=order.index) or len(set(keys)) != len(keys):
+            raise self._fail(ins, f"{ins.mnemonic}'s modifiers must come once each, in the order "
+                                  f"{', '.join(order)} (as llvm-mc takes them)")
+        values = {}
+        for name, limit in _MFMA_MODIFIER_LIMIT.items():
+            v = m.get(name, 0)
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= limit:
+                raise self._fail(ins, f"{name}:{v} is out of range (0..{limit})")
+            values[name] = v
+        if takes_neg:
+            neg = m.get("neg", (0, 0, 0))
+            if not isinstance(neg, tuple) or not 1 <= len(neg) <= 3 or any(x not in (0, 1) for x in neg):
+                raise self._fail(ins, "neg takes one to three entries of 0 or 1, for A, B and C")
+            values["blgp"] = sum(1 << k for k, x in enumerate(neg) if x)
+        mods[M_CBSZ], mods[M_ABID], mods[M_BLGP] = values["cbsz"], values["abid"], values["blgp"]
+        max_cbsz, takes_blgp = d.mfma_modifiers
+        if values["cbsz"] > max_cbsz or values["abid"] >= 1 << values["cbsz"]:
+            raise UnsupportedInstruction(
+                f"cbsz:{values['cbsz']} abid:{values['abid']} on {ins.mnemonic} is not supported yet", ins.loc,
+                f"its {d.shape[3]} block(s) allow cbsz 0..{max_cbsz} and abid below 2**cbsz (AMD's matrix "
+                "instruction calculator); beyond that the hardware's behaviour is not documented")
+        if values["blgp"] and not takes_blgp:
+            raise UnsupportedInstruction(
+                f"blgp:{values['blgp']} on {ins.mnemonic} is not supported yet", ins.loc,
+                "AMD's matrix instruction calculator lists no BLGP for it on this target, so its effect is not "
+                "documented")
+
     def _modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
         self._check_memory_modifiers(ins, d)
         m = ins.modifiers
         known = {"offset", "offset0", "offset1", "glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "offen", "idxen",
-                 "addr64", "clamp", "omod", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "cbsz", "abid", "blgp",
+                 "addr64", "clamp", "omod", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "cbsz", "abid", "blgp", "neg",
                  "quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
                  "row_mirror", "row_half_mirror", "row_bcast", "row_mask", "bank_mask", "bound_ctrl", "fi",
                  "dst_sel", "dst_unused", "src0_sel", "src1_sel", "gds", "tfe", "high", "scc"}
@@ -382,11 +428,7 @@ class Encoder:
         if d.fmt == "VOP3P":
             mods[M_NEG] |= bits_of("neg_lo")
             mods[M_NEG_HI] |= bits_of("neg_hi")
-        mods[M_CBSZ] = bits_of("cbsz")
-        mods[M_ABID] = bits_of("abid")
-        mods[M_BLGP] = bits_of("blgp")
-        if d.fmt == "MFMA" and (mods[M_CBSZ] or mods[M_ABID] or mods[M_BLGP]):
-            raise UnsupportedInstruction(f"{ins.mnemonic} with cbsz/abid/blgp is not supported yet", ins.loc)
+        self._mfma_modifiers(ins, d, mods)
         # DPP
         mods[M_DPP] = NO_DPP
         if ins.suffix == "dpp" or any(k in m for k in ("quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl",
@@ -427,6 +469,8 @@ class Encoder:
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
+        if self.target not in d.targets and d.gfx942_name and self.target == "gfx942":
+            d = isa.lookup(d.gfx942_name)   # as llvm-mc: gfx942 takes the gfx90a MFMA names for its own
         if self.target not in d.targets:
             raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
         check_operands(ins, d)
@@ -500,8 +544,6 @@ class Encoder:
         mods[M_DTYPE] = _dst_kind(d.dst) if d.fmt in ("VOP1", "VOP2", "VOP3", "VOPC") else 0
         if d.fmt == "MFMA":
             m_, n_, k_, b_ = d.shape
-            if b_ > 1 and m_ != 4:
-                raise UnsupportedInstruction(f"multi-block MFMA '{ins.mnemonic}' is not supported yet", ins.loc)
             mods[M_SUB] = pack_shape(m_, n_, k_, b_, MFMA_TYPES[d.atype], MFMA_TYPES[d.btype])
         mods[M_FAST] = 1 if _fast_path_eligible(d, ins, ops, mods) else 0
         if d.sem in (sems.S_MOVK_I32, sems.S_CMOVK_I32, sems.S_CMPK_I32, sems.S_CMPK_U32, sems.S_ADDK_I32,
@@ -670,8 +712,11 @@ def _constant_type(d: isa.InstrDef, k: int, t: str, mods: np.ndarray) -> str:
     A v_fma_mix / v_mad_mix source marked f16 by its op_sel_hi bit gets the
     f16 constant (1.0 is 0x3C00), an f32 one the f32 constant. A 64-bit
     VOP3P source (v_pk_mov_b32) is two packed dwords and gets the f32
-    constant in its low dword, like the packed-f32 arithmetic.
+    constant in its low dword, like the packed-f32 arithmetic. An f64 MFMA's C
+    is 64 bits a value: its 1.0 is the f64 one.
     """
+    if d.fmt == "MFMA" and k == 2 and d.atype == "f64":
+        return "f64"
     if d.sem in MIX_SEMS:
         return "f16" if (mods[M_OPSEL_HI] >> k) & 1 else "f32"
     if d.fmt == "VOP3P" and t == "b64":

@@ -24,7 +24,7 @@ UNITS = ("salu", "smem", "branch", "valu", "trans", "mfma", "vmem", "lds", "msg"
 TARGETS = ("gfx90a", "gfx942")
 
 _KEYS = {"fmt", "sem", "type", "dst", "src", "src1", "src2", "srcs", "layout", "sub", "kind", "data", "atomic",
-         "returns", "trans", "shape", "atype", "btype", "passes", "targets", "encodings"}
+         "returns", "trans", "shape", "atype", "btype", "passes", "targets", "encodings", "gfx942_name"}
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,21 @@ class InstrDef:
     passes: int
     targets: tuple[str, ...]
     encodings: tuple[str, ...] = ()
+    gfx942_name: str = ""
+
+    @property
+    def mfma_modifiers(self) -> tuple[int, bool]:
+        """mfma_modifiers is (the largest CBSZ, whether the BLGP field has an effect) of an MFMA, as AMD's matrix
+        instruction calculator gives them (its ``cbsz_abid`` and ``blgp`` flags; tests/exec/data/mfma_layouts
+        holds them): the multi-block shapes broadcast A to at most 2**min(4, log2 blocks) blocks; every CDNA2
+        MFMA but the f64 ones takes BLGP, and on CDNA3 the multi-block, the two single-block f32 and the f64
+        ones do (the f64 ones read its bits as neg:[A, B, C])."""
+        blocks = self.shape[3]
+        f64 = self.atype == "f64"
+        max_cbsz = 0 if f64 or blocks == 1 else min(4, blocks.bit_length() - 1)
+        if "gfx942" in self.targets:
+            return max_cbsz, f64 or blocks > 1 or self.atype == "f32"
+        return max_cbsz, not f64
 
     @property
     def unit(self) -> str:
@@ -91,6 +106,7 @@ def _make(name: str, row: dict) -> InstrDef:
         atomic=row.get("atomic", ""), returns=bool(row.get("returns", False)), trans=bool(row.get("trans", False)),
         shape=shape, atype=row.get("atype", ""), btype=row.get("btype", ""), passes=int(row.get("passes", 0)),
         targets=tuple(row.get("targets", TARGETS)), encodings=tuple(row.get("encodings", ())),
+        gfx942_name=row.get("gfx942_name", ""),
     )
 
 
@@ -103,7 +119,13 @@ def table() -> dict[str, InstrDef]:
     """
     with open(data_dir("isa") / "gfx9.yaml") as f:
         rows = yaml.load(f, Loader=_SAFE_LOADER)
-    return {name: _make(name, row) for name, row in rows.items()}
+    out = {name: _make(name, row) for name, row in rows.items()}
+    for name, d in out.items():
+        alias = out.get(d.gfx942_name, None)
+        if d.gfx942_name and (alias is None or "gfx942" not in alias.targets
+                              or (alias.shape, alias.atype) != (d.shape, d.atype)):
+            raise ValueError(f"isa table: {name}: gfx942_name {d.gfx942_name} is no gfx942 MFMA of its shape")
+    return out
 
 
 def lookup(mnemonic: str) -> Optional[InstrDef]:

@@ -1,6 +1,7 @@
 """Parity with llvm-mc-19 on one instruction line: gpusim takes the line exactly when llvm-mc does.
 
-The line is put in a one-instruction kernel (line 8 of the file) for the target; llvm-mc-19 assembles it and
+The line is put in a one-instruction kernel (line 8 of the file) for the target, which has v0-v127 and
+a0-a127; llvm-mc-19 assembles it and
 gpusim loads it. A line llvm-mc refuses must be refused at line 8, naming the instruction; a line it takes
 must load, unless gpusim refuses it as not supported yet (UnsupportedInstruction) and the test allows that
 by naming what the message must say.
@@ -29,9 +30,9 @@ k:
 	.section .rodata,"a",@progbits
 	.p2align 6, 0x0
 	.amdhsa_kernel k
-		.amdhsa_next_free_vgpr 4
+		.amdhsa_next_free_vgpr 256
 		.amdhsa_next_free_sgpr 8
-		.amdhsa_accum_offset 4
+		.amdhsa_accum_offset 128
 	.end_amdhsa_kernel
 """
 needs_llvm_mc = pytest.mark.skipif(shutil.which("llvm-mc-19") is None, reason="llvm-mc-19 is needed")

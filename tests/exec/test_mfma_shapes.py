@@ -5,6 +5,7 @@ rounded once; bit-exact, with D apart from C, D on C (in place) and C an inline
 constant."""
 from __future__ import annotations
 
+import re
 import zlib
 from functools import lru_cache
 from pathlib import Path
@@ -13,7 +14,8 @@ import numpy as np
 import pytest
 
 from gpusim.asm import fields, isa
-from gpusim.asm.program import D0, K_IMM, K_VREG, KIND, M_SUB, N_MODS, N_SLOTS, S0, S1, S2, VAL
+from gpusim.asm.program import (D0, K_IMM, K_VREG, KIND, M_ABID, M_BLGP, M_CBSZ, M_SUB, N_MODS, N_SLOTS, S0,
+                                S1, S2, VAL)
 
 TYPES = {"f32": fields.T_F32, "xf32": fields.T_XF32, "f16": fields.T_F16, "bf16": fields.T_BF16,
          "i8": fields.T_I8, "fp8": fields.T_FP8, "bf8": fields.T_BF8, "f64": fields.T_F64}
@@ -87,7 +89,7 @@ def _calculator_layouts() -> dict:
 def _place(name: str, matrix: str, bits: int) -> dict:
     """_place maps each (block, row, column) of matrix A, B or D of ``name`` to (element of its lane, lane), as
     the calculator lays it out (tests/exec/data/mfma_layouts/regenerate.py); for D, an element is a register
-    (a register pair for f64)."""
+    (a register pair for f64). ``matrix`` may name a modified layout, as "A:cbsz2abid1" or "B:blgp3"."""
     out = {}
     for block, row, col, reg, lane, low in _calculator_layouts()[f"{name}:{matrix}"].tolist():
         out[block, row, col] = ((32 * reg + low) // bits, lane)
@@ -98,24 +100,59 @@ def test_the_layouts_cover_every_mfma_of_the_table():
     assert sorted({key.split(":")[0] for key in _calculator_layouts()}) == MFMAS
 
 
+@pytest.mark.parametrize("name", MFMAS)
+def test_the_modifiers_each_mfma_takes_are_the_calculators(name):
+    """The largest CBSZ and whether BLGP swizzles B, as the encoder allows them, are the calculator's flags."""
+    assert isa.table()[name].mfma_modifiers == tuple(_calculator_layouts()[f"{name}:flags"].tolist())
+
+
 @pytest.mark.parametrize("c_mode", ["apart", "in_place", "inline"])
 @pytest.mark.parametrize("name", MFMAS)
 def test_mfma_matches_layout_reference(name, c_mode):
+    _check_against_layouts(name, c_mode)
+
+
+MODIFIED = sorted({tuple(key.split(":")[::2]) for key in _calculator_layouts() if key.count(":") == 2})
+
+
+@pytest.mark.parametrize("name, modifier", MODIFIED, ids=[f"{n}:{m}" for n, m in MODIFIED])
+def test_cbsz_abid_and_blgp_read_the_entries_the_calculator_names(name, modifier):
+    """Under CBSZ/ABID each block reads the A of the block the calculator names, and under BLGP each lane of B
+    the lane it names."""
+    matrix = "A" if modifier.startswith("cbsz") else "B"
+    values = {k: int(v) for k, v in re.findall(r"([a-z]+?)(\d+)", modifier)}
+    _check_against_layouts(name, "apart", {matrix: f"{matrix}:{modifier}"}, values)
+
+
+@pytest.mark.parametrize("name", ["v_mfma_f64_16x16x4_f64", "v_mfma_f64_4x4x4_4b_f64"])
+@pytest.mark.parametrize("neg", range(1, 8))
+def test_gfx942_f64_neg_negates_a_b_and_c(name, neg):
+    """gfx942's f64 MFMAs read BLGP's three bits as neg:[A, B, C] (llvm-mc encodes them there)."""
+    _check_against_layouts(name, "apart", {}, {"blgp": neg}, negate=neg)
+
+
+def _check_against_layouts(name, c_mode, layouts=None, modifiers=None, negate=0):
+    """_check_against_layouts runs ``name`` through exec_mfma on random operands, C apart from D, on D (in place)
+    or an inline constant, with the modifiers ``modifiers`` (cbsz, abid, blgp) set, and holds D bit for bit
+    to the numpy reference built from the calculator's layouts (``layouts`` names modified ones for A or B);
+    ``negate`` negates A, B and C (bits 0-2) in the reference."""
     from gpusim.exec.kernels.mfma import SCRATCH_ROWS_NEEDED, exec_mfma
 
+    layouts = layouts or {}
     d = isa.table()[name]
     M, N, K, NB = d.shape
-    rng = np.random.default_rng(zlib.crc32(f"{name} {c_mode}".encode()))
+    rng = np.random.default_rng(zlib.crc32(f"{name} {c_mode} {layouts} {modifiers} {negate}".encode()))
     kpl = K * M * NB // 64 if d.atype == "f64" else K if NB > 1 else K * M // 64   # values a lane holds
     av, araw = _operand(rng, d.atype, 64 * kpl)
     bv, braw = _operand(rng, d.btype, 64 * kpl)
     av, araw, bv, braw = (x.reshape(64, kpl) for x in (av, araw, bv, braw))
     A = np.zeros((NB, M, K))
     B = np.zeros((NB, K, N))
-    for (b, i, k), (e, lane) in _place(name, "A", BITS.get(d.atype, 32)).items():
+    for (b, i, k), (e, lane) in _place(name, layouts.get("A", "A"), BITS.get(d.atype, 32)).items():
         A[b, i, k] = av[lane, e]
-    for (b, k, j), (e, lane) in _place(name, "B", BITS.get(d.btype, 32)).items():
+    for (b, k, j), (e, lane) in _place(name, layouts.get("B", "B"), BITS.get(d.btype, 32)).items():
         B[b, k, j] = bv[lane, e]
+    A, B = (-A if negate & 1 else A), (-B if negate & 2 else B)
     acc = np.zeros((NB, M, N))
     for k in range(K):
         acc = acc + A[:, :, k, None] * B[:, None, k, :]
@@ -156,8 +193,12 @@ def test_mfma_matches_layout_reference(name, c_mode):
     if c_mode == "inline":
         ops[0, S2, KIND] = K_IMM
         ops[0, S2, VAL] = c_bits
+    if negate & 4:
+        C = -C
     mods = np.zeros((1, N_MODS), np.int64)
     mods[0, M_SUB] = fields.pack_shape(M, N, K, NB, TYPES[d.atype], TYPES[d.btype])
+    for key, col in (("cbsz", M_CBSZ), ("abid", M_ABID), ("blgp", M_BLGP)):
+        mods[0, col] = (modifiers or {}).get(key, 0)
     before = vreg.copy()
     T = np.zeros((SCRATCH_ROWS_NEEDED, 64), np.uint64)
     assert exec_mfma(0, w, ops, mods, vreg, T) == 0
@@ -176,7 +217,8 @@ def test_mfma_matches_layout_reference(name, c_mode):
 
 
 def test_run_time_shape_product_matches_the_compiled_shapes():
-    """_dot_any, the product for shapes without a compiled-in one, sums exactly as each of those.
+    """_dot_any, the product for shapes without a compiled-in one (the 2- and 4-block ones among them), sums
+    exactly as each of those.
 
     The staged operands are f32 values, as every non-f64 MFMA stages them: their float64 products are
     exact, so the compiled shapes' fused multiply-adds round exactly as _dot_any's multiply-then-add.
@@ -184,8 +226,14 @@ def test_run_time_shape_product_matches_the_compiled_shapes():
     from gpusim.exec.kernels import mfma
 
     rng = np.random.default_rng(7)
-    for (M, N, K, NB) in sorted({isa.table()[name].shape for name in MFMAS if isa.table()[name].atype != "f64"}):
-        dot = getattr(mfma, f"_dot_{M}x{N}x{K}" + ("_16b" if NB > 1 else ""))
+    compiled = {}
+    for name in MFMAS:
+        M, N, K, NB = shape = isa.table()[name].shape
+        dot = getattr(mfma, f"_dot_{M}x{N}x{K}" + ("_16b" if NB > 1 else ""), None)
+        if isa.table()[name].atype != "f64" and dot is not None and NB in (1, 16):
+            compiled[shape] = dot
+    assert len(compiled) == 10
+    for (M, N, K, NB), dot in sorted(compiled.items()):
         S = rng.standard_normal(mfma.SCRATCH_ROWS_NEEDED * 64).astype(np.float32).astype(np.float64)
         want = S.copy()
         dot(want)
@@ -205,3 +253,14 @@ def test_each_compiled_product_has_a_name_of_its_own():
     assert len(products) == 10
     names = [f.py_func.__qualname__ for f in products]
     assert len(set(names)) == len(names), names
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_an_f64_mfmas_inline_constant_c_is_the_f64_value(timing):
+    """Through the assembler: 0.5 and 1.0 as an f64 MFMA's C are f64 constants (they were read as f32 bits, a
+    denormal near 0), and neg:[1,0,1] negates A and C (tests/exec/data/mfma_f64_inline_c.s)."""
+    import gpusim
+    from exec_support import fixture_path
+
+    r = gpusim.simulate(gpusim.load_kernel(fixture_path("mfma_f64_inline_c.s")), "cdna3", check=True, timing=timing)
+    assert len(r.checks) == 2 and all(c.passed for c in r.checks), [c.describe() for c in r.checks]

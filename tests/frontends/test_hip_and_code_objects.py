@@ -201,8 +201,9 @@ HEADER_FUNCTIONS = {
     # __ballot/__any/__all_sync with 64-bit masks, __shfl_down of a double and __shfl_xor of a long long
     "cooperative_groups.hip": (8, {"ds_bpermute_b32", "s_barrier"}),
     # gfx942's builtins: the f64 MFMA (its D layout), an f64 atomicAdd, the fp8 pack and its widening
-    "matrix_builtins.hip": (4, {"v_mfma_f64_16x16x4_f64", "v_mfma_f64_4x4x4_4b_f64", "global_atomic_add_f64",
+    "matrix_builtins.hip": (5, {"v_mfma_f64_16x16x4_f64", "v_mfma_f64_4x4x4_4b_f64", "global_atomic_add_f64",
                                 "v_cvt_pk_fp8_f32", "v_cvt_f32_fp8_sdwa"}),
+    "multiblock_mfma.hip": (3, {"v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_32x32x4_2b_f16"}),
 }
 
 

@@ -212,3 +212,31 @@ def test_a_cast_to_fp8_packs_each_value_into_its_code(rng):
                 types={"y_ptr": "*fp8e4b8"})
     assert "v_cvt_pk_fp8_f32" in _asm(km.to_fp8_kernel, args, {"BLOCK": 256}, "cdna3", types={"y_ptr": "*fp8e4b8"})
     np.testing.assert_array_equal(y, codes)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "i8"])
+@pytest.mark.parametrize("m, n", [(4, 64), (64, 4)])
+def test_a_dot_of_four_rows_or_columns_broadcasts_over_the_4x4_blocks(rng, arch, dtype, m, n):
+    # Triton computes a 4-row (or 4-column) dot on the 16-block 4x4x4 MFMAs, each broadcasting one of 16 A
+    # blocks to all of them (cbsz:4 abid:0..15)
+    k = 64
+    if dtype == "i8":
+        a, b = rng.integers(-128, 128, (m, k)).astype(np.int8), rng.integers(-128, 128, (k, n)).astype(np.int8)
+        c, want, types = np.zeros((m, n), np.int32), a.astype(np.int64) @ b, None
+    else:
+        a, b = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
+        if dtype == "f16":
+            a, b, types = a.astype(np.float16), b.astype(np.float16), None
+            want = a.astype(np.float64) @ b
+        else:   # bf16 as its bits: the top half of each f32
+            a, b = ((x.view(np.uint32) >> 16).astype(np.uint16) for x in (a, b))
+            types = {"a_ptr": "*bf16", "b_ptr": "*bf16"}
+            want = ((a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+                    @ (b.astype(np.uint32) << 16).view(np.float32))
+        c = np.zeros((m, n), np.float32)
+    args, cx = (a, b, c), dict(M=m, N=n, K=k, INT=dtype == "i8")
+    gt.simulate(km.small_dot_kernel, grid=(1,), args=args, constexprs=cx, timing=False, arch=arch, types=types)
+    asm = _asm(km.small_dot_kernel, args, cx, arch, types)
+    assert re.search(r"v_mfma_\w+4x4x4\w* .* cbsz:4 abid:15", asm), asm
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5 if dtype != "i8" else 0)

@@ -79,3 +79,16 @@ def to_fp8_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask).to(tl.float8e4b8), mask=mask)
+
+
+@triton.jit
+def small_dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, INT: tl.constexpr):
+    """One M x N tile of A (M x K) @ B (K x N), all row-major; an M of 4 is a decode step's few rows."""
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    if INT:
+        c = tl.dot(a, b, out_dtype=tl.int32)
+    else:
+        c = tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)

@@ -9,14 +9,24 @@ single-block M x N x K instruction with ``kpl`` K-values per lane:
   i = 4 * G * (r // 4) + 4 * g + r % 4 and G = 64 / N lane groups; for the
   f64 shape (16x16x4) r is a register pair and i = G * r + g.
 
-The 16-block 4x4 shapes hold block b in lanes 4b..4b+3:
-A[i][k].b at lane 4b + i, D[i][j].b in register i at lane 4b + j. The
-4-block f64 one (v_mfma_f64_4x4x4_4b_f64) holds one value a lane: A[i][k].b
+A shape of NB > 1 blocks (M * NB = 64) holds block b's A[i][k] at lane
+M * b + i and B[k][j] at lane N * b + j, element k. Its D is laid out per
+block as a single block's, block b in the M * N / 64 registers after block
+b - 1's; but the 16-block 4x4 shapes hold D[i][j].b in register i at lane
+4b + j. The 4-block f64 one (v_mfma_f64_4x4x4_4b_f64) holds one value a lane: A[i][k].b
 at lane 4b + i + 16k, B[k][j].b at lane 4b + j + 16k, D[i][j].b in the one
 register pair at lane 4b + j + 16i.
 Elements narrower than 32 bits are packed from the low bits up; f64 values
 take register pairs; xf32 inputs are f32 registers rounded to TF32 (10
-mantissa bits, nearest-even) before the product. Products are summed in float64 in k order, C is added
+mantissa bits, nearest-even) before the product.
+
+The modifiers (the calculator's _get_cbsz_abid_transformed_block and
+_get_blgp_transformed_lane): with CBSZ c and ABID a, block b reads its A from
+block (b >> c << c) + a, one block broadcast to each aligned group of 2**c;
+BLGP p gives each lane of B another lane's value (1: lanes 0-31 to both
+halves, 2: lanes 32-63 to both, 3: rotate down by 16, 4-7: lanes
+16 (p - 4)..16 (p - 4) + 15 to every quarter). On gfx942 the f64 MFMAs read
+the same three bits as neg:[A, B, C] instead, negating those operands. Products are summed in float64 in k order, C is added
 and the result rounded once, which is within the hardware's documented
 accuracy; integer sums are exact this way (int8 products summed over at most
 32 k, plus an int32 C, stay far below 2**53).
@@ -25,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.fields import T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8, T_XF32
-from gpusim.asm.program import D0, M_SUB, S0, S1, S2, VAL
+from gpusim.asm.program import D0, M_ABID, M_BLGP, M_CBSZ, M_SUB, S0, S1, S2, VAL
 from gpusim.exec.kernels.bits import bf16, bits32, bits64, f32, f64
 from gpusim.exec.kernels.fp8 import fp8_value
 
@@ -36,7 +46,8 @@ U = np.uint64
 # product and store loop runs over contiguous memory:
 #   A at _SA, lane-major: element e of lane l at _SA + 64 * e + l (64 * kpl <= 512);
 #   B at _SB, likewise;
-#   D at _SD in register order: the sum for register r, lane l at _SD + 64 * r + l (<= 1024).
+#   D at _SD in register order: the sum for register r, lane l at _SD + 64 * r + l (<= 2048);
+#   _ST, one row of 64 values, a copy of B's lanes for a BLGP swizzle.
 # So A[i][k] (block b) is at _SA + 64 * (k % kpl) + M * (k // kpl + b) + i and
 # B[k][j] at _SB + 64 * (k % kpl) + N * (k // kpl + b) + j, with b = 0 for a
 # single-block shape and kpl = K for a 16-block one.
@@ -44,7 +55,8 @@ MFMA_STAGE = 8
 _SA = MFMA_STAGE * 64
 _SB = _SA + 512
 _SD = _SB + 512
-SCRATCH_ROWS_NEEDED = MFMA_STAGE + 32
+_ST = _SD + 2048
+SCRATCH_ROWS_NEEDED = MFMA_STAGE + 49
 
 
 @njit(_nrt=False)
@@ -133,20 +145,22 @@ def _stage(vreg, w, base, t, kpl, S, off):
 
 
 @njit(_nrt=False)
-def _d_slot(i, b, N, G, NB, pairs):
+def _d_slot(i, b, M, N, NB, pairs):
     """_d_slot is where row i of D's block b starts in the staged D (register order).
 
     A single-block shape holds D[i][j] in register 4 * (i // (4 * G)) + i % 4 at
     lane N * ((i // 4) % G) + j (G = 64 / N lane groups); one whose D takes
     register ``pairs`` (f64) holds it in pair i // G at lane N * (i % G) + j;
-    a 16-block one holds D[i][j].b in register i at lane N * b + j (AMD's
-    matrix instruction calculator, --D-matrix --register-layout).
+    a 16-block one holds D[i][j].b in register i at lane N * b + j, and the
+    2- and 4-block ones hold block b as one block, after b * M * N / 64
+    registers (AMD's matrix instruction calculator, --D-matrix --register-layout).
     """
-    if NB > 1:
+    G = 64 // N
+    if N == 4 and NB > 1:
         return _SD + 64 * i + N * b
     if pairs:
         return _SD + 64 * (i // G) + N * (i % G)
-    return _SD + 64 * (4 * (i // (4 * G)) + i % 4) + N * ((i // 4) % G)
+    return _SD + M * N * b + 64 * (4 * (i // (4 * G)) + i % 4) + N * ((i // 4) % G)
 
 
 def _make_dot(M, N, K, NB):
@@ -163,7 +177,6 @@ def _make_dot(M, N, K, NB):
     """
     KPL = K if NB > 1 else K * M // 64
     KC = min(K, 8)  # KPL divides KC
-    G = 64 // N
 
     def dot(S):
         for k0 in range(0, K, KC):
@@ -171,7 +184,7 @@ def _make_dot(M, N, K, NB):
                 a = _SA + M * (k0 // KPL + b)
                 bo = _SB + N * (k0 // KPL + b)
                 for i in range(M):
-                    d = _d_slot(i, b, N, G, NB, False)
+                    d = _d_slot(i, b, M, N, NB, False)
                     for j in range(N):
                         acc = 0.0 if k0 == 0 else S[d + j]
                         for k in range(KC):  # element k % KPL of lane block k // KPL
@@ -207,10 +220,9 @@ def _dot_any(S, M, N, K, NB, pairs):
     It never fuses a multiply and an add, so f64 products round as the hardware's do before the sum.
     """
     kpl = K if NB > 1 else (K * M) // 64
-    G = 64 // N
     for b in range(NB):
         for i in range(M):
-            d = _d_slot(i, b, N, G, NB, pairs)
+            d = _d_slot(i, b, M, N, NB, pairs)
             for j in range(N):
                 S[d + j] = 0.0
             for k in range(K):
@@ -234,24 +246,69 @@ def _dot_f64_4x4x4_4b(S):
 
 
 @njit(_nrt=False)
-def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs):
+def _broadcast_a(S, M, kpl, cbsz, abid):
+    """_broadcast_a applies CBSZ and ABID to the staged A of a multi-block shape (block b at lanes M * b..,
+    M * NB = 64): every block takes the A of block (b >> cbsz << cbsz) + abid. The block each group reads from
+    keeps its own values, so the copy may run in place."""
+    for e in range(kpl):
+        o = _SA + 64 * e
+        for l in range(64):
+            b = l // M
+            S[o + l] = S[o + M * (((b >> cbsz) << cbsz) + abid) + l % M]
+
+
+@njit(_nrt=False)
+def _blgp_lane(l, blgp):
+    """_blgp_lane is the lane of B whose value lane ``l`` reads under BLGP ``blgp`` (0: its own)."""
+    if blgp == 1:
+        return l % 32
+    if blgp == 2:
+        return 32 + l % 32
+    if blgp == 3:
+        return (l + 16) % 64
+    if blgp >= 4:
+        return 16 * (blgp - 4) + l % 16
+    return l
+
+
+@njit(_nrt=False)
+def _swizzle_b(S, kpl, blgp):
+    """_swizzle_b applies BLGP to the staged B: lane l of each element takes lane _blgp_lane(l) (through _ST)."""
+    for e in range(kpl):
+        o = _SB + 64 * e
+        for l in range(64):
+            S[_ST + l] = S[o + l]
+        for l in range(64):
+            S[o + l] = S[_ST + _blgp_lane(l, blgp)]
+
+
+@njit(_nrt=False)
+def _negate(S, off, n):
+    for x in range(n):
+        S[off + x] = -S[off + x]
+
+
+@njit(_nrt=False)
+def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs, neg_c):
     """_write_d adds C to the staged sums, rounds once to the destination type and stores D.
 
     The staged D is in register order, so each lane loop is contiguous. Every
     C value is read before its D is written, so D may be C; the common
     in-place case gets its own loops, as the vectoriser cannot prove the two
     registers equal. Integer sums take C exactly: sums of at most 32 int8
-    products and an int32 are integers far below 2**53.
+    products and an int32 are integers far below 2**53. ``neg_c`` (f64 only:
+    gfx942's neg:[_, _, 1]) subtracts C instead.
     """
     if t == T_F64:
+        sign = -1.0 if neg_c else 1.0
         if c_is_imm:
-            cv = f64(U(c_imm))
+            cv = sign * f64(U(c_imm))
             for x in range(64 * nregs):
                 S[_SD + x] += cv
         else:
             for r in range(nregs):
                 for l in range(64):
-                    S[_SD + 64 * r + l] += f64(U(vreg[w, rc + 2 * r, l]) | (U(vreg[w, rc + 2 * r + 1, l]) << U(32)))
+                    S[_SD + 64 * r + l] += sign * f64(U(vreg[w, rc + 2 * r, l]) | (U(vreg[w, rc + 2 * r + 1, l]) << U(32)))
         for r in range(nregs):
             for l in range(64):
                 x = bits64(S[_SD + 64 * r + l])
@@ -291,7 +348,9 @@ def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs):
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
 @njit(_nrt=False, cache=True)
 def exec_mfma(i, w, ops, mods, vreg, T):
-    """exec_mfma runs v_mfma instruction ``i`` for wave ``w`` (all lanes; EXEC is ignored by MFMA).
+    """exec_mfma runs v_mfma instruction ``i`` for wave ``w`` (all lanes; EXEC is ignored by MFMA), with its
+    CBSZ, ABID and BLGP (for f64, neg) modifiers as the module docstring says; the encoder refuses the values
+    whose effect is not documented.
 
     Uses rows MFMA_STAGE.. of the scratch ``T`` to stage A, B and the float64 sums.
     """
@@ -309,11 +368,26 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     c_is_imm = ops[i, S2, 0] == 3  # K_IMM: an inline constant accumulator
     c_imm = ops[i, S2, VAL]
     kpl = (K * M * NB) // 64 if atype == T_F64 else K if NB > 1 else (K * M) // 64
-    if kpl > 8 or M * N * NB > 1024:
+    if kpl > 8 or M * N * NB > 2048:
         return -1  # more than the staging area holds: no such instruction in the table
     S = T.reshape(T.size).view(np.float64)
     _stage(vreg, w, ra, atype, kpl, S, _SA)
     _stage(vreg, w, rb, btype, kpl, S, _SB)
+    cbsz = mods[i, M_CBSZ]
+    abid = mods[i, M_ABID]
+    blgp = mods[i, M_BLGP]
+    neg_c = False
+    if atype == T_F64:
+        if blgp & 1:
+            _negate(S, _SA, 64 * kpl)
+        if blgp & 2:
+            _negate(S, _SB, 64 * kpl)
+        neg_c = (blgp & 4) != 0
+    else:
+        if cbsz != 0 or abid != 0:
+            _broadcast_a(S, M, kpl, cbsz, abid)
+        if blgp != 0:
+            _swizzle_b(S, kpl, blgp)
     shape = (M << 24) | (N << 16) | (K << 8) | NB  # 0xMMNNKKBB
     if atype == T_F64 and NB > 1:
         _dot_f64_4x4x4_4b(S)
@@ -341,5 +415,5 @@ def exec_mfma(i, w, ops, mods, vreg, T):
         _dot_4x4x4_16b(S)
     else:
         _dot_any(S, M, N, K, NB, False)
-    _write_d(vreg, w, rc, rd, atype, c_is_imm, c_imm, S, (M * N * NB) // 64)
+    _write_d(vreg, w, rc, rd, atype, c_is_imm, c_imm, S, (M * N * NB) // 64, neg_c)
     return 0

@@ -7,10 +7,15 @@ each instruction this runs ``matrix_calculator.py --architecture cdna3 (gfx942 n
 ``:D``; C is laid out as D) has one row per matrix entry: block, row, column, the entry's first register
 (counted in 32-bit registers), its lane, and the low bit of its element in that register.
 
+For the instructions of MODIFIED it also keeps A under CBSZ c and ABID a (``NAME:A:cbsz{c}abid{a}``, the
+entry each block reads) and B under each BLGP p (``NAME:B:blgp{p}``); and for every MFMA ``NAME:flags``, the
+largest CBSZ the calculator allows and whether it takes BLGP.
+
     python tests/exec/data/mfma_layouts/regenerate.py PATH/TO/matrix_calculator.py   (needs tabulate)
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -25,27 +30,43 @@ from gpusim.asm import isa  # noqa: E402
 ENTRY = re.compile(r"v(?:\[(\d+):(\d+)\]|(\d+))\{(\d+)\}(?:\.\[(\d+):(\d+)\])?")
 
 
-def layout(calculator: str, arch: str, name: str, matrix: str) -> np.ndarray:
-    """layout is the calculator's register layout of one matrix of one instruction as rows of
-    (block, row, column, first register, lane, low bit)."""
+# one instruction of each multi-block shape and type family, and single-block ones that take BLGP
+MODIFIED = ("v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x4_4b_f16", "v_mfma_f32_4x4x4_16b_bf16",
+            "v_mfma_i32_4x4x4_16b_i8", "v_mfma_f32_32x32x2_f32", "v_mfma_f32_32x32x8f16", "v_mfma_f32_16x16x2bf16")
+
+
+def layout(calculator: str, arch: str, name: str, matrix: str, *modifier: str) -> np.ndarray:
+    """layout is the calculator's register layout of one matrix of one instruction (under ``modifier``, such as
+    "--cbsz", "1") as rows of (block, row, column, first register, lane, low bit)."""
     text = subprocess.run([sys.executable, calculator, "--architecture", arch, "--instruction", name,
-                           f"--{matrix}-matrix", "--register-layout", "--csv"], capture_output=True, text=True,
-                          check=True).stdout
-    rows, block = [], None
+                           f"--{matrix}-matrix", "--register-layout", "--csv", *modifier], capture_output=True,
+                          text=True, check=True).stdout
+    rows, blocks = [], None
     for line in text.splitlines():
-        if line.startswith("Block "):
-            block = int(line.split()[1])
-        elif block is not None and line[:1].isdigit():
+        if line.startswith("Block"):   # "Block 3", or "Blocks 0, 1" for blocks that read the same entries
+            blocks = [int(b) for b in line.split(maxsplit=1)[1].split(",")]
+        elif blocks is not None and line[:1].isdigit():
             cells = line.split(",")
             for col, cell in enumerate(cells[1:]):
                 m = ENTRY.fullmatch(cell.strip())
                 if m is None:
                     raise ValueError(f"{name} {matrix}: unexpected entry {cell!r}")
                 reg = int(m.group(2) if m.group(2) is not None else m.group(3))
-                rows.append((block, int(cells[0]), col, reg, int(m.group(4)), int(m.group(6) or 0)))
+                for block in blocks:
+                    rows.append((block, int(cells[0]), col, reg, int(m.group(4)), int(m.group(6) or 0)))
     if not rows:
         raise ValueError(f"the calculator has no {matrix} layout for {name} on {arch}")
     return np.array(rows, np.int16)
+
+
+def flags(calculator: str, arch: str, name: str) -> np.ndarray:
+    """flags is (the largest CBSZ, takes BLGP) of one instruction, from the calculator's own table."""
+    spec = importlib.util.spec_from_file_location("matrix_calculator", calculator)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    info = module.dict_insts[arch][name]
+    max_cbsz = min(4, info["blocks"].bit_length() - 1) if info["cbsz_abid"] else 0
+    return np.array([max_cbsz, int(info["blgp"])], np.int16)
 
 
 def main(calculator: str) -> None:
@@ -55,6 +76,15 @@ def main(calculator: str) -> None:
             arch = "cdna3" if "gfx942" in d.targets else "cdna2"
             for matrix in "ABD":
                 out[f"{name}:{matrix}"] = layout(calculator, arch, name, matrix)
+            out[f"{name}:flags"] = flags(calculator, arch, name)
+            if name in MODIFIED:
+                max_cbsz, blgp = out[f"{name}:flags"]
+                for c in range(1, max_cbsz + 1):
+                    for a in sorted({0, 1, (1 << c) - 1}):
+                        out[f"{name}:A:cbsz{c}abid{a}"] = layout(calculator, arch, name, "A", "--cbsz", str(c),
+                                                                 "--abid", str(a))
+                for p in range(1, 8) if blgp else ():
+                    out[f"{name}:B:blgp{p}"] = layout(calculator, arch, name, "B", "--blgp", str(p))
     np.savez_compressed(Path(__file__).with_name("layouts.npz"), **out)
 
 
