@@ -66,6 +66,41 @@ _UNMODELLED_GFX942 = {
     "global_load_lds_": _LDS_DMA_HINT, "scratch_load_lds_": _LDS_DMA_HINT,
     "v_cvt_sr_": "gpusim models the fp8 conversions that round to nearest: v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32",
 }
+# The integer VALU instructions llvm-mc-19 takes clamp on (the same on gfx90a and gfx942; every other integer one
+# refuses it). Under clamp the adds, subtracts and dot products saturate to the destination's range (LLVM
+# selects them so for uaddsat, saddsat, usubsat, ssubsat and the dot intrinsics' clamp argument); for the rest
+# the hardware's saturation is not documented, so gpusim refuses clamp on them as not supported.
+_INTEGER_CLAMP_SATURATES = frozenset((
+    "v_add_u32", "v_sub_u32", "v_subrev_u32", "v_add_i32", "v_sub_i32", "v_add_u16", "v_sub_u16", "v_subrev_u16",
+    "v_add_i16", "v_sub_i16", "v_pk_add_u16", "v_pk_sub_u16", "v_pk_add_i16", "v_pk_sub_i16", "v_dot2_i32_i16",
+    "v_dot2_u32_u16", "v_dot4_i32_i8", "v_dot4_u32_u8", "v_dot8_i32_i4", "v_dot8_u32_u4", "v_dot2c_i32_i16",
+    "v_dot4c_i32_i8", "v_dot8c_i32_i4"))
+_INTEGER_CLAMP_UNMODELLED = frozenset((
+    "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32",
+    "v_mad_i32_i24", "v_mad_u32_u24", "v_mul_i32_i24", "v_mul_u32_u24", "v_mad_u16", "v_mad_i64_i32",
+    "v_mad_u64_u32", "v_sad_u32", "v_pk_ashrrev_i16", "v_pk_lshlrev_b16", "v_pk_lshrrev_b16", "v_pk_mad_i16",
+    "v_pk_mad_u16", "v_pk_max_i16", "v_pk_max_u16", "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32",
+    "v_pk_mul_lo_u16"))
+_FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
+
+
+def _takes_clamp(d: isa.InstrDef) -> bool:
+    """_takes_clamp tells whether llvm-mc-19 takes the clamp modifier on ``d`` (probed over every VALU instruction
+    of the table; tests/asm/test_operand_classes_llvm.py holds gpusim to it): the float VALU instructions that
+    have a VOP3 form, but v_cmp[x]_class and the fp8 packs, and the integer ones of _INTEGER_CLAMP_SATURATES
+    and _INTEGER_CLAMP_UNMODELLED."""
+    if d.fmt not in ("VOP1", "VOP2", "VOP3", "VOP3P", "VOPC") or d.layout == "vop2_k":
+        return False
+    if d.encodings and "e64" not in d.encodings and d.fmt in ("VOP1", "VOP2", "VOPC"):
+        return False
+    if d.name in _INTEGER_CLAMP_SATURATES or d.name in _INTEGER_CLAMP_UNMODELLED:
+        return True
+    if d.sem in _FP8_PACKS or d.sem in (sems.V_CMP_CLASS_F16, sems.V_CMP_CLASS_F32, sems.V_CMP_CLASS_F64):
+        return False
+    return d.dst in _FLOAT_TYPES or any(t in _FLOAT_TYPES for t in d.src[:max(d.srcs, 1)]) or d.sem in (
+        sems.V_DOT2C_F32_F16, sems.V_FMA_MIX_F32, sems.V_FMA_MIXLO_F16, sems.V_FMA_MIXHI_F16)
+
+
 # an MFMA's broadcast and lane-swizzle modifiers, in llvm-mc's order, with the largest value it takes
 _MFMA_MODIFIER_LIMIT = {"cbsz": 7, "abid": 15, "blgp": 7}
 # the fp8 conversions: the packs take no clamp, the widenings' SDWA picks a source byte or word only (llvm-mc-19)
@@ -74,7 +109,7 @@ _FP8_WIDENINGS = (sems.V_CVT_F32_FP8, sems.V_CVT_F32_BF8, sems.V_CVT_PK_F32_FP8,
 # the VOP1/VOP2/VOPC/VOP3 instructions llvm-mc-19 takes op_sel on (gfx90a and gfx942; v_cvt_pk_*8_f32 gfx942's);
 # op_sel_hi belongs to VOP3P alone
 _VOP3_OPSEL = frozenset(("v_mad_f16", "v_fma_f16", "v_mad_u16", "v_div_fixup_f16", "v_pack_b32_f16",
-                         "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"))
+                         "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_add_i16", "v_sub_i16"))
 # the MUBUF loads llvm-mc takes with the lds modifier (gfx90a and gfx942)
 _LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
@@ -321,6 +356,20 @@ class Encoder:
                 bits &= ~(1 << k)
         return bits
 
+    def _check_clamp(self, ins: Instruction, d: isa.InstrDef) -> None:
+        """_check_clamp refuses clamp where llvm-mc-19 does (_takes_clamp), at its column, and as not supported
+        the integer instructions llvm-mc takes it on but gpusim cannot say how they saturate."""
+        if not _takes_clamp(d):
+            col = dict(ins.modifier_cols).get("clamp", ins.loc.col)
+            raise AsmError(f"{ins.mnemonic} takes no clamp", SourceLoc(ins.loc.file, ins.loc.line, col, ins.loc.text),
+                           "clamp belongs to the float VALU instructions and to the integer adds, subtracts, "
+                           "multiply-adds and dot products")
+        if d.name in _INTEGER_CLAMP_UNMODELLED:
+            raise UnsupportedInstruction(
+                f"clamp on {ins.mnemonic} is not supported yet", ins.loc,
+                "gpusim saturates the integer adds, subtracts and dot products under clamp, as LLVM selects them "
+                "for saturating arithmetic; how the others saturate is not documented")
+
     def _mfma_modifiers(self, ins: Instruction, d: isa.InstrDef, mods: np.ndarray) -> None:
         """_mfma_modifiers sets M_CBSZ, M_ABID and M_BLGP of an MFMA as llvm-mc-19 takes them: cbsz 0-7, abid 0-15,
         blgp 0-7, in that order, once each; on gfx942 an f64 MFMA takes neg:[A, B, C] in BLGP's bits instead.
@@ -409,8 +458,8 @@ class Encoder:
             raise self._fail(ins, "the gds/addr64/tfe forms are not supported yet")
         mods[M_ADDR] = addr
         mods[M_CLAMP] = 1 if m.get("clamp") else 0
-        if d.sem in _FP8_PACKS and m.get("clamp"):
-            raise self._fail(ins, f"{ins.mnemonic} takes no clamp")
+        if m.get("clamp"):
+            self._check_clamp(ins, d)
         if d.sem in _FP8_WIDENINGS and ("dst_sel" in m or "dst_unused" in m):
             raise self._fail(ins, f"{ins.mnemonic}'s SDWA form takes no dst_sel or dst_unused (only src0_sel)")
         mods[M_OMOD] = {"mul2": 1, "mul4": 2, "div2": 3}.get(m.get("omod", ""), 0)

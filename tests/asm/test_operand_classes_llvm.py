@@ -324,3 +324,33 @@ def test_op_sel_is_taken_where_llvm_mc_takes_it(tmp_path, target):
              for text, ok, verdict in zip(lines, llvm, ours) if verdict != "unsupported" and ok != (verdict == "ok")]
     assert wrong == [], f"{len(wrong)} disagreements:\n" + "\n".join(wrong[:40])
     assert 10 <= sum(llvm) < len(lines) / 10   # a few take it (v_mad_f16, v_pack_b32_f16, ...), most do not
+
+
+def _clamp_forms(target: str) -> list[str]:
+    """_clamp_forms is each VALU and MFMA instruction's valid VOP3 form (e64 where it has one) with clamp."""
+    lines = []
+    for d in _instructions(target):
+        if d.fmt not in ("VOP1", "VOP2", "VOP3", "VOP3P", "VOPC", "MFMA"):
+            continue
+        for v in variants_of(d, target):
+            head = v.text.split()[0]
+            if v.what in ("valid form", "probed form") and (
+                    head.endswith("_e64") or (d.fmt in ("VOP3", "VOP3P", "MFMA") and not head.endswith(("_dpp",
+                                                                                                    "_sdwa")))):
+                lines.append(v.text + " clamp")
+                break
+    return lines
+
+
+@pytest.mark.parametrize("target", ["gfx942", "gfx90a"])
+def test_clamp_is_taken_exactly_where_llvm_mc_takes_it(target, tmp_path):
+    """gpusim takes clamp where llvm-mc-19 does (refusing as not supported the integer instructions whose
+    saturation it does not model) and refuses it where llvm-mc does: v_add3_u32, v_max_u32, the integer
+    compares, v_cmp_class and the MFMAs among them."""
+    lines = _clamp_forms(target)
+    assert len(lines) > 400
+    problems = [f"{line}: llvm-mc {'takes' if ok else 'refuses'} it, gpusim says {verdict}"
+                for line, ok, verdict in zip(lines, llvm_accepts(lines, target, tmp_path),
+                                             gpusim_verdicts(lines, target))
+                if ok != (verdict in ("ok", "unsupported"))]
+    assert problems == [], "\n".join(problems[:40])

@@ -203,6 +203,9 @@ HEADER_FUNCTIONS = {
     # gfx942's builtins: the f64 MFMA (its D layout), an f64 atomicAdd, the fp8 pack and its widening
     "matrix_builtins.hip": (5, {"v_mfma_f64_16x16x4_f64", "v_mfma_f64_4x4x4_4b_f64", "global_atomic_add_f64",
                                 "v_cvt_pk_fp8_f32", "v_cvt_f32_fp8_sdwa"}),
+    "saturating_math.hip": (12, {"v_add_u32_e64", "v_sub_u32_e64", "v_add_i32", "v_sub_i32", "v_pk_add_i16",
+                                 "v_pk_sub_u16", "v_pk_add_u16", "v_dot4_i32_i8", "v_dot4_u32_u8", "v_dot8_i32_i4",
+                                 "v_dot2_f32_f16", "v_pk_add_f16"}),
     "multiblock_mfma.hip": (3, {"v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_32x32x4_2b_f16"}),
 }
 

@@ -203,6 +203,41 @@ def _finish_float(R, dtype, clamp, omod):
 
 
 @njit(_nrt=False, error_model="numpy")
+def _clamp_packed(R, s, wide):
+    """_clamp_packed clamps a packed float result to [0, 1] (clamp on a VOP3P instruction): each f16 half, each f32
+    of a pair, or the one f32 of v_dot2_f32_f16/bf16."""
+    if s == S.V_DOT2_F32_F16 or s == S.V_DOT2_F32_BF16:
+        _finish_float(R, DT_F32, 1, 0)
+    elif wide:
+        _finish_float(R, DT_F32X2, 1, 0)
+    else:
+        for l in range(64):
+            lo = half_bits(np.float32(_modified(np.float64(f16(U(R[l]) & M16)), 1.0, 1)))
+            hi = half_bits(np.float32(_modified(np.float64(f16(U(R[l]) >> U(16))), 1.0, 1)))
+            R[l] = (U(lo) & M16) | ((U(hi) & M16) << U(16))
+
+
+@njit(_nrt=False, error_model="numpy")
+def _saturating(s):
+    """_saturating tells whether ``s`` is an integer add or subtract whose clamp saturates (as LLVM's uaddsat,
+    saddsat, usubsat and ssubsat select them)."""
+    return (s == S.V_ADD_U32 or s == S.V_SUB_U32 or s == S.V_SUBREV_U32 or s == S.V_ADD_I32 or s == S.V_SUB_I32
+            or s == S.V_ADD_U16 or s == S.V_SUB_U16 or s == S.V_SUBREV_U16 or s == S.V_ADD_I16 or s == S.V_SUB_I16)
+
+
+@njit(_nrt=False, error_model="numpy")
+def _add_saturated(s, A, B, R):
+    """_add_saturated computes the _saturating operation ``s`` with clamp: the exact sum or difference, clamped
+    to the destination's range (u32, i32, u16 or i16)."""
+    bits = 16 if s == S.V_ADD_U16 or s == S.V_SUB_U16 or s == S.V_SUBREV_U16 or s == S.V_ADD_I16 or s == S.V_SUB_I16 else 32
+    signed = s == S.V_ADD_I32 or s == S.V_SUB_I32 or s == S.V_ADD_I16 or s == S.V_SUB_I16
+    reverse = s == S.V_SUBREV_U32 or s == S.V_SUBREV_U16
+    sign = 1 if s == S.V_ADD_U32 or s == S.V_ADD_I32 or s == S.V_ADD_U16 or s == S.V_ADD_I16 else -1
+    for l in range(64):
+        R[l] = op.add_sat(B[l], A[l], sign, bits, signed) if reverse else op.add_sat(A[l], B[l], sign, bits, signed)
+
+
+@njit(_nrt=False, error_model="numpy")
 def _preserves_high_half(s):
     # gfx9 keeps the high half for these 16-bit ops; the others zero it. The fp8 packs write one word of a
     # register whose other word holds the pair before (op_sel[3] picks the word)
@@ -255,12 +290,19 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
         elif s == S.V_PK_MAX_F16:
             for l in range(64):
                 R[l] = (op.max_f16(A[l] & M16, B[l] & M16) & M16) | ((op.max_f16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
-        elif s == S.V_PK_ADD_U16:
-            for l in range(64):
-                R[l] = (op.add_u16(A[l] & M16, B[l] & M16) & M16) | ((op.add_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
-        elif s == S.V_PK_SUB_U16:
-            for l in range(64):
-                R[l] = (op.sub_u16(A[l] & M16, B[l] & M16) & M16) | ((op.sub_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
+        elif s == S.V_PK_ADD_U16 or s == S.V_PK_ADD_I16 or s == S.V_PK_SUB_U16 or s == S.V_PK_SUB_I16:
+            sign = -1 if s == S.V_PK_SUB_U16 or s == S.V_PK_SUB_I16 else 1
+            signed = s == S.V_PK_ADD_I16 or s == S.V_PK_SUB_I16
+            if mods[i, M_CLAMP] != 0:
+                for l in range(64):
+                    R[l] = (op.add_sat(A[l], B[l], sign, 16, signed)
+                            | (op.add_sat(A[l] >> U(16), B[l] >> U(16), sign, 16, signed) << U(16)))
+            elif sign > 0:
+                for l in range(64):
+                    R[l] = (op.add_u16(A[l] & M16, B[l] & M16) & M16) | ((op.add_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
+            else:
+                for l in range(64):
+                    R[l] = (op.sub_u16(A[l] & M16, B[l] & M16) & M16) | ((op.sub_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
         elif s == S.V_PK_MUL_LO_U16:
             for l in range(64):
                 R[l] = (op.mul_lo_u16(A[l] & M16, B[l] & M16) & M16) | ((op.mul_lo_u16(A[l] >> U(16), B[l] >> U(16)) & M16) << U(16))
@@ -308,12 +350,13 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
         elif s == S.V_DOT2_F32_BF16:
             for l in range(64):
                 R[l] = op.dot2_f32_bf16(A[l], B[l], C[l])
-        elif s == S.V_DOT2_I32_I16:
+        elif s >= S.V_DOT2_I32_I16:   # the integer dot products, v_dot2_i32_i16 .. v_dot8_u32_u4
+            n = 2 if s == S.V_DOT2_I32_I16 or s == S.V_DOT2_U32_U16 else 4 if s == S.V_DOT4_I32_I8 or s == S.V_DOT4_U32_U8 else 8
+            signed = s == S.V_DOT2_I32_I16 or s == S.V_DOT4_I32_I8 or s == S.V_DOT8_I32_I4
             for l in range(64):
-                R[l] = op.dot2_i32_i16(A[l], B[l], C[l])
-        elif s == S.V_DOT4_I32_I8:
-            for l in range(64):
-                R[l] = op.dot4_i32_i8(A[l], B[l], C[l])
+                R[l] = op.dot_int(A[l], B[l], C[l], n, 32 // n, signed, mods[i, M_CLAMP])
+        if mods[i, M_CLAMP] != 0 and is_f:   # clamp each float result to [0, 1]
+            _clamp_packed(R, s, wide)
         write_vgpr(vreg, w, ops[i, D0, VAL], ops[i, D0, WIDTH], R, mask)
         return 0
 
@@ -761,10 +804,12 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_FREXP_EXP_I32_F64:
         for l in range(64):
             R[l] = op.frexp_exp_f64(A[l])
-    elif s == S.V_ADD_U32:
+    elif _saturating(s) and mods[i, M_CLAMP] != 0:
+        _add_saturated(s, A, B, R)
+    elif s == S.V_ADD_U32 or s == S.V_ADD_I32:
         for l in range(64):
             R[l] = op.add_u32(A[l], B[l])
-    elif s == S.V_SUB_U32:
+    elif s == S.V_SUB_U32 or s == S.V_SUB_I32:
         for l in range(64):
             R[l] = op.sub_u32(A[l], B[l])
     elif s == S.V_SUBREV_U32:
@@ -926,10 +971,10 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_SAD_U32:
         for l in range(64):
             R[l] = op.sad_u32(A[l], B[l], C[l])
-    elif s == S.V_ADD_U16:
+    elif s == S.V_ADD_U16 or s == S.V_ADD_I16:
         for l in range(64):
             R[l] = op.add_u16(A[l], B[l])
-    elif s == S.V_SUB_U16:
+    elif s == S.V_SUB_U16 or s == S.V_SUB_I16:
         for l in range(64):
             R[l] = op.sub_u16(A[l], B[l])
     elif s == S.V_SUBREV_U16:
@@ -965,6 +1010,10 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_DOT2C_F32_F16:
         for l in range(64):
             R[l] = op.dot2_f32_f16(A[l], B[l], C[l])
+    elif s == S.V_DOT4C_I32_I8 or s == S.V_DOT2C_I32_I16 or s == S.V_DOT8C_I32_I4:
+        n = 4 if s == S.V_DOT4C_I32_I8 else 2 if s == S.V_DOT2C_I32_I16 else 8
+        for l in range(64):
+            R[l] = op.dot_int(A[l], B[l], C[l], n, 32 // n, True, mods[i, M_CLAMP])
     elif s == S.V_NOP:
         return 0
     else:

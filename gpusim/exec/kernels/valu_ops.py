@@ -1034,17 +1034,39 @@ def dot2_f32_f16(a, b, c):
 
 
 @njit(_nrt=False, error_model="numpy")
-def dot2_i32_i16(a, b, c):
-    return u32(_i16(a) * _i16(b) + _i16(a >> U(16)) * _i16(b >> U(16)) + i32(c))
+def int_of(a, bits, signed):
+    """int_of reads the low ``bits`` bits of ``a`` as an integer, signed (two's complement) or not."""
+    v = np.int64(U(a) & ((U(1) << U(bits)) - U(1)))
+    if signed and v >= (np.int64(1) << (bits - 1)):
+        v -= np.int64(1) << bits
+    return v
 
 
 @njit(_nrt=False, error_model="numpy")
-def dot4_i32_i8(a, b, c):
-    acc = i32(c)
-    for k in range(4):
-        x = np.int64((a >> U(8 * k)) & U(0xFF))
-        y = np.int64((b >> U(8 * k)) & U(0xFF))
-        acc += (x - 256 if x >= 128 else x) * (y - 256 if y >= 128 else y)
+def saturate(x, bits, signed):
+    """saturate clamps the integer ``x`` to the range of a ``bits``-wide integer, signed or not, and returns its
+    bit pattern (a VALU integer result under the clamp modifier)."""
+    lo = -(np.int64(1) << (bits - 1)) if signed else np.int64(0)
+    hi = (np.int64(1) << (bits - 1 if signed else bits)) - 1
+    x = min(max(x, lo), hi)
+    return U(x) & ((U(1) << U(bits)) - U(1))
+
+
+@njit(_nrt=False, error_model="numpy")
+def add_sat(a, b, sign_b, bits, signed):
+    """add_sat is a + sign_b * b on ``bits``-wide integers, saturated (v_add/v_sub_*_u32/i32/u16/i16 clamp)."""
+    return saturate(int_of(a, bits, signed) + sign_b * int_of(b, bits, signed), bits, signed)
+
+
+@njit(_nrt=False, error_model="numpy")
+def dot_int(a, b, c, n, bits, signed, clamp):
+    """dot_int is the integer dot product of the ``n`` ``bits``-wide elements packed in a and b, low first, plus
+    the 32-bit c, all signed or all unsigned (v_dot2/4/8[c]_*): wrapped to 32 bits, or saturated with clamp."""
+    acc = int_of(c, 32, signed)
+    for k in range(n):
+        acc += int_of(U(a) >> U(bits * k), bits, signed) * int_of(U(b) >> U(bits * k), bits, signed)
+    if clamp:
+        return saturate(acc, 32, signed)
     return u32(acc)
 
 
