@@ -78,10 +78,10 @@ CASES = [
         "unknown instruction 'and_b32'", "did you mean 'v_and_b32'?"),
     asm("real-but-unsupported-ds", edit("\ts_endpgm", "\tds_gws_init v1 offset:0\n\ts_endpgm"), "ds_gws_init",
         "instruction 'ds_gws_init' is not supported yet"),
-    asm("real-but-unsupported-mfma", edit("\ts_endpgm", "\tv_mfma_f32_32x32x4_2b_f16 v[0:31], v[0:1], v[0:1], "
-                                          "v[0:31]\n\ts_endpgm"), "v_mfma",
-        "'v_mfma_f32_32x32x4_2b_f16' is not supported yet"),
-    asm("other-target-mnemonic", edit("\ts_endpgm", "\tv_mfma_f32_32x32x8f16 v[0:15], v[0:1], v[0:1], "
+    asm("real-but-unsupported-mfma", edit("\ts_endpgm", "\tv_smfmac_f32_16x16x32_f16 v[0:3], v[0:1], v[0:3], "
+                                          "v1\n\ts_endpgm"), "v_smfmac",
+        "'v_smfmac_f32_16x16x32_f16' is not supported yet"),
+    asm("other-target-mnemonic", edit("\ts_endpgm", "\tv_mfma_i32_32x32x8i8 v[0:15], v0, v0, "
                                       "v[0:15]\n\ts_endpgm"), "v_mfma", "does not exist on gfx942"),
     asm("too-few-operands", edit("v_and_b32 v0, 0x3ff, v0", "v_and_b32 v0, 0x3ff"), "v_and_b32",
         "v_and_b32 takes 3 operands, got 2"),
