@@ -92,3 +92,12 @@ def small_dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: t
     else:
         c = tl.dot(a, b)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], c)
+
+
+@triton.jit
+def f64_trig_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr, COS: tl.constexpr):
+    """y = sin(x) or cos(x) in f64: Triton's libdevice (ocml), whose large arguments use v_trig_preop_f64."""
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + i, mask=i < n)
+    y = tl.cos(x) if COS else tl.sin(x)
+    tl.store(y_ptr + i, y, mask=i < n)

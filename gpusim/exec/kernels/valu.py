@@ -774,6 +774,9 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_LDEXP_F64:
         for l in range(64):
             R[l] = op.ldexp_f64(A[l], B[l])
+    elif s == S.V_TRIG_PREOP_F64:
+        for l in range(64):
+            R[l] = op.trig_preop_f64(A[l], B[l])
     elif s == S.V_RCP_F64:
         for l in range(64):
             R[l] = op.rcp_f64(A[l])

@@ -16,6 +16,7 @@ from gpusim.exec.kernels.bits import (
 )
 
 from gpusim.exec.kernels.fp8 import fp8_bits, fp8_value
+from gpusim.exec.kernels.two_over_pi import WORDS as TWO_OVER_PI
 
 M32 = np.uint64(0xFFFFFFFF)
 U = np.uint64
@@ -548,6 +549,27 @@ def fma_f64_op(a, b, c):
 @njit(_nrt=False, error_model="numpy")
 def ldexp_f64(a, b):
     return bits64(math.ldexp(f64(a), max(-2200, min(2200, i32(b)))))
+
+
+@njit(_nrt=False, error_model="numpy")
+def trig_preop_f64(a, b):
+    """trig_preop_f64 is segment b[4:0] of 2/pi for the argument a (v_trig_preop_f64): the 53 fraction bits of
+    2/pi (two_over_pi) from bit 53 * segment + 1 on, moved by the argument's biased exponent past 1077, scaled
+    by 2**(-53 - shift) (2**128 more where the exponent is 1968 or above) and rounded toward zero."""
+    e = np.int64((U(a) >> U(52)) & U(0x7FF))
+    shift = np.int64(U(b) & U(31)) * 53
+    if e > 1077:
+        shift += e - 1077
+    q, r = shift // 64, shift % 64
+    window = TWO_OVER_PI[q] << U(r)
+    if r:
+        window |= TWO_OVER_PI[q + 1] >> U(64 - r)
+    m = window >> U(11)
+    scale = -53 - shift + (128 if e >= 1968 else 0)
+    if scale < -1074:   # below the smallest denormal's step: drop the bits it cannot hold (toward zero)
+        m = m >> U(min(-1074 - scale, 63))
+        scale = -1074
+    return bits64(math.ldexp(np.float64(m), scale))
 
 
 @njit(_nrt=False, error_model="numpy")
