@@ -78,9 +78,9 @@ _INTEGER_CLAMP_SATURATES = frozenset((
 _INTEGER_CLAMP_UNMODELLED = frozenset((
     "v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32", "v_subb_co_u32", "v_subbrev_co_u32",
     "v_mad_i32_i24", "v_mad_u32_u24", "v_mul_i32_i24", "v_mul_u32_u24", "v_mad_u16", "v_mad_i64_i32",
-    "v_mad_u64_u32", "v_sad_u32", "v_pk_ashrrev_i16", "v_pk_lshlrev_b16", "v_pk_lshrrev_b16", "v_pk_mad_i16",
-    "v_pk_mad_u16", "v_pk_max_i16", "v_pk_max_u16", "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32",
-    "v_pk_mul_lo_u16"))
+    "v_mad_u64_u32", "v_sad_u32", "v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_pk_ashrrev_i16",
+    "v_pk_lshlrev_b16", "v_pk_lshrrev_b16", "v_pk_mad_i16", "v_pk_mad_u16", "v_pk_max_i16", "v_pk_max_u16",
+    "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32", "v_pk_mul_lo_u16"))
 _FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
 
 

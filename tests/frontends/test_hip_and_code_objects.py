@@ -206,6 +206,7 @@ HEADER_FUNCTIONS = {
     "saturating_math.hip": (12, {"v_add_u32_e64", "v_sub_u32_e64", "v_add_i32", "v_sub_i32", "v_pk_add_i16",
                                  "v_pk_sub_u16", "v_pk_add_u16", "v_dot4_i32_i8", "v_dot4_u32_u8", "v_dot8_i32_i4",
                                  "v_dot2_f32_f16", "v_pk_add_f16"}),
+    "byte_math.hip": (6, {"v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_lerp_u8", "v_cvt_pk_i16_i32"}),
     "multiblock_mfma.hip": (3, {"v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_32x32x4_2b_f16"}),
 }
 

@@ -974,6 +974,24 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_SAD_U32:
         for l in range(64):
             R[l] = op.sad_u32(A[l], B[l], C[l])
+    elif s == S.V_SAD_U8:
+        for l in range(64):
+            R[l] = op.sad_u8(A[l], B[l], C[l])
+    elif s == S.V_SAD_HI_U8:
+        for l in range(64):
+            R[l] = op.sad_hi_u8(A[l], B[l], C[l])
+    elif s == S.V_SAD_U16:
+        for l in range(64):
+            R[l] = op.sad_u16(A[l], B[l], C[l])
+    elif s == S.V_MSAD_U8:
+        for l in range(64):
+            R[l] = op.msad_u8(A[l], B[l], C[l])
+    elif s == S.V_LERP_U8:
+        for l in range(64):
+            R[l] = op.lerp_u8(A[l], B[l], C[l])
+    elif s == S.V_CVT_PK_I16_I32:
+        for l in range(64):
+            R[l] = op.cvt_pk_i16_i32(A[l], B[l])
     elif s == S.V_ADD_U16 or s == S.V_ADD_I16:
         for l in range(64):
             R[l] = op.add_u16(A[l], B[l])

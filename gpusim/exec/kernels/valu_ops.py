@@ -976,6 +976,61 @@ def cvt_pk_u16_u32(a, b):
 
 
 @njit(_nrt=False, error_model="numpy")
+def sad_bytes(a, b, n, bits, masked):
+    """sad_bytes is the sum over the ``n`` ``bits``-wide unsigned fields of a and b of |a_i - b_i|; ``masked``
+    (v_msad_u8) leaves out the fields where b, the reference, is zero."""
+    total = np.int64(0)
+    for k in range(n):
+        x = np.int64((U(a) >> U(bits * k)) & ((U(1) << U(bits)) - U(1)))
+        y = np.int64((U(b) >> U(bits * k)) & ((U(1) << U(bits)) - U(1)))
+        if not (masked and y == 0):
+            total += x - y if x > y else y - x
+    return total
+
+
+@njit(_nrt=False, error_model="numpy")
+def sad_u8(a, b, c):
+    """v_sad_u8: the four bytes' absolute differences, plus c (32 bits, wrapping)."""
+    return u32(sad_bytes(a, b, 4, 8, False) + np.int64(c & M32))
+
+
+@njit(_nrt=False, error_model="numpy")
+def sad_hi_u8(a, b, c):
+    """v_sad_hi_u8: v_sad_u8's byte sum moved to the high half, plus c."""
+    return u32((sad_bytes(a, b, 4, 8, False) << 16) + np.int64(c & M32))
+
+
+@njit(_nrt=False, error_model="numpy")
+def sad_u16(a, b, c):
+    """v_sad_u16: the two halves' absolute differences, plus c."""
+    return u32(sad_bytes(a, b, 2, 16, False) + np.int64(c & M32))
+
+
+@njit(_nrt=False, error_model="numpy")
+def msad_u8(a, b, c):
+    """v_msad_u8: v_sad_u8 leaving out the bytes where b (the reference) is zero."""
+    return u32(sad_bytes(a, b, 4, 8, True) + np.int64(c & M32))
+
+
+@njit(_nrt=False, error_model="numpy")
+def lerp_u8(a, b, c):
+    """v_lerp_u8: each byte the average of a's and b's, rounded up where bit 0 of c's byte is set."""
+    out = U(0)
+    for k in range(4):
+        x = (U(a) >> U(8 * k)) & U(0xFF)
+        y = (U(b) >> U(8 * k)) & U(0xFF)
+        r = (U(c) >> U(8 * k)) & U(1)
+        out |= ((x + y + r) >> U(1)) << U(8 * k)
+    return out
+
+
+@njit(_nrt=False, error_model="numpy")
+def cvt_pk_i16_i32(a, b):
+    """v_cvt_pk_i16_i32: a and b saturated to i16, a in the low half."""
+    return saturate(i32(a), 16, True) | (saturate(i32(b), 16, True) << U(16))
+
+
+@njit(_nrt=False, error_model="numpy")
 def sad_u32(a, b, c):
     x, y = a & M32, b & M32
     return ((x - y if x > y else y - x) + c) & M32
