@@ -588,8 +588,8 @@ class Encoder:
         mods[M_NEG] |= neg
         mods[M_ABS] = absm
         mods[M_SEXT] = sext
-        if d.fmt not in ("VOP3P", "MFMA"):
-            mods[M_SIGN] = _sign_bit(d.src[0])
+        if d.fmt not in ("VOP3P", "MFMA"):   # v_cndmask_b32's -x and |x| are f32's (LLVM selects fneg/fabs so)
+            mods[M_SIGN] = _sign_bit("f32" if d.layout == "cndmask" else d.src[0])
         mods[M_DTYPE] = _dst_kind(d.dst) if d.fmt in ("VOP1", "VOP2", "VOP3", "VOPC") else 0
         if d.fmt == "MFMA":
             m_, n_, k_, b_ = d.shape

@@ -240,3 +240,14 @@ def test_a_dot_of_four_rows_or_columns_broadcasts_over_the_4x4_blocks(rng, arch,
     asm = _asm(km.small_dot_kernel, args, cx, arch, types)
     assert re.search(r"v_mfma_\w+4x4x4\w* .* cbsz:4 abid:15", asm), asm
     np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5 if dtype != "i8" else 0)
+
+
+@pytest.mark.parametrize("fn", ["sin", "cos"])
+def test_f32_sin_and_cos_match_numpy_in_every_quadrant(rng, fn):
+    # ocml's f32 cos picks the sine polynomial, negated, in odd quadrants with v_cndmask_b32_e64 v3, -v3, v4:
+    # the -x there is the f32 sign (gpusim once dropped it, flipping half the results)
+    x = rng.uniform(-100, 100, 256).astype(np.float32)
+    y = np.zeros_like(x)
+    gt.simulate(km.trig_kernel, grid=(1,), args=(x, y, 256), constexprs={"BLOCK": 256, "COS": fn == "cos"},
+                timing=False)
+    np.testing.assert_allclose(y, getattr(np, fn)(x.astype(np.float64)), rtol=0, atol=3e-7)

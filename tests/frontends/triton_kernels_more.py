@@ -95,8 +95,8 @@ def small_dot_kernel(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: t
 
 
 @triton.jit
-def f64_trig_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr, COS: tl.constexpr):
-    """y = sin(x) or cos(x) in f64: Triton's libdevice (ocml), whose large arguments use v_trig_preop_f64."""
+def trig_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr, COS: tl.constexpr):
+    """y = sin(x) or cos(x) (Triton's libdevice, ocml: f64 arguments from 2**30 up use v_trig_preop_f64)."""
     i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + i, mask=i < n)
     y = tl.cos(x) if COS else tl.sin(x)
