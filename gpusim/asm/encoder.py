@@ -585,6 +585,10 @@ class Encoder:
         for c in copies:
             src, dst = c[1:].split(">")
             ops[{"S0": S0, "S2": S2}[dst]] = ops[{"D0": D0}[src]]
+        if d.sem == sems.V_DOT2C_F32_F16 and (neg or absm):
+            raise UnsupportedInstruction(f"-x and |x| on {ins.mnemonic} are not supported yet", ins.loc,
+                                         "whether they act on one half of the packed source or both is not "
+                                         "documented; v_dot2_f32_f16 takes neg_lo and neg_hi")
         mods[M_NEG] |= neg
         mods[M_ABS] = absm
         mods[M_SEXT] = sext
