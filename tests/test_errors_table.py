@@ -81,6 +81,8 @@ CASES = [
     asm("real-but-unsupported-mfma", edit("\ts_endpgm", "\tv_smfmac_f32_16x16x32_f16 v[0:3], v[0:1], v[0:3], "
                                           "v1\n\ts_endpgm"), "v_smfmac",
         "'v_smfmac_f32_16x16x32_f16' is not supported yet"),
+    asm("dot2c-source-modifier", edit("\ts_endpgm", "\tv_dot2c_f32_f16_e64 v1, -v0, v0\n\ts_endpgm"), "v_dot2c",
+        "-x and |x| on v_dot2c_f32_f16 are not supported yet"),
     asm("other-target-mnemonic", edit("\ts_endpgm", "\tv_mfma_i32_32x32x8i8 v[0:15], v0, v0, "
                                       "v[0:15]\n\ts_endpgm"), "v_mfma", "does not exist on gfx942"),
     asm("too-few-operands", edit("v_and_b32 v0, 0x3ff, v0", "v_and_b32 v0, 0x3ff"), "v_and_b32",
