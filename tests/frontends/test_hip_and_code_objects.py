@@ -207,6 +207,8 @@ HEADER_FUNCTIONS = {
                                  "v_pk_sub_u16", "v_pk_add_u16", "v_dot4_i32_i8", "v_dot4_u32_u8", "v_dot8_i32_i4",
                                  "v_dot2_f32_f16", "v_pk_add_f16"}),
     "byte_math.hip": (6, {"v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_lerp_u8", "v_cvt_pk_i16_i32"}),
+    "float_atomics.hip": (4, {"global_atomic_cmpswap", "global_atomic_cmpswap_x2", "global_atomic_add_f32",
+                              "global_atomic_add_f64"}),
     "multiblock_mfma.hip": (3, {"v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_32x32x4_2b_f16"}),
 }
 

@@ -99,6 +99,19 @@ __GPUSIM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, int)
 __GPUSIM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, unsigned int)
 __GPUSIM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, float)
 __GPUSIM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, double)
+__GPUSIM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, float)
+__GPUSIM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, double)
+/* float and double maximum and minimum (clang-19 lowers them to compare-and-swap loops for gfx942) */
+__GPUSIM_ATOMIC(atomicMax, __hip_atomic_fetch_max, float)
+__GPUSIM_ATOMIC(atomicMax, __hip_atomic_fetch_max, double)
+__GPUSIM_ATOMIC(atomicMin, __hip_atomic_fetch_min, float)
+__GPUSIM_ATOMIC(atomicMin, __hip_atomic_fetch_min, double)
+/* HIP's unsafeAtomicAdd and safeAtomicAdd: the same sums here (the difference is whether fine-grained memory may
+   hold the target, which gpusim's coherent memory does not model) */
+__GPUSIM_ATOMIC(unsafeAtomicAdd, __hip_atomic_fetch_add, float)
+__GPUSIM_ATOMIC(unsafeAtomicAdd, __hip_atomic_fetch_add, double)
+__GPUSIM_ATOMIC(safeAtomicAdd, __hip_atomic_fetch_add, float)
+__GPUSIM_ATOMIC(safeAtomicAdd, __hip_atomic_fetch_add, double)
 static __device__ __forceinline__ int atomicCAS(int *p, int expected, int desired) {
   __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
                                        __HIP_MEMORY_SCOPE_AGENT);
