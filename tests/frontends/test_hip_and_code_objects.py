@@ -209,6 +209,10 @@ HEADER_FUNCTIONS = {
     "byte_math.hip": (6, {"v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_lerp_u8", "v_cvt_pk_i16_i32"}),
     "float_atomics.hip": (4, {"global_atomic_cmpswap", "global_atomic_cmpswap_x2", "global_atomic_add_f32",
                               "global_atomic_add_f64"}),
+    "bit_builtins.hip": (16, {"v_bfe_u32", "v_bfe_i32", "v_alignbyte_b32", "v_med3_f32", "v_frexp_mant_f32_e32",
+                              "v_frexp_exp_i32_f32_e32", "v_fract_f32_e32", "v_ldexp_f32", "v_mbcnt_hi_u32_b32",
+                              "v_readlane_b32", "v_rcp_f32_e32", "v_cmp_class_f32_e64", "v_bcnt_u32_b32",
+                              "v_ffbh_u32_e32"}),
     "multiblock_mfma.hip": (3, {"v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_32x32x4_2b_f16"}),
 }
 
