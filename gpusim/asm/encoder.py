@@ -28,7 +28,7 @@ from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction, did_you_m
 from gpusim.asm import fields
 from gpusim.asm.fields import pack_shape
 from gpusim.asm.inline_constants import FLOAT_BITS, float_is_inline
-from gpusim.asm.operand_classes import check_operands
+from gpusim.asm.operand_classes import FLOAT_MODIFIER_SEMS, FLOAT_TYPES, check_operands
 
 SPECIAL_REGS = {
     "vcc": (106, 2), "vcc_lo": (106, 1), "vcc_hi": (107, 1), "exec": (126, 2), "exec_lo": (126, 1),
@@ -81,7 +81,6 @@ _INTEGER_CLAMP_UNMODELLED = frozenset((
     "v_mad_u64_u32", "v_sad_u32", "v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_pk_ashrrev_i16",
     "v_pk_lshlrev_b16", "v_pk_lshrrev_b16", "v_pk_mad_i16", "v_pk_mad_u16", "v_pk_max_i16", "v_pk_max_u16",
     "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32", "v_pk_mul_lo_u16"))
-_FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
 
 
 def _takes_clamp(d: isa.InstrDef) -> bool:
@@ -97,8 +96,8 @@ def _takes_clamp(d: isa.InstrDef) -> bool:
         return True
     if d.sem in _FP8_PACKS or d.sem in (sems.V_CMP_CLASS_F16, sems.V_CMP_CLASS_F32, sems.V_CMP_CLASS_F64):
         return False
-    return d.dst in _FLOAT_TYPES or any(t in _FLOAT_TYPES for t in d.src[:max(d.srcs, 1)]) or d.sem in (
-        sems.V_DOT2C_F32_F16, sems.V_FMA_MIX_F32, sems.V_FMA_MIXLO_F16, sems.V_FMA_MIXHI_F16)
+    return (_is_float_type(d.dst) or any(_is_float_type(t) for t in d.src[:max(d.srcs, 1)])
+            or d.sem in FLOAT_MODIFIER_SEMS)
 
 
 # an MFMA's broadcast and lane-swizzle modifiers, in llvm-mc's order, with the largest value it takes
@@ -139,7 +138,7 @@ LAYOUTS = {
 
 
 def _is_float_type(t: str) -> bool:
-    return t in ("f16", "f32", "f64", "bf16", "v2f16", "v2f32")
+    return t in FLOAT_TYPES
 
 
 # the relocations of a static data label an operand may carry (Encoder._relocated)

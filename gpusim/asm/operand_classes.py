@@ -54,11 +54,11 @@ _ANY_WIDTH = ("src_vccz", "src_execz", "src_scc", "src_pops_exiting_wave_id", "s
 _READ_ONLY = tuple(name for name, (_, writable) in _SCALAR_SPECIALS.items() if not writable)
 _APERTURES = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
 _READ_ONLY_32 = tuple(name for name in _READ_ONLY if name not in _APERTURES)
-_FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
+FLOAT_TYPES = ("f16", "bf16", "f32", "f64", "v2f16", "v2f32")
 _CONSTANT_BUS_LIMIT = 1  # scalar values one gfx9 VALU instruction may read (SGPRs and literals)
 # VALU operations whose sources take -x and |x| although their table type is not a float
 # (v_pk_* packed operations take neg_lo/neg_hi instead)
-_FLOAT_MODIFIER_SEMS = frozenset((sems.V_DOT2C_F32_F16, sems.V_FMA_MIX_F32, sems.V_FMA_MIXLO_F16,
+FLOAT_MODIFIER_SEMS = frozenset((sems.V_DOT2C_F32_F16, sems.V_FMA_MIX_F32, sems.V_FMA_MIXLO_F16,
                                   sems.V_FMA_MIXHI_F16))
 # VALU operations that read vcc without naming it
 _READS_VCC = frozenset((sems.V_DIV_FMAS_F32, sems.V_DIV_FMAS_F64))
@@ -152,8 +152,8 @@ def _vector_roles(d: isa.InstrDef, form: str) -> Optional[list[Role]]:
     def src(k: int, classes: str) -> Role:
         t = d.src[k] if k < 3 else d.src[2]
         role = _src_role(f"src{k}", t, classes)
-        if form != "e32" and d.sem in _FLOAT_MODIFIER_SEMS or (
-                form != "e32" and d.fmt != "VOP3P" and (t in _FLOAT_TYPES or lay == "cndmask")):
+        if form != "e32" and d.sem in FLOAT_MODIFIER_SEMS or (
+                form != "e32" and d.fmt != "VOP3P" and (t in FLOAT_TYPES or lay == "cndmask")):
             role = dataclasses.replace(role, mods=True)
         return role
 
