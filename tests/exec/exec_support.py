@@ -22,6 +22,16 @@ def fixture_path(name: str) -> Path:
     return path
 
 
+def assert_checks_pass(name: str, checks: int, timing: bool):
+    """assert_checks_pass simulates the fixture ``name`` on cdna3 with its gpusim-check lines and fails unless it
+    has ``checks`` of them and every one passes; returns the Result."""
+    import gpusim
+
+    r = gpusim.simulate(gpusim.load_kernel(fixture_path(name)), "cdna3", check=True, timing=timing)
+    assert len(r.checks) == checks and all(c.passed for c in r.checks), [c.describe() for c in r.checks]
+    return r
+
+
 def run_kernel(path, inputs: Optional[Mapping[str, np.ndarray]] = None, limit: int = 10_000_000) -> dict:
     """run_kernel runs a kernel functionally and returns every buffer's final contents.
 

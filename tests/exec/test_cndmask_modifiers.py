@@ -2,11 +2,9 @@
 timed."""
 import pytest
 
-import gpusim
-from exec_support import fixture_path
+from exec_support import assert_checks_pass
 
 
 @pytest.mark.parametrize("timing", [False, True])
 def test_cndmask_source_modifiers_are_f32_sign_operations(timing):
-    r = gpusim.simulate(gpusim.load_kernel(fixture_path("cndmask_modifiers.s")), "cdna3", check=True, timing=timing)
-    assert len(r.checks) == 3 and all(c.passed for c in r.checks), [c.describe() for c in r.checks]
+    assert_checks_pass("cndmask_modifiers.s", 3, timing)

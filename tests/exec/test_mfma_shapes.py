@@ -259,8 +259,6 @@ def test_each_compiled_product_has_a_name_of_its_own():
 def test_an_f64_mfmas_inline_constant_c_is_the_f64_value(timing):
     """Through the assembler: 0.5 and 1.0 as an f64 MFMA's C are f64 constants (they were read as f32 bits, a
     denormal near 0), and neg:[1,0,1] negates A and C (tests/exec/data/mfma_f64_inline_c.s)."""
-    import gpusim
-    from exec_support import fixture_path
+    from exec_support import assert_checks_pass
 
-    r = gpusim.simulate(gpusim.load_kernel(fixture_path("mfma_f64_inline_c.s")), "cdna3", check=True, timing=timing)
-    assert len(r.checks) == 2 and all(c.passed for c in r.checks), [c.describe() for c in r.checks]
+    assert_checks_pass("mfma_f64_inline_c.s", 2, timing)
