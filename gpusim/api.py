@@ -66,7 +66,7 @@ def _first_clock_read(program: Program, entry: int, counts: np.ndarray) -> Optio
     if not len(rows):
         return None
     i = int(rows[0])
-    return f"pc 0x{int(program.pc_bytes[i] - program.pc_bytes[entry]):x} '{program.describe(i)}'"
+    return f"pc {program.pc_text(i, entry)} '{program.describe(i)}'"
 
 
 def _target_of(module: AsmModule) -> str:

@@ -151,6 +151,13 @@ class Program:
         """rows is the number of rows of the arrays: the instructions and the end-of-text sentinel."""
         return int(self.sem.shape[0])
 
+    def pc_text(self, i: int, entry: int) -> str:
+        """pc_text is row ``i``'s pc as reports print it: its byte offset from the kernel's first instruction
+        (row ``entry``) in hex, ``0x1c``; code placed before the kernel (a function the compiler emitted
+        first, such as Triton's assert handler) has a negative one, ``-0xe8c``."""
+        offset = int(self.pc_bytes[i] - self.pc_bytes[entry])
+        return f"0x{offset:x}" if offset >= 0 else f"-0x{-offset:x}"
+
     def describe(self, i: int) -> str:
         """describe returns the source text of instruction ``i`` for messages."""
         loc = self.locs[i]

@@ -25,6 +25,7 @@ from gpusim.asm.program import M_ADDR, Program, SREG_FILE, SRC_SHARED_BASE, SRC_
 from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
 from gpusim.errors import AsmError, HeaderError, KernelFault
 from gpusim.engine.scoreboard import RegisterLists, register_lists
+from gpusim.exec.absent_services import ABSENT_SERVICES, service_address, service_at
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
 from gpusim.exec.device_printf import Printed, read_printed
 from gpusim.exec.kernels.buffer_resource import private_segment_resource
@@ -393,7 +394,9 @@ class Dispatch:
             "hidden_block_count_z": ("<I", g[2]), "hidden_group_size_x": ("<H", b[0]),
             "hidden_group_size_y": ("<H", b[1]), "hidden_group_size_z": ("<H", b[2]),
             "hidden_grid_dims": ("<H", 3 if g[2] * b[2] > 1 else 2 if g[1] * b[1] > 1 else 1),
+            "hidden_dynamic_lds_size": ("<I", self.launch.lds),
         }
+        values.update({kind: ("<Q", service_address(kind)) for kind in ABSENT_SERVICES})
         for kind, off in hidden.items():
             if kind in values and off + struct.calcsize(values[kind][0]) <= len(self.kernarg):
                 struct.pack_into(values[kind][0], self.kernarg, off, values[kind][1])
@@ -602,7 +605,9 @@ class Dispatch:
             addr = int(fault[memk.F_ADDR]) & 0xFFFFFFFFFFFFFFFF   # recorded as int64
             what += f" at address 0x{addr:x}"
             if code == memk.FAULT_MEMORY:
-                what += f" ({int(fault[memk.F_SIZE])} bytes){self._nearest_buffer(addr)}"
+                service = service_at(addr)
+                what += f" ({int(fault[memk.F_SIZE])} bytes)" + (f", in {service}" if service else
+                                                                 self._nearest_buffer(addr))
         elif code == memk.FAULT_SCRATCH:
             stack = f", plus {DYNAMIC_STACK_BYTES} for its dynamic stack" if self.desc.get("uses_dynamic_stack") else ""
             what += (f" at private offset {int(fault[memk.F_ADDR])} ({int(fault[memk.F_SIZE])} bytes; a lane's "
@@ -631,13 +636,12 @@ class Dispatch:
         elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
             what = f"instruction '{p.mnemonics[i]}' is not supported yet by the executor"
         lane = int(fault[memk.F_LANE])
-        where = f"pc 0x{int(p.pc_bytes[i] - p.pc_bytes[self.kernel.entry]):x}" if 0 <= i < p.rows else "pc ?"
+        where = f"pc {p.pc_text(i, self.kernel.entry)}" if 0 <= i < p.rows else "pc ?"
         instr = f" '{p.describe(i)}'" if 0 <= i < len(p) else ""
         if code == memk.FAULT_PAST_END:   # the end-of-text sentinel: no instruction of its own to name
             what = f"{where} is past the end of the kernel"
             if self.kernel.entry < i <= len(p):
-                end = int(p.pc_bytes[i - 1] - p.pc_bytes[self.kernel.entry])
-                what += f" (its code ends with '{p.describe(i - 1)}' at pc 0x{end:x})"
+                what += f" (its code ends with '{p.describe(i - 1)}' at pc {p.pc_text(i - 1, self.kernel.entry)})"
             what += " and no s_endpgm ended the wave"
         lane_txt = f", lane {lane}" if lane >= 0 else ""
         msg = (f"kernel '{self.kernel.name}' faulted: {what}; {where}{instr}, workgroup {wg}, "
@@ -651,10 +655,9 @@ class Dispatch:
         where = " its loop"
         if loop is not None:
             first, last = loop
-            base = p.pc_bytes[self.kernel.entry]
             lines = f"line {p.locs[first].line}" if first == last else \
                 f"lines {p.locs[first].line}-{p.locs[last].line}"
-            where = (f" the loop at pc 0x{int(p.pc_bytes[first] - base):x}..0x{int(p.pc_bytes[last] - base):x} "
+            where = (f" the loop at pc {p.pc_text(first, self.kernel.entry)}..{p.pc_text(last, self.kernel.entry)} "
                      f"({lines})")
         if code == memk.FAULT_WAVE_LIMIT:
             what = (f"wave {wave} executed more than {wave_limit:,} instructions, in{where}; "

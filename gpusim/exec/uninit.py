@@ -70,4 +70,4 @@ def first_uninit_read(program, entry: int, uninit: np.ndarray, registers: np.nda
         return None
     i = int(hit[0])
     reg = register_name(int(registers[int(uninit[i, 1])]), accum_offset)
-    return f"pc 0x{int(program.pc_bytes[i] - program.pc_bytes[entry]):x} {program.describe(i)} reads {reg}"
+    return f"pc {program.pc_text(i, entry)} {program.describe(i)} reads {reg}"

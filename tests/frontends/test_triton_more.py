@@ -14,6 +14,7 @@ import triton_kernels_more as km  # noqa: E402
 
 import gpusim.triton as gt  # noqa: E402
 from gpusim.frontends.triton import bind_arguments, compile_kernel  # noqa: E402
+from gpusim.errors import KernelFault  # noqa: E402
 
 ARCHS = [pytest.param("cdna3", id="gfx942"), pytest.param("cdna2", id="gfx90a")]
 GFX = {"cdna3": "gfx942", "cdna2": "gfx90a"}
@@ -251,3 +252,10 @@ def test_f32_sin_and_cos_match_numpy_in_every_quadrant(rng, fn):
     gt.simulate(km.trig_kernel, grid=(1,), args=(x, y, 256), constexprs={"BLOCK": 256, "COS": fn == "cos"},
                 timing=False)
     np.testing.assert_allclose(y, getattr(np, fn)(x.astype(np.float64)), rtol=0, atol=3e-7)
+
+
+def test_device_print_faults_naming_the_host_call_gpusim_does_not_provide():
+    # Triton's device_print is the device libraries' printf: it writes the hostcall buffer and waits for the host
+    with pytest.raises(KernelFault, match=r"in the hostcall buffer, through which printf .* hidden_hostcall_buffer"):
+        gt.simulate(km.print_kernel, grid=(1,), args=(np.arange(8, dtype=np.int32),), constexprs={"BLOCK": 8},
+                    timing=False)

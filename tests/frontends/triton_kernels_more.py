@@ -101,3 +101,10 @@ def trig_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr, COS: tl.constexpr):
     x = tl.load(x_ptr + i, mask=i < n)
     y = tl.cos(x) if COS else tl.sin(x)
     tl.store(y_ptr + i, y, mask=i < n)
+
+
+@triton.jit
+def print_kernel(x_ptr, BLOCK: tl.constexpr):
+    """print_kernel prints its block with tl.device_print: printf of the ROCm device libraries, a host call."""
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_print("x=", x)
