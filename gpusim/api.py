@@ -90,7 +90,7 @@ def _target_of(module: AsmModule) -> str:
 def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: Union[str, Sequence[int], None] = None,
                 block: Union[str, Sequence[int], None] = None, args: Optional[Mapping[str, str]] = None,
                 target: Optional[str] = None, header: Union[str, Path, None] = None,
-                include_dirs: Sequence[Union[str, Path]] = ()) -> Kernel:
+                include_dirs: Sequence[Union[str, Path]] = (), device_libs: Union[str, Path, None] = None) -> Kernel:
     """load_kernel parses, validates and encodes one kernel of an assembly file, a HIP source file (.hip) or
     a code object (.hsaco, .co, .o, an offload bundle; unknown suffixes by their magic bytes).
 
@@ -98,13 +98,18 @@ def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: U
     ``block`` and ``args`` override the launch header; ``header`` names a file of ``; gpusim-*`` lines
     that replaces the file's own (a code object has none); ``target`` is the gfx processor a HIP file is
     compiled for and a bundle's entry is picked for (default gfx942); ``include_dirs`` are searched for a HIP
-    file's headers. Raises a GpusimError subclass naming file:line for any problem in the input.
+    file's headers, and ``device_libs`` names a directory of ROCm's device libraries whose math library (ocml)
+    a HIP file's double-precision exp, sin, pow, ... and tanf, atan2f, lgammaf, ... then come from
+    (gpusim.frontends.device_libs). Raises a GpusimError subclass naming file:line for any problem in the input.
     """
     from gpusim import frontends
     path = str(path)
     kind = frontends.kind_of(path)
+    if device_libs is not None and kind != "hip":
+        raise UsageError(f"--device-libs links ROCm's math library into a HIP compile; '{path}' is not a .hip file")
     if kind == "hip":
-        module, kernel = _hip_module(path, target or "gfx942", kernel, [str(d) for d in include_dirs])
+        module, kernel = _hip_module(path, target or "gfx942", kernel, [str(d) for d in include_dirs],
+                                     None if device_libs is None else str(device_libs))
     elif kind == "code_object":
         from gpusim.frontends import code_object
         text, kernel = code_object.assembly_of(path, target or "gfx942", kernel)
@@ -117,10 +122,10 @@ def load_kernel(path: Union[str, Path], *, kernel: Optional[str] = None, grid: U
 
 
 def _hip_module(path: str, target: str, kernel: Optional[str],
-                include_dirs: Sequence[str]) -> tuple[AsmModule, Optional[str]]:
+                include_dirs: Sequence[str], device_libs: Optional[str]) -> tuple[AsmModule, Optional[str]]:
     """_hip_module compiles a .hip file and takes its launch header from its ``// gpusim-*`` comments."""
     from gpusim.frontends import hip, kernel_names
-    module = parse_text(hip.assembly_of(path, target, include_dirs), f"{path} (device assembly)")
+    module = parse_text(hip.assembly_of(path, target, include_dirs, device_libs), f"{path} (device assembly)")
     if kernel is not None:
         kernel = kernel_names.resolve(kernel, [k.name for k in module.kernels], path)
     elif len(module.kernels) > 1:

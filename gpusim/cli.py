@@ -176,6 +176,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("-I", "--include-dir", dest="include_dirs", metavar="DIR", action="append", default=[],
                      help="a directory to search for the headers a .hip file includes, after gpusim's own HIP "
                           "headers (repeatable)")
+    run.add_argument("--device-libs", metavar="DIR", help="link the math library (ocml) of ROCm's device libraries "
+                     "in DIR into a .hip file's compile, for the functions gpusim's HIP headers lack (double exp, "
+                     "sin, pow, ...; tanf, atan2f, lgammaf, ...); Debian's 'apt install rocm-device-libs' puts them in "
+                     "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
     run.add_argument("--header", metavar="FILE", help="a file of '; gpusim-launch/arg/check' lines: the launch "
                      "header of a code object (which has no comments), or one that replaces a kernel file's own")
     run.add_argument("--grid", metavar="X,Y,Z", help="override the number of workgroups")
@@ -469,7 +473,7 @@ def _cmd_run(ns) -> int:
     arch = api.load_arch(ns.arch or "cdna3")
     kernel = api.load_kernel(ns.kernel_file, kernel=ns.kernel, grid=ns.grid, block=ns.block,
                              args=_parse_args_kv(ns.arg), target=arch.gfx_target, header=ns.header,
-                             include_dirs=ns.include_dirs)
+                             include_dirs=ns.include_dirs, device_libs=ns.device_libs)
     if ns.max_instructions <= 0:
         raise UsageError("--max-instructions must be positive")
     if ns.max_wave_instructions <= 0:
@@ -607,7 +611,7 @@ def _cmd_run_program(ns) -> int:
 
     for flag, given in (("--kernel", ns.kernel), ("--grid", ns.grid), ("--block", ns.block), ("--arg", ns.arg),
                         ("--csv", ns.csv), ("--timeline", ns.timeline), ("--warm-up", ns.warm_up),
-                        ("--header", ns.header), ("--include-dir", ns.include_dirs)):
+                        ("--header", ns.header), ("--include-dir", ns.include_dirs), ("--device-libs", ns.device_libs)):
         if given:
             raise UsageError(f"{flag} applies to a kernel file; a program file sets launches in its streams")
     if ns.arch is not None:

@@ -6,7 +6,8 @@ math, vector types, and the host runtime API declared so that host code compiles
 file's ``#include <hip/hip_runtime.h>``, ``<hip/hip_fp16.h>`` and ``<hip/hip_bf16.h>``. ROCm's own headers are
 not used even where ROCm is installed: they call its device libraries (``__ockl_get_local_id``, ``__ocml_*``),
 which gpusim does not link (``-nogpulib``), and a kernel then compiles the same, to the same cycles, on every
-machine. Only the device code is compiled; host code is checked by clang and never run. The launch header
+machine. Only when the user names a directory of them (``--device-libs DIR``, gpusim.frontends.device_libs)
+is ROCm's math library linked, for the functions gpusim's headers cannot compute. Only the device code is compiled; host code is checked by clang and never run. The launch header
 lives in ``// gpusim-launch/arg/check`` comments of the .hip file.
 """
 from __future__ import annotations
@@ -15,9 +16,10 @@ import os
 import re
 import subprocess
 from pathlib import Path
-from typing import Sequence
+from typing import Optional, Sequence
 
 from gpusim.errors import GpusimError, SourceLoc
+from gpusim.frontends import device_libs as libs
 from gpusim.frontends.tools import find_tool
 
 CLANG = ("clang-19", "clang")
@@ -26,6 +28,9 @@ INCLUDE = Path(__file__).with_name("include")      # gpusim's HIP headers, and <
 HEADER = INCLUDE / "gpusim_hip.h"
 _DIAGNOSTIC = re.compile(r"^(.*?):(\d+):(\d+): (?:fatal )?error: (.*)$")
 _NOTE = re.compile(r"^(.*?):(\d+):(\d+): note: ")
+# clang's complaints about a bitcode file it cannot read (garbage, or a newer LLVM's): the rest of the line
+_UNREADABLE_BITCODE = re.compile(r"(?:Invalid record|Unknown attribute kind|Invalid bitcode|could not open bitcode|"
+                                 r"doesn't start with bitcode header).*")
 _HEADER_COMMENT = re.compile(r"^([ \t]*)//([ \t]*gpusim-)")
 _UNDECLARED_HIP = re.compile(r"use of undeclared identifier '(hip[A-Z]|__h|__float2|__half|__bfloat)")
 UNDECLARED_HIP_HINT = ("gpusim's HIP headers give the common device functions and declare the common host API; "
@@ -43,20 +48,24 @@ def clang() -> str:
 
 
 def compile_args(path: str, target: str, *, output: str, emit: str = "-S",
-                 include_dirs: Sequence[str] = ()) -> list[str]:
+                 include_dirs: Sequence[str] = (), device_libs: Optional[str] = None) -> list[str]:
     """compile_args is the clang command line that compiles ``path``'s device code for ``target``, searching
-    ``include_dirs`` for its headers after gpusim's own (so <hip/...> is always gpusim's)."""
+    ``include_dirs`` for its headers after gpusim's own (so <hip/...> is always gpusim's), and linking ROCm's
+    math library from ``device_libs`` when given (gpusim.frontends.device_libs)."""
     user = [arg for d in include_dirs for arg in ("-I", str(d))]
+    linked = libs.clang_flags(device_libs, target) if device_libs is not None else []
     return [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-I", str(INCLUDE), *user,
-            "-include", str(HEADER), "-O3", emit, f"--offload-arch={target}", "-o", output, path]
+            *linked, "-include", str(HEADER), "-O3", emit, f"--offload-arch={target}", "-o", output, path]
 
 
-def assembly_of(path: str, target: str, include_dirs: Sequence[str] = ()) -> str:
+def assembly_of(path: str, target: str, include_dirs: Sequence[str] = (), device_libs: Optional[str] = None) -> str:
     """assembly_of compiles the .hip file at ``path`` for ``target`` (its headers searched for in
-    ``include_dirs`` too) and returns clang's assembly text.
+    ``include_dirs`` too, ROCm's math library linked from ``device_libs`` when given) and returns clang's
+    assembly text.
 
     Raises HipCompileError with clang's first error as ``file:line:col: error: message``, or naming an include
-    directory that does not exist.
+    directory that does not exist; DeviceLibsError for a ``device_libs`` that lacks the libraries or that
+    clang-19 cannot read.
     """
     if not os.path.isfile(path):
         raise HipCompileError(f"cannot read '{path}': no such file")
@@ -64,10 +73,16 @@ def assembly_of(path: str, target: str, include_dirs: Sequence[str] = ()) -> str
         if not os.path.isdir(d):
             raise HipCompileError(f"include directory '{d}' does not exist")
     try:
-        done = subprocess.run(compile_args(path, target, output="-", include_dirs=include_dirs), capture_output=True,
-                              encoding="utf-8", errors="replace", timeout=COMPILE_TIMEOUT_S)
+        done = subprocess.run(compile_args(path, target, output="-", include_dirs=include_dirs,
+                                           device_libs=device_libs),
+                              capture_output=True, encoding="utf-8", errors="replace", timeout=COMPILE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise HipCompileError(f"{path}: clang took longer than {COMPILE_TIMEOUT_S} s") from None
+    unreadable = _UNREADABLE_BITCODE.search(done.stderr) if device_libs is not None else None
+    if done.returncode != 0 and unreadable:
+        raise libs.DeviceLibsError(f"--device-libs: clang-19 cannot read the bitcode in '{device_libs}': "
+                                   f"{unreadable.group(0).strip()} (libraries built by an LLVM newer than 19, as "
+                                   "ROCm 6.2's and later are, cannot be read; Debian's rocm-device-libs can)")
     if done.returncode != 0:
         raise _diagnostic(done.stderr, path)
     return done.stdout

@@ -1,7 +1,8 @@
 /* gpusim_hip_math.h is the math of gpusim's HIP header: the float and double functions the AMDGPU backend
    lowers itself (sqrtf, expf, powf, fmodf, ...), the ones this header builds from those (expm1f, log1pf,
    tanhf, sinhf, coshf, erff), HIP's fast and round-to-nearest intrinsics, and named errors for what neither
-   can compute without ROCm's device libraries. */
+   can compute without ROCm's device libraries, or, when the compile links them, that from their ocml
+   (gpusim_hip_ocml.h). */
 #ifndef GPUSIM_HIP_MATH_H
 #define GPUSIM_HIP_MATH_H
 
@@ -179,10 +180,14 @@ static __device__ __forceinline__ unsigned __float2uint_rz(float x) { return (un
 static __device__ __forceinline__ float __int2float_rn(int x) { return (float)x; }
 static __device__ __forceinline__ float __uint2float_rn(unsigned x) { return (float)x; }
 
+#ifdef __GPUSIM_OCML
+#include "gpusim_hip_ocml.h"   /* the compile links ROCm's ocml (--device-libs DIR): the rest comes from it */
+#else
 /* What neither the backend nor this header computes: a call names the function where it is made. */
 #define __GPUSIM_MISSING(T, NAME, ...) \
   static __device__ T NAME(__VA_ARGS__) __attribute__((unavailable( \
-      "not in gpusim's HIP header (without ROCm's device libraries the backend cannot lower it)")));
+      "not in gpusim's HIP header (without ROCm's device libraries the backend cannot lower it; " \
+      "link them with --device-libs DIR)")));
 __GPUSIM_MISSING(float, tanf, float) __GPUSIM_MISSING(float, asinf, float) __GPUSIM_MISSING(float, acosf, float)
 __GPUSIM_MISSING(float, atanf, float) __GPUSIM_MISSING(float, atan2f, float, float)
 __GPUSIM_MISSING(float, asinhf, float) __GPUSIM_MISSING(float, acoshf, float) __GPUSIM_MISSING(float, atanhf, float)
@@ -194,6 +199,7 @@ __GPUSIM_MISSING(double, exp, double) __GPUSIM_MISSING(double, exp2, double) __G
 __GPUSIM_MISSING(double, log2, double) __GPUSIM_MISSING(double, sin, double) __GPUSIM_MISSING(double, cos, double)
 __GPUSIM_MISSING(double, tanh, double) __GPUSIM_MISSING(double, erf, double) __GPUSIM_MISSING(double, pow, double,
                                                                                              double)
+#endif
 template <class T> static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }
 template <class T> static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
 
