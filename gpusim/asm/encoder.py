@@ -115,6 +115,12 @@ REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "
 
 # operand layouts: the slot each parsed operand fills, in order; "=D0" copies
 # destination 0 into a source slot as well.
+# message types of s_sendmsg (the CDNA3 ISA guide, "S_SENDMSG"): the low 4 bits of its immediate
+SENDMSG_IDS = {"MSG_INTERRUPT": 1, "MSG_GS": 2, "MSG_GS_DONE": 3, "MSG_SAVEWAVE": 4, "MSG_STALL_WAVE_GEN": 5,
+               "MSG_HALT_WAVES": 6, "MSG_ORDERED_PS_DONE": 7, "MSG_EARLY_PRIM_DEALLOC": 8, "MSG_GS_ALLOC_REQ": 9,
+               "MSG_GET_DOORBELL": 10, "MSG_SYSMSG": 15}
+_SENDMSG_WITH_OPERATION = frozenset(("MSG_GS", "MSG_GS_DONE", "MSG_SYSMSG"))   # sendmsg(MSG_GS, GS_OP_EMIT, 0)
+
 LAYOUTS = {
     "none": (),
     "sdst": (D0,),
@@ -614,6 +620,9 @@ class Encoder:
                 raise self._fail(ins, f"undefined label '{name}'", did_you_mean(name, self.module.labels))
             mods[M_TARGET] = self.module.labels[name]
         elif d.layout == "waitcnt":
+            counts = all(isinstance(op.value, Waitcnt) for op in ins.operands)
+            if not ins.operands or not (counts or len(ins.operands) == 1 and isinstance(ins.operands[0].value, Imm)):
+                raise self._fail(ins, "s_waitcnt takes its counts: vmcnt(N), expcnt(N), lgkmcnt(N) or an immediate")
             vm = lg = ex = -1
             for op in ins.operands:
                 v = op.value
@@ -629,12 +638,44 @@ class Encoder:
             if vm > 63 or lg > 15 or ex > 7:
                 raise self._fail(ins, "s_waitcnt count out of range (vmcnt <= 63, lgkmcnt <= 15, expcnt <= 7)")
             mods[M_VMCNT], mods[M_LGKMCNT], mods[M_EXPCNT] = vm, lg, ex
-        elif d.layout == "simm":
-            if ins.operands and isinstance(ins.operands[0].value, Imm):
-                mods[M_SIMM] = ins.operands[0].value.value
+        elif d.layout == "simm":   # one integer, as llvm-mc: any value, of which the low 16 bits are encoded
+            mods[M_SIMM] = self._sopp_immediate(ins, "an immediate", 1 << 64) & 0xFFFF
+        elif d.layout == "endpgm":   # an optional 16-bit immediate
+            if ins.operands:
+                mods[M_SIMM] = self._sopp_immediate(ins, "an immediate from 0 to 65535, or nothing", 0x10000)
+        elif d.layout == "sendmsg":
+            mods[M_SIMM] = self._sendmsg(ins)
         elif d.layout == "none" and ins.operands:
             raise self._fail(ins, f"{ins.mnemonic} takes no operands")
         return False
+
+    def _sopp_immediate(self, ins, what: str, bound: int) -> int:
+        """_sopp_immediate is the single integer operand of a SOPP instruction, from -bound to bound - 1 when
+        the bound is the whole 64-bit range and from 0 to bound - 1 otherwise (llvm-mc-19's ranges)."""
+        lo = -bound if bound == 1 << 64 else 0
+        if len(ins.operands) != 1 or not isinstance(ins.operands[0].value, Imm) \
+                or not lo <= ins.operands[0].value.value < bound:
+            raise self._fail(ins, f"{ins.mnemonic} takes {what}")
+        return ins.operands[0].value.value
+
+    def _sendmsg(self, ins) -> int:
+        """_sendmsg is the message of s_sendmsg/s_sendmsghalt: ``sendmsg(MSG_NAME[, ...])`` or its 16-bit
+        immediate. Only the message type (SIMM16[3:0]) is kept where a name gives it: the executor acts on
+        none but MSG_INTERRUPT."""
+        if len(ins.operands) == 1 and isinstance(ins.operands[0].value, FuncOperand) \
+                and ins.operands[0].value.name == "sendmsg":
+            args = ins.operands[0].value.args
+            if args and isinstance(args[0], str):
+                name = args[0].upper()
+                if name not in SENDMSG_IDS:
+                    raise self._fail(ins, f"sendmsg({args[0]}) is no message of {self.target}",
+                                     did_you_mean(name, SENDMSG_IDS))
+                if (len(args) > 1) != (name in _SENDMSG_WITH_OPERATION):
+                    raise self._fail(ins, f"sendmsg({name}, ...) takes " + (
+                        "its operation" if name in _SENDMSG_WITH_OPERATION else "no operation"))
+                return SENDMSG_IDS[name]
+            return int(args[0]) & 0xFFFF if args else 0
+        return self._sopp_immediate(ins, "sendmsg(MSG_NAME, ...) or an immediate from 0 to 65535", 0x10000)
 
     def _encode_smem(self, ins, d, ops, mods):
         if d.layout in ("none", "sdst"):

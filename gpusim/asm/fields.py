@@ -23,6 +23,12 @@ ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER, ADDR_SCRATCH, ADDR_L
 # invalidate the L2 (gfx90a buffer_invl2)
 (CACHE_WB_L2, CACHE_INV, CACHE_INV_L1, CACHE_INV_L2) = range(4)
 
+# s_trap among the S_MISC instructions (M_SUB), and the trap ids of LLVM's trap handler ABI (AMDGPUUsage, "Trap
+# Handler ABI"): llvm.trap halts the wave and puts the dispatch's queue in the error state; llvm.debugtrap does
+# nothing without a debugger. The id is the low byte of the instruction's 16-bit immediate.
+MISC_TRAP = 1
+TRAP_LLVM_TRAP, TRAP_LLVM_DEBUGTRAP = 2, 3
+
 # atomic operations (M_SUB >> 8 of atomics)
 (A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
  A_SWAP, A_CMPSWAP, A_ADD_F32, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_PK_ADD_F16,

@@ -169,7 +169,7 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
             kind[i] = kinds.TK_WAITCNT
         elif s == sems.S_NOP:
             kind[i] = kinds.TK_NOP
-            busy[i] = int(program.mods[i, M_SIMM])
+            busy[i] = int(program.mods[i, M_SIMM]) & 0xF   # s_nop waits SIMM16[3:0] + 1 cycles (CDNA3 ISA)
         elif s == sems.S_BARRIER:
             kind[i] = kinds.TK_BARRIER
         elif s == sems.S_ENDPGM:

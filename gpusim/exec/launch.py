@@ -20,7 +20,7 @@ import numpy as np
 from gpusim import jitcache
 from gpusim.asm.header import MAX_KERNARG_BYTES
 from gpusim.asm.ir import ArgSpec, AsmModule, KernelSource, LaunchSpec
-from gpusim.asm.fields import ADDR_SCRATCH
+from gpusim.asm.fields import ADDR_SCRATCH, TRAP_LLVM_TRAP
 from gpusim.asm.program import M_ADDR, Program, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT, SRC_PRIVATE_BASE
 from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
 from gpusim.errors import AsmError, HeaderError, KernelFault
@@ -633,6 +633,12 @@ class Dispatch:
                     "stopped here")
         elif code in (memk.FAULT_WAVE_LIMIT, memk.FAULT_ENDLESS):
             what = self._runaway_text(code, i, int(fault[memk.F_WAVE]), wave_limit, int(fault[memk.F_AT_BARRIER]))
+        elif code == memk.FAULT_TRAP:
+            trap = int(fault[memk.F_ADDR])
+            what = (f"s_trap {trap}, llvm.trap (__builtin_trap(), abort(), a failed assert): the trap handler halts the "
+                    "wave and puts the dispatch's queue in the error state" if trap == TRAP_LLVM_TRAP else
+                    f"s_trap {trap}, a trap id the trap handler defines no use for (LLVM's are 2, llvm.trap, and 3, "
+                    "llvm.debugtrap, which goes on without a debugger): the dispatch ends as for llvm.trap")
         elif code == memk.FAULT_UNSUPPORTED and 0 <= i < len(p):
             what = f"instruction '{p.mnemonics[i]}' is not supported yet by the executor"
         lane = int(fault[memk.F_LANE])

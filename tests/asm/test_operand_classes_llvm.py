@@ -354,3 +354,25 @@ def test_clamp_is_taken_exactly_where_llvm_mc_takes_it(target, tmp_path):
                                              gpusim_verdicts(lines, target))
                 if ok != (verdict in ("ok", "unsupported"))]
     assert problems == [], "\n".join(problems[:40])
+
+
+_SOPP = ("s_nop", "s_endpgm", "s_barrier", "s_waitcnt", "s_setprio", "s_sleep", "s_sendmsg", "s_sendmsghalt",
+         "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_setkill", "s_icache_inv", "s_trap",
+         "s_set_gpr_idx_off", "s_code_end")
+_SOPP_OPERANDS = ("", " 1", " 0x10000", " -1", " 65535", " 0x7fffffff", " s0", " v1", " 1, 2", " 1 2", " 1+1",
+                  " sendmsg(MSG_INTERRUPT)", " sendmsg(1)", " sendmsg(MSG_GS, GS_OP_EMIT, 0)", " sendmsg(MSG_GS)",
+                  " sendmsg(MSG_INTERRUPT, 1)", " sendmsg(MSG_BOGUS)", " vmcnt(0)", " vmcnt(0) lgkmcnt(0)",
+                  " vmcnt(0) & lgkmcnt(0)", " lgkmcnt(0), 1")
+
+
+@pytest.mark.parametrize("target", ["gfx942", "gfx90a"])
+def test_sopp_operands_are_taken_exactly_where_llvm_mc_takes_them(target, tmp_path):
+    """The SOPP instructions without a label take what llvm-mc-19 takes: one immediate of any value (s_nop,
+    s_sleep, s_trap, ...), none (s_barrier, s_icache_inv, ...), an optional one from 0 to 65535 (s_endpgm),
+    a message (s_sendmsg), counts (s_waitcnt); s_code_end is not a gfx9 instruction."""
+    lines = [m + ops for m in _SOPP for ops in _SOPP_OPERANDS]
+    problems = [f"{line}: llvm-mc {'takes' if ok else 'refuses'} it, gpusim says {verdict}"
+                for line, ok, verdict in zip(lines, llvm_accepts(lines, target, tmp_path),
+                                             gpusim_verdicts(lines, target))
+                if ok != (verdict == "ok")]
+    assert problems == [], "\n".join(problems[:40])

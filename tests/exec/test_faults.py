@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+import numpy as np
 import pytest
 
 from exec_support import DATA, assert_checks_pass, fixture_path, needs_llvm_mc, run_cli
@@ -294,3 +295,33 @@ def test_a_kernel_that_calls_the_host_exits_3_with_one_line():
 
 def test_hidden_dynamic_lds_size_holds_the_launch_dynamic_lds():
     assert_checks_pass("dynamic_lds_size.s", checks=1, timing=False)
+
+
+# ---------------------------------------------------------------- s_trap
+@pytest.mark.parametrize("mode", [{}, {"timing": True, "check": False}, {"timing": True, "outputs": False}],
+                         ids=["functional", "timed", "timed-sliced"])
+def test_llvm_trap_ends_the_dispatch_and_llvm_debugtrap_goes_on(mode):
+    fault = fault_of("fault_trap.s", **mode)
+    assert (
+        "kernel 'trap' faulted: s_trap 2, llvm.trap (__builtin_trap(), abort(), a failed assert): the trap handler "
+        "halts the wave and puts the dispatch's queue in the error state; pc 0x2c 's_trap 2', workgroup (1, 0, 0), "
+        "wave 0") in str(fault)
+    assert fault.loc.line == 20   # not the s_trap 3 of line 13, which every wave passed
+
+
+@pytest.mark.parametrize("trap, message", [
+    ("3", None),
+    ("0x102", "s_trap 2, llvm.trap"),   # the id is the immediate's low byte, as the hardware reads it
+    ("7", "s_trap 7, a trap id the trap handler defines no use for"),
+])
+def test_the_trap_id_is_the_low_byte_of_the_immediate(tmp_path, trap, message):
+    text = fixture_path("fault_trap.s").read_text().replace("s_trap 2", f"s_trap {trap}")
+    path = tmp_path / "trap.s"
+    path.write_text(text)
+    kernel = api.load_kernel(path)
+    if message is None:
+        dst = api.simulate(kernel, "cdna3", timing=False).outputs["dst"]
+        assert (dst == np.arange(256)).all()   # every wave went on past both traps
+        return
+    with pytest.raises(KernelFault, match=message):
+        api.simulate(kernel, "cdna3")

@@ -351,3 +351,16 @@ def test_gfx90a_flat_scratch_reaches_the_same_private_segments(tmp_path):
     assert "scratch_store_dwordx4" in set(k.program.mnemonics)
     r = gpusim.simulate(k, "cdna2", check=True, timing=False)
     assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 256, r.checks[0].describe()
+
+
+def test_builtin_trap_ends_the_dispatch_where_it_is_called(tmp_path):
+    src = tmp_path / "trap.hip"
+    src.write_text("// gpusim-launch: grid=2,1,1 block=64,1,1\n"
+                   "// gpusim-arg: x buffer f32[128] init=uniform(0,1) seed=1\n"
+                   "__global__ void checked(float *x) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  if (x[i] < 0.0f || i == 100) __builtin_trap();\n"
+                   "  x[i] = 2 * x[i];\n"
+                   "}\n")
+    with pytest.raises(GpusimError, match=r"s_trap 2, llvm.trap .* workgroup \(1, 0, 0\)"):
+        gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)

@@ -11,14 +11,15 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M_FAST, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL, VCC_HI,
-    VCC_LO,
+    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M_FAST, M_SIMM, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL,
+    VCC_HI, VCC_LO,
 )
+from gpusim.asm.fields import MISC_TRAP, TRAP_LLVM_DEBUGTRAP
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
     F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_PAST_END,
-    FAULT_TIMEOUT, FAULT_UNSUPPORTED, FAULT_WAVE_LIMIT, record_fault,
+    FAULT_TIMEOUT, FAULT_TRAP, FAULT_UNSUPPORTED, FAULT_WAVE_LIMIT, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -109,6 +110,11 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
                 return FAULT
             pc[w] = j
             return JUMP
+        elif s == S.S_MISC and mods[i, M_SUB] == MISC_TRAP and (mods[i, M_SIMM] & 0xFF) != TRAP_LLVM_DEBUGTRAP:
+            # the trap handler ends the dispatch (llvm.trap, and the ids it does not define); llvm.debugtrap
+            # without a debugger goes on
+            record_fault(fault, FAULT_TRAP, w, i, -1, mods[i, M_SIMM] & 0xFF, 0)
+            return FAULT
         # s_waitcnt, s_nop, s_setprio, s_sendmsg ...: no functional effect
     elif s < S.VALU_END:
         if mods[i, M_FAST]:
