@@ -56,6 +56,15 @@ class Kernel:
     def descriptor(self) -> dict:
         return self.source.descriptor
 
+    @property
+    def prints(self) -> bool:
+        """prints tells whether the kernel can print: through gpusim's own device printf (a HIP file's printf,
+        gpusim.exec.device_printf) or through a hostcall buffer (ROCm's printf: Triton's tl.device_print,
+        gpusim.exec.hostcall). A run reads what it printed only when it computes every value."""
+        from gpusim.exec.device_printf import buffer_offset
+        from gpusim.exec.launch import calls_host
+        return buffer_offset(self.program.static_data) is not None or calls_host(self.module, self.name)
+
 
 def _first_clock_read(program: Program, entry: int, counts: np.ndarray) -> Optional[str]:
     """_first_clock_read describes the first s_memtime or s_memrealtime (HIP's clock64() and wall_clock64()) the

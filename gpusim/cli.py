@@ -484,9 +484,7 @@ def _cmd_run(ns) -> int:
     sample = _sample_mode(ns, window) if ns.timing else None   # a functional run has nothing to sample
     # the report prints no buffers: without --check, the timing model skips the values no address or
     # branch depends on (same cycles and counters, less host time), unless the kernel prints
-    from gpusim.exec.device_printf import buffer_offset
-    prints = buffer_offset(kernel.program.static_data) is not None
-    result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=prints,
+    result = api.simulate(kernel, arch, check=ns.check, timing=ns.timing, outputs=kernel.prints,
                           max_instructions=ns.max_instructions, max_wave_instructions=ns.max_wave_instructions,
                           trace=window, timeout=ns.timeout, warm_up=ns.warm_up,
                           sample=_sample_policy(ns, sample), progress=_progress_bar(ns))
@@ -579,8 +577,9 @@ def _cmd_triton(ns) -> int:
     compiled = gt.compile(kernel, grid=grid, args=args, constexprs=fe.command_line_constexprs(ns.constexpr),
                           num_warps=ns.num_warps, arch=arch, types=types, options=options, checks=ns.check)
     sample = (ns.sample or DEFAULT_SAMPLE_MODE) if ns.timing else None
-    result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing, outputs=bool(ns.check),
-                          sample=sample, progress=_progress_bar(ns))
+    result = api.simulate(compiled, arch, check=bool(ns.check), timing=ns.timing,
+                          outputs=bool(ns.check) or compiled.prints, sample=sample, progress=_progress_bar(ns))
+    _print_device_output(result.printed, sys.stdout)
     print(format_run(result, compiled, sample=sample))
     return 0 if result.checks_passed else 1
 
@@ -924,6 +923,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    "triton": _cmd_triton}[ns.command]
         return handler(ns)
     except GpusimError as err:
+        _print_device_output(getattr(err, "printed", None), sys.stdout)   # a failed assert's message, say
         print(str(err), file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:

@@ -87,7 +87,9 @@ class KernelFault(GpusimError):
     It names the kernel, the program counter (byte offset from the kernel
     entry), the instruction, the wave and the lane. ``code`` is the fault code
     (gpusim.exec.kernels.memory FAULT_*) and ``row`` the faulting instruction's
-    row in the Program, for callers that act on the kind of fault (-1: unknown).
+    row in the Program, for callers that act on the kind of fault (-1: unknown). ``printed`` holds what the
+    kernel printed before it faulted (a gpusim.exec.device_printf.Printed, or None), as a GPU's runtime shows
+    a failed assert's message before the fault.
     """
 
     exit_code = 3
@@ -97,6 +99,7 @@ class KernelFault(GpusimError):
         super().__init__(message, loc, hint)
         self.code = code
         self.row = row
+        self.printed = None
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -28,6 +28,10 @@ ADDR_SADDR, ADDR_OFFEN, ADDR_IDXEN, ADDR_FLAT, ADDR_BUFFER, ADDR_SCRATCH, ADDR_L
 # nothing without a debugger. The id is the low byte of the instruction's 16-bit immediate.
 MISC_TRAP = 1
 TRAP_LLVM_TRAP, TRAP_LLVM_DEBUGTRAP = 2, 3
+# s_sendmsg and s_sendmsghalt among the S_MISC instructions (M_SUB), and the message (SIMM16[3:0]) that raises an
+# interrupt: a hostcall buffer's doorbell rings with it (gpusim.exec.hostcall)
+MISC_SENDMSG = 2
+SENDMSG_INTERRUPT = 1
 
 # atomic operations (M_SUB >> 8 of atomics)
 (A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,

@@ -481,7 +481,8 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     if middle_fault is not None:   # the middle runs at the jump: its fault comes before the timed run's later one
         raise dispatch.fault_error(middle_fault, max_instructions, max_wave_instructions, timeout)
     if fault[memk.F_CODE]:
-        raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout)
+        raise dispatch.fault_error(fault, max_instructions, max_wave_instructions, timeout,
+                                   mem=mem if values else None)
     outcome = None
     if plan is not None:
         cycles, outcome = project(plan, sampling, int(cycles), counters, icount,

@@ -1,17 +1,13 @@
 """The runtime services a ROCm launch hands a kernel and gpusim does not, and where a kernel finds them.
 
-A ROCm launch passes some kernels pointers to runtime services through hidden kernel arguments
-(LLVM's AMDGPUUsage, "Code Object V5 Metadata", ``.value_kind: hidden_*``): above all the hostcall
-buffer, through which printf and assert of the ROCm device libraries ask the host to act, and with
-which a kernel then waits for the host's answer. gpusim runs no host beside the kernel, so it provides
-none of them. Each such argument gets, rather than null (which a kernel may test, and which turns into
-a fault at a small address that names nothing), its own window of addresses that no buffer holds: a
-kernel that uses the service faults there, and :func:`service_at` names the service in the fault report.
-
-gpusim's own HIP headers give printf a buffer of its own (gpusim.exec.device_printf), so HIP source
-built by gpusim prints; these are the services of code built against the ROCm device libraries:
-Triton's ``tl.device_print`` and, when it fails, ``tl.device_assert`` with ``debug=True``, and code
-objects built by hipcc.
+A ROCm launch passes some kernels pointers to runtime services through hidden kernel arguments (LLVM's
+AMDGPUUsage, "Code Object V5 Metadata", ``.value_kind: hidden_*``): the device heap of malloc, the queues
+of device-side enqueue, and the hostcall buffer through which printf and assert of the ROCm device
+libraries ask the host to act. A kernel run on its own gets a hostcall buffer (gpusim.exec.hostcall); the
+rest gpusim does not provide, nor a hostcall buffer in an application program's launches. Each such
+argument gets, rather than null (which a kernel may test, and which turns into a fault at a small address
+that names nothing), its own window of addresses that no buffer holds: a kernel that uses the service
+faults there, and :func:`service_at` names the service in the fault report.
 """
 from __future__ import annotations
 
@@ -24,8 +20,7 @@ SERVICE_SPAN = 1 << 32   # each service's window: any offset a kernel adds to th
 
 ABSENT_SERVICES = {
     "hidden_hostcall_buffer": "the hostcall buffer, through which printf and assert of the ROCm device libraries "
-                              "call the host (Triton's tl.device_print, a failing tl.device_assert, printf in a "
-                              "hipcc-built code object)",
+                              "call the host (gpusim gives a kernel run on its own one, not a program's launches)",
     "hidden_printf_buffer": "the printf buffer of OpenCL's printf",
     "hidden_heap_v1": "the device heap of malloc and free",
     "hidden_multigrid_sync_arg": "the multi-grid synchronization state of a cooperative multi-device launch",

@@ -25,6 +25,7 @@ from gpusim.asm.static_data import STATIC_DATA_BASE, StaticData
 BUFFER_SYMBOL = "__gpusim_printf_buffer"   # the static array's name (mangled for internal linkage around it)
 BUFFER_WORDS = 65536
 KIND_SIGNED, KIND_UNSIGNED, KIND_DOUBLE, KIND_POINTER = range(4)
+KIND_TEXT = 4   # an argument that is the %s string itself (the hostcall printf sends strings inline, gpusim.exec.hostcall)
 MAX_WIDTH = 4096          # a larger field width or precision is printed as written, not padded
 MAX_STRING = 4096         # the most bytes a format or %s string is read for
 _CONVERSION = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\d+)?(?:\.(?P<prec>\d*))?(?P<len>hh|h|ll|l|j|z|t|L)?"
@@ -39,6 +40,14 @@ class Printed:
 
     lines: list
     dropped: int
+
+
+def merged(*parts: Optional[Printed]) -> Optional[Printed]:
+    """merged is what several sources printed, in order, or None when none of them printed anything."""
+    present = [p for p in parts if p is not None]
+    if not present:
+        return None
+    return Printed(lines=[line for p in present for line in p.lines], dropped=sum(p.dropped for p in present))
 
 
 def buffer_offset(static: Optional[StaticData]) -> Optional[int]:
@@ -81,9 +90,14 @@ def _c_string(mem: np.ndarray, address: int) -> str:
     return raw[:end if end >= 0 else len(raw)].decode("utf-8", errors="replace")
 
 
+def conversions(fmt: str) -> list[str]:
+    """conversions lists the conversion letters of ``fmt`` that take an argument, in order (not ``%%``)."""
+    return [m.group("conv") for m in _CONVERSION.finditer(fmt) if m.group("conv") != "%"]
+
+
 def format_c(fmt: str, args: list, mem: np.ndarray) -> str:
-    """format_c formats ``args`` ((kind, 64-bit word) pairs) by the C format string ``fmt``, a conversion at a
-    time; a conversion with no argument left is printed as written."""
+    """format_c formats ``args`` ((kind, 64-bit word) pairs; KIND_TEXT: (kind, the string)) by the C format
+    string ``fmt``, a conversion at a time; a conversion with no argument left is printed as written."""
     out, pos, next_arg = [], 0, 0
     for m in _CONVERSION.finditer(fmt):
         out.append(fmt[pos:m.start()])
@@ -145,5 +159,7 @@ def _one(m: re.Match, conv: str, kind: int, word: int, mem: np.ndarray) -> str:
             return (spec + "s") % (text.upper() if conv == "A" else text)
         return (spec + conv) % value
     if conv == "s":
+        if kind == KIND_TEXT:
+            return (spec + "s") % word
         return (spec + "s") % (_c_string(mem, word) if kind == KIND_POINTER else "(not a string)")
     return (spec + "s") % f"0x{word:x}"   # %p

@@ -25,9 +25,10 @@ from gpusim.asm.program import M_ADDR, Program, SREG_FILE, SRC_SHARED_BASE, SRC_
 from gpusim.asm.static_data import CODE_BASE, STATIC_DATA_BASE, StaticData
 from gpusim.errors import AsmError, HeaderError, KernelFault
 from gpusim.engine.scoreboard import RegisterLists, register_lists
+from gpusim.exec import hostcall
 from gpusim.exec.absent_services import ABSENT_SERVICES, service_address, service_at
 from gpusim.exec.buffers import make_buffer, to_bf16_bits, zero_buffer
-from gpusim.exec.device_printf import Printed, read_printed
+from gpusim.exec.device_printf import Printed, merged, read_printed
 from gpusim.exec.kernels.buffer_resource import private_segment_resource
 from gpusim.exec.kernels import interpreter as itp
 from gpusim.exec.kernels import memory as memk
@@ -76,6 +77,27 @@ def _parsed_metadata(text: str) -> object:
         return load_plain(text, "<.amdgpu_metadata>", AsmError)
     except AsmError:
         return None
+
+
+def kernel_metadata(module: AsmModule, name: str) -> Optional[dict]:
+    """kernel_metadata is kernel ``name``'s entry of the module's ``.amdgpu_metadata`` (a mapping), or None."""
+    if not module.metadata:
+        return None
+    doc = _parsed_metadata(module.metadata)
+    kernels = doc.get("amdhsa.kernels") if isinstance(doc, dict) else None
+    for k in kernels if isinstance(kernels, list) else []:
+        if isinstance(k, dict) and k.get(".name") == name:
+            return k
+    return None
+
+
+def calls_host(module: AsmModule, name: str) -> bool:
+    """calls_host tells whether kernel ``name`` takes a hostcall buffer (gpusim.exec.hostcall): its printf is
+    ROCm's, whose output a run reads from that buffer."""
+    meta = kernel_metadata(module, name)
+    args = meta.get(".args") if meta is not None else None
+    return isinstance(args, list) and any(isinstance(a, dict) and a.get(".value_kind") == "hidden_hostcall_buffer"
+                                          for a in args)
 
 
 def align_up(x: int, a: int = ALIGN) -> int:
@@ -251,6 +273,8 @@ class Dispatch:
         self.scratch_lane_bytes, self.scratch_need = scratch_need(module, kernel, program, launch)
         self.scratch_offset = 0
         self.scratch_bytes = 0   # the scratch the dispatch got: every wave's 64 interleaved private segments
+        self.hostcall_offset = 0   # the arena offset of the hostcall buffer's region (0: none)
+        self.hostcall_packets = 0
         self._layout()
 
     # ------------------------------------------------------------ memory image
@@ -290,17 +314,16 @@ class Dispatch:
         return explicit, hidden, max(off, int(self.desc.get("kernarg_size", 0)))
 
     def _metadata(self) -> Optional[dict]:
-        if not self.module.metadata:
-            return None
-        doc = _parsed_metadata(self.module.metadata)
-        kernels = doc.get("amdhsa.kernels") if isinstance(doc, dict) else None
-        for k in kernels if isinstance(kernels, list) else []:
-            if isinstance(k, dict) and k.get(".name") == self.kernel.name:
-                return k
-        return None
+        return kernel_metadata(self.module, self.kernel.name)
 
     def _layout(self) -> None:
         explicit, hidden, ksize = self._kernarg_offsets()
+        # a kernel that calls the host gets a hostcall buffer (gpusim.exec.hostcall); in a program's device
+        # space it stays an absent service (gpusim.exec.absent_services)
+        g = self.launch.grid
+        waves = self.waves_per_workgroup * g[0] * g[1] * g[2]
+        self.hostcall_packets = (hostcall.packet_count(waves)
+                                 if "hidden_hostcall_buffer" in hidden and self.bound is None else 0)
         kernarg_size = align_up(max(ksize, 8), 64)
         if self.bound is not None:
             self._bound_layout(kernarg_size)
@@ -335,6 +358,11 @@ class Dispatch:
             self.scratch_bytes = self.scratch_need
             regions.append((cursor, cursor + self.scratch_need))
             cursor = align_up(cursor + self.scratch_need + GUARD_BYTES)
+        if self.hostcall_packets:
+            self.hostcall_offset = align_up(cursor, 4096)
+            size = hostcall.region_bytes(self.hostcall_packets)
+            regions.append((self.hostcall_offset, self.hostcall_offset + size))
+            cursor = align_up(self.hostcall_offset + size + GUARD_BYTES)
         self.arena_size = cursor
         self.regions = np.array(regions, dtype=np.int64)
 
@@ -397,6 +425,8 @@ class Dispatch:
             "hidden_dynamic_lds_size": ("<I", self.launch.lds),
         }
         values.update({kind: ("<Q", service_address(kind)) for kind in ABSENT_SERVICES})
+        if self.hostcall_offset:
+            values["hidden_hostcall_buffer"] = ("<Q", ARENA_BASE + self.hostcall_offset)
         for kind, off in hidden.items():
             if kind in values and off + struct.calcsize(values[kind][0]) <= len(self.kernarg):
                 struct.pack_into(values[kind][0], self.kernarg, off, values[kind][1])
@@ -419,6 +449,9 @@ class Dispatch:
                          self.desc.get("group_segment_fixed_size", 0))
         struct.pack_into("<Q", packet, 40, ARENA_BASE + self.kernarg_offset)
         mem[self.packet_offset:self.packet_offset + 64] = np.frombuffer(bytes(packet), np.uint8)
+        if self.hostcall_offset:   # runtime state, with or without the buffers' contents
+            region = hostcall.initial_region(ARENA_BASE + self.hostcall_offset, self.hostcall_packets)
+            mem[self.hostcall_offset:self.hostcall_offset + region.size] = region
         bufs = self.buffers.values() if self.contents and self.bound is None else ()   # bound: already there
         for buf in bufs:   # without contents the arena's zeros stay
             raw = buf.initial.reshape(-1).view(np.uint8)
@@ -500,6 +533,8 @@ class Dispatch:
         env[memk.ENV_SHARED_APERTURE] = SHARED_APERTURE
         env[memk.ENV_SHARED_APERTURE_END] = SHARED_APERTURE + (1 << 32)
         env[memk.ENV_SCRATCH_LANE_BYTES] = self.scratch_lane_bytes
+        env[memk.ENV_HOSTCALL] = self.hostcall_offset
+        env[memk.ENV_HOSTCALL_PACKETS] = self.hostcall_packets
         return env
 
     @property
@@ -558,7 +593,7 @@ class Dispatch:
                 regs.writes_at, regs.writes, written0, np.zeros((waves, regs.entries), np.uint8),
                 np.zeros(waves, np.int64), uninit, stop)
         if fault[memk.F_CODE]:
-            raise self.fault_error(fault, limit, wave_limit, timeout)
+            raise self.fault_error(fault, limit, wave_limit, timeout, mem=mem)
         return self.outcome(mem, counts, uninit=uninit, registers=regs.registers)
 
     def outcome(self, mem: np.ndarray, counts: np.ndarray, *, values: bool = True,
@@ -588,12 +623,25 @@ class Dispatch:
                              scalars=dict(self.scalars), counts=counts,
                              waves=self.waves_per_workgroup * g[0] * g[1] * g[2], workgroups=g[0] * g[1] * g[2],
                              uninit_reads=reads, uninit_first=first,
-                             printed=read_printed(self.program.static_data, mem) if values and self.bound is None
-                             else None)
+                             printed=self._printed(mem) if values and self.bound is None else None)
+
+    def _printed(self, mem: np.ndarray) -> Optional[Printed]:
+        """_printed is what the kernel printed: through gpusim's own device printf (gpusim.exec.device_printf),
+        then through the hostcall buffer (gpusim.exec.hostcall); None when it has neither."""
+        own = read_printed(self.program.static_data, mem)
+        by_host = hostcall.read_hostcall_printed(mem, self.hostcall_offset) if self.hostcall_offset else None
+        return merged(own, by_host)
 
     def fault_error(self, fault: np.ndarray, limit: int, wave_limit: int = DEFAULT_WAVE_LIMIT,
-                    timeout: Optional[float] = None) -> KernelFault:
-        """fault_error describes a fault record like a GPU fault report."""
+                    timeout: Optional[float] = None, mem: Optional[np.ndarray] = None) -> KernelFault:
+        """fault_error describes a fault record like a GPU fault report; given the run's memory image ``mem``
+        (whose values the run computed), the error also holds what the kernel printed before it faulted."""
+        err = self._fault(fault, limit, wave_limit, timeout)
+        if mem is not None and self.bound is None:
+            err.printed = self._printed(mem)
+        return err
+
+    def _fault(self, fault: np.ndarray, limit: int, wave_limit: int, timeout: Optional[float]) -> KernelFault:
         code = int(fault[memk.F_CODE])
         i = int(fault[memk.F_PC])
         p = self.program

@@ -276,21 +276,26 @@ def test_endless_instructions_are_those_no_exit_is_reachable_from(name, endless)
 
 # ---------------------------------------------------------------- runtime services gpusim does not provide
 @pytest.mark.parametrize("mode", [{}, {"timing": True, "check": False}], ids=["functional", "timed"])
-def test_a_kernel_that_calls_the_host_faults_in_the_hostcall_buffer_it_names(mode):
-    fault = fault_of("fault_hostcall.s", **mode)
+def test_a_kernel_that_calls_malloc_faults_in_the_heap_it_names(mode):
+    fault = fault_of("fault_absent_service.s", **mode)
     msg = str(fault)
-    assert ("memory access outside every buffer at address 0x7e0000000018 (8 bytes), in the hostcall buffer, "
-            "through which printf and assert of the ROCm device libraries call the host") in msg
-    assert "given by the hidden argument hidden_hostcall_buffer: gpusim runs no host beside the kernel" in msg
+    assert ("memory access outside every buffer at address 0x7e0200000018 (8 bytes), in the device heap of malloc "
+            "and free, given by the hidden argument hidden_heap_v1: gpusim runs no host beside the kernel") in msg
     assert "buffer 'dst'" not in msg   # not the nearest buffer: the service is named instead
     # the called function lies before the kernel, 16 bytes before its entry as gpusim lays the text out
     assert "pc -0x10 'global_load_dwordx2 v[2:3], v1, s[4:5] offset:24'" in msg
     assert fault.loc.line == 13
 
 
-def test_a_kernel_that_calls_the_host_exits_3_with_one_line():
-    line = assert_one_line_fault("fault_hostcall.s")
-    assert "kernel 'hostcall_print' faulted" in line and "hidden_hostcall_buffer" in line
+def test_a_kernel_that_calls_malloc_exits_3_with_one_line():
+    line = assert_one_line_fault("fault_absent_service.s")
+    assert "kernel 'heap_alloc' faulted" in line and "hidden_heap_v1" in line
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_the_host_gpusim_plays_survives_a_hostcall_buffer_the_kernel_corrupted(timing):
+    # a ready stack that cycles: the host answers, clears the ready flag, and the kernel ends
+    assert_checks_pass("hostcall_cycle.s", checks=1, timing=timing)
 
 
 def test_hidden_dynamic_lds_size_holds_the_launch_dynamic_lds():

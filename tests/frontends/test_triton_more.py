@@ -254,8 +254,20 @@ def test_f32_sin_and_cos_match_numpy_in_every_quadrant(rng, fn):
     np.testing.assert_allclose(y, getattr(np, fn)(x.astype(np.float64)), rtol=0, atol=3e-7)
 
 
-def test_device_print_faults_naming_the_host_call_gpusim_does_not_provide():
-    # Triton's device_print is the device libraries' printf: it writes the hostcall buffer and waits for the host
-    with pytest.raises(KernelFault, match=r"in the hostcall buffer, through which printf .* hidden_hostcall_buffer"):
-        gt.simulate(km.print_kernel, grid=(1,), args=(np.arange(8, dtype=np.int32),), constexprs={"BLOCK": 8},
-                    timing=False)
+@pytest.mark.parametrize("timing", [False, True])
+def test_device_print_prints_through_the_hostcall_buffer(timing):
+    # Triton's device_print is the device libraries' printf: hostcalls gpusim answers (gpusim.exec.hostcall).
+    # With 4 waves for 8 elements every element is held, and printed, by 32 lanes, as on the hardware.
+    x = np.arange(8, dtype=np.int32) * 7 - 20
+    r = gt.simulate(km.print_kernel, grid=(1,), args=(x,), constexprs={"BLOCK": 8}, timing=timing)
+    assert len(r.printed.lines) == 256 and r.printed.dropped == 0
+    assert sorted(set(r.printed.lines)) == sorted(f"pid (0, 0, 0) idx ({i}) x=: {v}\n" for i, v in enumerate(x))
+
+
+def test_a_failed_device_assert_prints_its_message_then_traps():
+    x = np.arange(64, dtype=np.int32) * 3   # lanes 34..63 hold 102 and up
+    with pytest.raises(KernelFault, match=r"s_trap 2, llvm.trap") as info:
+        gt.simulate(km.assert_kernel, grid=(1,), args=(x,), constexprs={"BLOCK": 64}, timing=False,
+                    options={"debug": True})
+    lines = info.value.printed.lines
+    assert lines and all(line.startswith("device assertion failed: 'under 100'") for line in lines)

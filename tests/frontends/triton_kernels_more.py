@@ -108,3 +108,10 @@ def print_kernel(x_ptr, BLOCK: tl.constexpr):
     """print_kernel prints its block with tl.device_print: printf of the ROCm device libraries, a host call."""
     x = tl.load(x_ptr + tl.arange(0, BLOCK))
     tl.device_print("x=", x)
+
+
+@triton.jit
+def assert_kernel(x_ptr, BLOCK: tl.constexpr):
+    """assert_kernel asserts every element is under 100 (a check only Triton's debug mode compiles)."""
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.device_assert(x < 100, "under 100")

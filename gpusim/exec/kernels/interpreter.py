@@ -14,7 +14,8 @@ from gpusim.asm.program import (
     D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M_FAST, M_SIMM, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL,
     VCC_HI, VCC_LO,
 )
-from gpusim.asm.fields import MISC_TRAP, TRAP_LLVM_DEBUGTRAP
+from gpusim.asm.fields import MISC_SENDMSG, MISC_TRAP, SENDMSG_INTERRUPT, TRAP_LLVM_DEBUGTRAP
+from gpusim.exec.kernels.hostcall import serve_hostcalls
 from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
@@ -115,7 +116,9 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
             # without a debugger goes on
             record_fault(fault, FAULT_TRAP, w, i, -1, mods[i, M_SIMM] & 0xFF, 0)
             return FAULT
-        # s_waitcnt, s_nop, s_setprio, s_sendmsg ...: no functional effect
+        elif s == S.S_MISC and mods[i, M_SUB] == MISC_SENDMSG and (mods[i, M_SIMM] & 0xF) == SENDMSG_INTERRUPT:
+            serve_hostcalls(mem, env)   # a hostcall buffer's doorbell: gpusim plays the host at once
+        # s_waitcnt, s_nop, s_setprio, other messages ...: no functional effect
     elif s < S.VALU_END:
         if mods[i, M_FAST]:
             r = exec_valu_fast(i, w, sem, ops, mods, sreg, vreg, T)

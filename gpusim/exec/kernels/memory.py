@@ -20,7 +20,9 @@ ENV_ARENA_BASE = 0
 ENV_SHARED_APERTURE = 1  # device address where the LDS aperture starts
 ENV_SHARED_APERTURE_END = 2
 ENV_SCRATCH_LANE_BYTES = 3  # the bytes of one lane's private segment (0: the kernel has no scratch instructions)
-N_ENV = 4
+ENV_HOSTCALL = 4  # the arena offset of the dispatch's hostcall buffer region (0: none; gpusim.exec.hostcall)
+ENV_HOSTCALL_PACKETS = 5  # how many packets that region holds
+N_ENV = 6
 
 # fault record columns
 F_CODE, F_WAVE, F_PC, F_LANE, F_ADDR, F_SIZE, F_WORKGROUP, F_AT_BARRIER = range(8)
