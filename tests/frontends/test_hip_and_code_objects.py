@@ -353,14 +353,45 @@ def test_gfx90a_flat_scratch_reaches_the_same_private_segments(tmp_path):
     assert len(r.checks) == 1 and r.checks[0].passed and r.checks[0].elements == 256, r.checks[0].describe()
 
 
-def test_builtin_trap_ends_the_dispatch_where_it_is_called(tmp_path):
+@pytest.mark.parametrize("call", ["__builtin_trap()", "abort()"])
+def test_a_trap_ends_the_dispatch_where_it_is_called(tmp_path, call):
     src = tmp_path / "trap.hip"
     src.write_text("// gpusim-launch: grid=2,1,1 block=64,1,1\n"
                    "// gpusim-arg: x buffer f32[128] init=uniform(0,1) seed=1\n"
+                   "#include <cstdlib>\n"
                    "__global__ void checked(float *x) {\n"
                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                   "  if (x[i] < 0.0f || i == 100) __builtin_trap();\n"
+                   f"  if (x[i] < 0.0f || i == 100) {call};\n"
                    "  x[i] = 2 * x[i];\n"
                    "}\n")
     with pytest.raises(GpusimError, match=r"s_trap 2, llvm.trap .* workgroup \(1, 0, 0\)"):
         gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
+
+
+ASSERTING = ("// gpusim-launch: grid=2,1,1 block=64,1,1\n"
+             "// gpusim-arg: x buffer f32[128] init=uniform(0,1) seed=1\n"
+             "#include <cassert>\n"
+             "__global__ void checked(float *x) {\n"
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  assert(x[i] >= 0.0f && i != 100);\n"
+             "  x[i] = 2 * x[i];\n"
+             "}\n")
+
+
+def test_a_failed_assert_prints_where_then_ends_the_dispatch(tmp_path, capsys):
+    src = tmp_path / "assert.hip"
+    src.write_text(ASSERTING)
+    line = f"{src}:6: void checked(float *): Device-side assertion `x[i] >= 0.0f && i != 100' failed.\n"
+    with pytest.raises(GpusimError, match=r"s_trap 2, llvm.trap .* workgroup \(1, 0, 0\)") as info:
+        gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
+    assert info.value.printed.lines == [line]   # lane 36 of workgroup 1 alone fails
+    assert main(["run", str(src), "--no-timing"]) == 3
+    out, err = capsys.readouterr()
+    assert out == line and "faulted: s_trap 2, llvm.trap" in err and len(err.splitlines()) == 1
+
+
+def test_ndebug_compiles_assert_out(tmp_path):
+    src = tmp_path / "ndebug.hip"
+    src.write_text("#define NDEBUG\n" + ASSERTING)
+    r = gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
+    assert r.printed is None and (r.outputs["x"] >= 0).all()

@@ -260,6 +260,27 @@ template <class... A> static __device__ int printf(const char *format, A... args
   ((__gpusim_printf_buffer[j++] = __gpusim_printf_word(args)), ...);
   return 0;
 }
+
+/* assert and abort, as HIP's: a failed assertion prints where it failed, through the printf above, and traps
+   (s_trap 2, which ends the dispatch as a GPU fault; gpusim shows what the kernel printed before the fault
+   line), as abort does. The macro is <assert.h>'s, or this header's where the system has none; NDEBUG
+   compiles it out. */
+extern "C" __device__ __attribute__((weak, always_inline)) void __assert_fail(const char *assertion, const char *file,
+                                                                           unsigned int line, const char *function) {
+  printf("%s:%u: %s: Device-side assertion `%s' failed.\n", file, line, function, assertion);
+  __builtin_trap();
+}
+extern "C" __device__ __attribute__((weak, always_inline)) void abort() { __builtin_trap(); }
+#if __has_include(<assert.h>)
+#include <assert.h>
+#endif
+#ifndef assert
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
+#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
+#endif
+#endif
 /* a read through the read-only path, in HIP an ordinary load */
 template <class T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
