@@ -134,7 +134,8 @@ def _hip_module(path: str, target: str, kernel: Optional[str],
                 include_dirs: Sequence[str], device_libs: Optional[str]) -> tuple[AsmModule, Optional[str]]:
     """_hip_module compiles a .hip file and takes its launch header from its ``// gpusim-*`` comments."""
     from gpusim.frontends import hip, kernel_names
-    module = parse_text(hip.assembly_of(path, target, include_dirs, device_libs), f"{path} (device assembly)")
+    module = parse_text(hip.assembly_of(path, target, include_dirs, device_libs), f"{path} (device assembly)",
+                        source_lines=True, library_dirs=(str(hip.INCLUDE),))
     if kernel is not None:
         kernel = kernel_names.resolve(kernel, [k.name for k in module.kernels], path)
     elif len(module.kernels) > 1:
@@ -166,10 +167,14 @@ def _with_header(module: AsmModule, text: str, path: str) -> AsmModule:
     return dataclasses.replace(module, launch=launch, args=args, checks=checks)
 
 
-def kernel_from_text(text: str, name: str = "<text>", *, kernel: Optional[str] = None) -> Kernel:
-    """kernel_from_text is load_kernel for assembly held in a string (``gpusim.templates.generate``'s output);
-    ``name`` is what error locations call it."""
-    return _kernel_of(parse_text(text, name), name, kernel, None, None, None)
+def kernel_from_text(text: str, name: str = "<text>", *, kernel: Optional[str] = None,
+                     library_dirs: Optional[tuple[str, ...]] = None) -> Kernel:
+    """kernel_from_text is load_kernel for assembly held in a string (``gpusim.templates.generate``'s output,
+    Triton's); ``name`` is what error locations call it. ``library_dirs``, for a compiler's output, makes its
+    ``.loc`` lines the ones faults name, but for those in the files of the compiler's library under them
+    (gpusim.asm.parser.parse_text)."""
+    module = parse_text(text, name, source_lines=library_dirs is not None, library_dirs=library_dirs or ())
+    return _kernel_of(module, name, kernel, None, None, None)
 
 
 def _kernel_of(module: AsmModule, path: str, kernel: Optional[str], grid, block, args) -> Kernel:

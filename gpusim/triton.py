@@ -29,6 +29,14 @@ from gpusim.frontends.triton import (bind_arguments, compile_kernel, launch_head
 
 __all__ = ["simulate", "compile", "autotune", "TunedConfig", "CALLABLE_CHECK"]
 
+
+def _triton_dirs() -> tuple[str, ...]:
+    """_triton_dirs are the installed Triton package's directories: the library whose lines a kernel's compiled
+    code inlines (tl.sum's, libdevice's), which a fault does not name as the kernel's own."""
+    import importlib.util
+    spec = importlib.util.find_spec("triton")
+    return tuple(spec.submodule_search_locations or ()) if spec is not None else ()
+
 CALLABLE_CHECK = "check()"   # how a callable check reads in Result.checks
 
 
@@ -53,7 +61,7 @@ def _build(kernel, grid, args, constexprs, num_warps, arch, types, options, chec
     arguments = bind_arguments(kernel, args, constexprs, types)
     compiled = compile_kernel(kernel, arguments, constexprs, arch.gfx_target, num_warps, options)
     header = launch_header(compiled, arguments, grid) + "".join(f"; gpusim-check: {c}\n" for c in checks)
-    k = kernel_from_text(header + compiled.asm, f"<triton {compiled.name}>")
+    k = kernel_from_text(header + compiled.asm, f"<triton {compiled.name}>", library_dirs=_triton_dirs())
     k.module.args = with_contents(k.module.args, arguments)
     return k, arguments
 

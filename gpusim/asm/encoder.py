@@ -1075,5 +1075,6 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     static = None
     if enc.static_refs:   # the image, with the addresses of code labels it holds (a table of device functions)
         static = module.static_data.with_code_at(code_pcs)
+    origins = [ins.origin for ins in module.instructions] + [None]   # the end-of-text sentinel has none
     return Program(sem=sem, ops=ops, mods=mods, unit=unit, pc_bytes=pc_bytes, mnemonics=names, locs=locs, defs=defs,
-                   static_data=static)
+                   static_data=static, origins=origins)

@@ -131,7 +131,9 @@ class Instruction:
     the 1-based column of each operand (empty when unknown), so that operand
     errors point at the operand; ``modifier_cols`` the name and column of each
     modifier in the order the line writes them (llvm-mc takes a memory
-    instruction's modifiers in one order only).
+    instruction's modifiers in one order only). ``origin`` is the line of the
+    program's own source the compiler's ``.loc`` directives give the
+    instruction (a HIP or Triton line), or None (gpusim.asm.parser).
     """
 
     mnemonic: str
@@ -141,6 +143,7 @@ class Instruction:
     loc: SourceLoc
     operand_cols: tuple[int, ...] = ()
     modifier_cols: tuple[tuple[str, int], ...] = ()
+    origin: Optional[SourceLoc] = None
 
 
 @dataclass

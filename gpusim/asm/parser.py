@@ -104,7 +104,7 @@ REQUIRED_AMDHSA_FIELDS = ("next_free_vgpr", "next_free_sgpr")
 IGNORED_DIRECTIVES = frozenset((
     ".globl", ".global", ".p2align", ".p2alignl", ".p2alignw", ".align", ".balign", ".balignl",
     ".balignw", ".type", ".size", ".protected", ".hidden", ".weak", ".weak_definition", ".local",
-    ".internal", ".ident", ".addrsig", ".addrsig_sym", ".file", ".loc", ".no_dead_strip",
+    ".internal", ".ident", ".addrsig", ".addrsig_sym", ".no_dead_strip",
     ".amdgpu_hsa_kernel", ".amdgpu_lds", ".warning", ".print",
     ".amdhsa_code_object_version", ".amd_amdgpu_isa", ".end", ".symver", ".reloc", ".lsym"))
 DATA_DIRECTIVES = frozenset((
@@ -142,6 +142,9 @@ _WORD_RE = re.compile(r"[ \t]*([A-Za-z_.$][\w.$]*)")
 _ASSIGN_RE = re.compile(r"[ \t]*=(?!=)")
 _SET_RE = re.compile(r"[ \t]*([A-Za-z_.$][\w.$]*)[ \t]*,")
 _STRING_ARG_RE = re.compile(r'[ \t]*"((?:[^"\\]|\\.)*)"[ \t]*$')
+# .file N "DIR" "NAME" [md5 ...] or .file N "PATH"; .loc N LINE [COL] [flags]
+_FILE_RE = re.compile(r'[ \t]*(\d{1,9})[ \t]+"([^"\\]*)"(?:[ \t]+"([^"\\]*)")?')
+_LOC_RE = re.compile(r'[ \t]*(\d{1,9})[ \t]+(\d{1,9})(?:[ \t]+(\d{1,9}))?')
 _SECTION_RE = re.compile(r'[ \t]*("(?:[^"\\]|\\.)*"|[^\s,]+)')
 _GFX_RE = re.compile(r"gfx([0-9]+)([0-9a-f])([0-9a-f])(?![0-9a-f])")
 _PARAM_RE = re.compile(r"([A-Za-z_][\w]*)(?:[ \t]*:[ \t]*(req|vararg))?(?:[ \t]*=(.*))?$", re.S)
@@ -192,12 +195,18 @@ class _PendingKernel:
 # --------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------
-def parse_text(text: str, path: str = "<string>") -> AsmModule:
+def parse_text(text: str, path: str = "<string>", *, source_lines: bool = False,
+               library_dirs: tuple[str, ...] = ()) -> AsmModule:
     """parse_text parses assembly ``text`` (named ``path`` in messages) into an AsmModule.
 
+    With ``source_lines`` (a frontend's compiler output, whose assembly the user never wrote), a compiler's
+    ``.file``/``.loc`` directives give each instruction its ``origin``, the source line it came from; a
+    ``.loc`` in a file under one of ``library_dirs`` (the headers or library the frontend compiles with,
+    whose inlined code the program calls) keeps the origin the program's own last line gave. Without it
+    (assembly a user wrote or keeps), they are ignored and faults name the assembly's lines.
     Raises AsmError (or HeaderError for a ``; gpusim-*`` line) on bad input.
     """
-    asm = _Assembler(path)
+    asm = _Assembler(path, library_dirs if source_lines else None)
     # The parse allocates many small objects that all stay alive; pausing the
     # cyclic collector saves about a third of the time on large files.
     gc_was_enabled = gc.isenabled()
@@ -642,9 +651,13 @@ class _OperandParser(ExprParser):
 class _Assembler:
     """_Assembler holds the state of one parse; ``run`` fills and returns ``module``."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, library_dirs: Optional[tuple[str, ...]] = None):
         self.path = path
         self.module = AsmModule(path=path)
+        self.source_lines = library_dirs is not None   # whether .file/.loc give instructions their origin
+        self.library_dirs = tuple(os.path.realpath(d) for d in library_dirs or ())
+        self.source_files: dict[int, Optional[str]] = {}   # .file numbers: a program file's path, None: a library's
+        self.origin: Optional[SourceLoc] = None            # the program line the last .loc named
         self.symbols: dict[str, int] = {}
         self.lazy: dict[str, tuple] = {}  # name -> (node, Line)
         self.evaluating: list[str] = []
@@ -890,7 +903,7 @@ class _Assembler:
         if cached is not None:
             ops, mods, cols, mod_cols = cached
             self.module.instructions.append(Instruction(mnemonic, suffix, list(ops), dict(mods), loc, cols,
-                                                        mod_cols))
+                                                        mod_cols, self.origin))
             return
         cols: tuple[int, ...] = ()
         mod_cols: tuple[tuple[str, int], ...] = ()
@@ -910,7 +923,7 @@ class _Assembler:
                 self.opcache[key] = (tuple(ops), dict(mods), cols, mod_cols)
         else:
             ops, mods = [], {}
-        self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc, cols, mod_cols))
+        self.module.instructions.append(Instruction(mnemonic, suffix, ops, mods, loc, cols, mod_cols, self.origin))
 
     # -- directives ----------------------------------------------------------
     @property
@@ -938,6 +951,31 @@ class _Assembler:
             raise self.err(f"unknown directive '{d}'", line, col,
                            did_you_mean(d, sorted(KNOWN_DIRECTIVES)))
         handler(self, d, line, pos, col)
+
+    def _d_file(self, d, line, pos, col):
+        """.file N "DIR" "NAME" (or "PATH") numbers a source file for .loc; a bare .file "NAME" names the
+        object's source and numbers nothing. Forms llvm-mc would refuse number nothing either."""
+        m = _FILE_RE.match(line.code, pos) if self.source_lines else None
+        if m is None:
+            return
+        path = m.group(2) if m.group(3) is None else os.path.join(m.group(2), m.group(3))
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):   # a name no file system holds: not a library's
+            real = path
+        library = any(real == d or real.startswith(d + os.sep) for d in self.library_dirs)
+        self.source_files[int(m.group(1))] = None if library else _shown_path(path)
+
+    def _d_loc(self, d, line, pos, col):
+        """.loc N LINE [COL] ...: the instructions that follow come from line LINE of file N, unless that is a
+        library's file or line 0 (no line), which keep the origin the program's last line gave."""
+        m = _LOC_RE.match(line.code, pos) if self.source_lines else None
+        if m is None:
+            return
+        path = self.source_files.get(int(m.group(1)))
+        lineno = int(m.group(2))
+        if path is not None and lineno > 0:
+            self.origin = SourceLoc(path, lineno, max(int(m.group(3) or 1), 1))
 
     def _d_text(self, d, line, pos, col):
         self._switch(".text")
@@ -1525,7 +1563,7 @@ class _Assembler:
 
 
 _DIRECTIVE_HANDLERS = {
-    ".text": _Assembler._d_text,
+    ".text": _Assembler._d_text, ".file": _Assembler._d_file, ".loc": _Assembler._d_loc,
     ".data": _Assembler._d_data, ".bss": _Assembler._d_data, ".rodata": _Assembler._d_data,
     ".section": _Assembler._d_section, ".pushsection": _Assembler._d_section,
     ".popsection": _Assembler._d_popsection, ".previous": _Assembler._d_previous,
@@ -1541,6 +1579,15 @@ _DIRECTIVE_HANDLERS = {
     ".irpc": _Assembler._d_rept,
     ".include": _Assembler._d_include, ".error": _Assembler._d_error, ".err": _Assembler._d_error,
 }
+
+
+def _shown_path(path: str) -> str:
+    """_shown_path is a source file's path as messages show it: relative to the working directory when under it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
 
 
 def _index(digits: str) -> int:

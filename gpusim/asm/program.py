@@ -127,7 +127,9 @@ class Program:
     per-pc tables (counts, timing tables, the value slice) must be sized to.
     A kernel starts at ``entry``. ``pc_bytes`` is each instruction's byte
     offset from the start of the text section, as the real encoding lays it
-    out; ``locs`` and ``text`` point back at the source for error reports.
+    out; ``locs`` and ``text`` point back at the source for error reports, and
+    ``origins`` at the program's own source line where a compiler's ``.loc``
+    gave one (a HIP or Triton line; None elsewhere).
     ``static_data`` is the module's static data (gpusim.asm.static_data) when an
     instruction reaches it through a relocation, else None: a compiler's
     unreferenced .bss marker leaves the device layout as it is without one.
@@ -142,6 +144,7 @@ class Program:
     locs: list[SourceLoc] = field(default_factory=list)
     defs: list = field(default_factory=list)  # gpusim.asm.isa.InstrDef of each instruction
     static_data: Optional[StaticData] = None
+    origins: list = field(default_factory=list)  # each row's program source line (Instruction.origin), or None
 
     def __len__(self) -> int:
         return int(self.sem.shape[0]) - 1

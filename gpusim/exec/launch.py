@@ -700,7 +700,10 @@ class Dispatch:
         lane_txt = f", lane {lane}" if lane >= 0 else ""
         msg = (f"kernel '{self.kernel.name}' faulted: {what}; {where}{instr}, workgroup {wg}, "
                f"wave {int(fault[memk.F_WAVE])}{lane_txt}")
-        return KernelFault(msg, p.locs[i] if 0 <= i < p.rows else None, code=code, row=i)
+        where_in_source = None
+        if 0 <= i < p.rows:   # the program's own line (HIP, Triton) where the compiler gave one, else the assembly's
+            where_in_source = (p.origins[i] if i < len(p.origins) else None) or p.locs[i]
+        return KernelFault(msg, where_in_source, code=code, row=i)
 
     def _runaway_text(self, code: int, i: int, wave: int, wave_limit: int, waiting: int) -> str:
         """_runaway_text says why wave ``wave`` at instruction ``i`` will never end, and what it holds up."""

@@ -54,8 +54,10 @@ def compile_args(path: str, target: str, *, output: str, emit: str = "-S",
     math library from ``device_libs`` when given (gpusim.frontends.device_libs)."""
     user = [arg for d in include_dirs for arg in ("-I", str(d))]
     linked = libs.clang_flags(device_libs, target) if device_libs is not None else []
+    # line tables only: the code is the same, and each instruction's .loc names the line a fault reports
     return [clang(), "-x", "hip", "--cuda-device-only", "-nogpulib", "-nogpuinc", "-I", str(INCLUDE), *user,
-            *linked, "-include", str(HEADER), "-O3", emit, f"--offload-arch={target}", "-o", output, path]
+            *linked, "-include", str(HEADER), "-O3", "-gline-tables-only", emit, f"--offload-arch={target}", "-o",
+            output, path]
 
 
 def assembly_of(path: str, target: str, include_dirs: Sequence[str] = (), device_libs: Optional[str] = None) -> str:

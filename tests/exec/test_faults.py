@@ -330,3 +330,15 @@ def test_the_trap_id_is_the_low_byte_of_the_immediate(tmp_path, trap, message):
         return
     with pytest.raises(KernelFault, match=message):
         api.simulate(kernel, "cdna3")
+
+
+def test_a_loc_directive_in_assembly_a_user_keeps_does_not_move_the_fault(tmp_path):
+    # .file/.loc name a fault's source line only in a frontend's compiler output (HIP, Triton); in a .s file the
+    # user runs, the fault stays at the assembly's own line
+    text = fixture_path("fault_trap.s").read_text().replace(
+        "trap:\n", 'trap:\n\t.file 1 "/src" "trap.cl"\n\t.loc 1 42 7\n')
+    path = tmp_path / "with_loc.s"
+    path.write_text(text)
+    with pytest.raises(KernelFault) as info:
+        api.simulate(api.load_kernel(path), "cdna3", timing=False)
+    assert (info.value.loc.file, info.value.loc.line) == (str(path), 22)

@@ -385,6 +385,7 @@ def test_a_failed_assert_prints_where_then_ends_the_dispatch(tmp_path, capsys):
     with pytest.raises(GpusimError, match=r"s_trap 2, llvm.trap .* workgroup \(1, 0, 0\)") as info:
         gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
     assert info.value.printed.lines == [line]   # lane 36 of workgroup 1 alone fails
+    assert (info.value.loc.file, info.value.loc.line) == (str(src), 6)   # the assert's own line, from .loc
     assert main(["run", str(src), "--no-timing"]) == 3
     out, err = capsys.readouterr()
     assert out == line and "faulted: s_trap 2, llvm.trap" in err and len(err.splitlines()) == 1
@@ -395,3 +396,16 @@ def test_ndebug_compiles_assert_out(tmp_path):
     src.write_text("#define NDEBUG\n" + ASSERTING)
     r = gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
     assert r.printed is None and (r.outputs["x"] >= 0).all()
+
+
+def test_a_memory_fault_names_the_hip_line_that_made_it(tmp_path):
+    src = tmp_path / "oob.hip"
+    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
+                   "// gpusim-arg: x buffer f32[64] out\n"
+                   "__global__ void oob(float *x) {\n"
+                   "  float v = 2.0f * threadIdx.x;\n"
+                   "  x[threadIdx.x + (1 << 24)] = v;\n"
+                   "}\n")
+    with pytest.raises(GpusimError, match=r"memory access outside every buffer") as info:
+        gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
+    assert (info.value.loc.file, info.value.loc.line) == (str(src), 5)

@@ -1,5 +1,6 @@
 """Issue 18's remaining Triton kernels: fused attention, gfx90a (cdna2), fp8 e5m2fnuz, 32x32 MFMA with kpack=2,
 gelu with tl.cumsum and torch CPU tensors, compiled by Triton's own compiler and checked against numpy."""
+import inspect
 import re
 import sys
 from pathlib import Path
@@ -271,3 +272,7 @@ def test_a_failed_device_assert_prints_its_message_then_traps():
                     options={"debug": True})
     lines = info.value.printed.lines
     assert lines and all(line.startswith("device assertion failed: 'under 100'") for line in lines)
+    # the fault names the kernel's own Python line, from the .loc directives Triton's assembly carries
+    source, first = inspect.getsourcelines(km.assert_kernel.fn)
+    want = first + next(k for k, text in enumerate(source) if "tl.device_assert" in text)
+    assert info.value.loc.file.endswith("triton_kernels_more.py") and info.value.loc.line == want
