@@ -77,8 +77,8 @@ def _log_printf_call(mem, log, slot):
         store_bytes(mem, log + 8 * L_NEXT_ID, 8, msg)
     else:
         msg = desc >> U(8)
-    used = np.int64(load_bytes(mem, log + 8 * L_USED, 8))
-    if used + 2 + count > LOG_WORDS - LOG_HEADER_WORDS:
+    used = np.int64(load_bytes(mem, log + 8 * L_USED, 8))   # the kernel may have written any value there
+    if used < 0 or used + 2 + count > LOG_WORDS - LOG_HEADER_WORDS:
         if desc & U(DESC_END):
             store_bytes(mem, log + 8 * L_DROPPED, 8, load_bytes(mem, log + 8 * L_DROPPED, 8) + U(1))
         return msg << U(8)
