@@ -712,10 +712,8 @@ class Dispatch:
         where = " its loop"
         if loop is not None:
             first, last = loop
-            lines = f"line {p.locs[first].line}" if first == last else \
-                f"lines {p.locs[first].line}-{p.locs[last].line}"
             where = (f" the loop at pc {p.pc_text(first, self.kernel.entry)}..{p.pc_text(last, self.kernel.entry)} "
-                     f"({lines})")
+                     f"({_lines_of(p, first, last)})")
         if code == memk.FAULT_WAVE_LIMIT:
             what = (f"wave {wave} executed more than {wave_limit:,} instructions, in{where}; "
                     "raise the limit with --max-wave-instructions")
@@ -741,6 +739,17 @@ class Dispatch:
             return ""
         dist, name, after = best
         return f", {dist} bytes {'past the end of' if after else 'before'} buffer '{name}'"
+
+
+def _lines_of(p: Program, first: int, last: int) -> str:
+    """_lines_of names the source lines rows ``first..last`` came from: the program's own (a HIP or Triton file's,
+    ``k.hip lines 6-7``) where the compiler's line tables gave them, else the assembly's (``lines 37-52``)."""
+    origins = [o for o in p.origins[first:last + 1] if o is not None]
+    if origins:
+        file = origins[0].file
+        rows = sorted({o.line for o in origins if o.file == file})
+        return f"{file} line {rows[0]}" if len(rows) == 1 else f"{file} lines {rows[0]}-{rows[-1]}"
+    return f"line {p.locs[first].line}" if first == last else f"lines {p.locs[first].line}-{p.locs[last].line}"
 
 
 @contextmanager

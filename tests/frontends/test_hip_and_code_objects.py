@@ -409,3 +409,17 @@ def test_a_memory_fault_names_the_hip_line_that_made_it(tmp_path):
     with pytest.raises(GpusimError, match=r"memory access outside every buffer") as info:
         gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False)
     assert (info.value.loc.file, info.value.loc.line) == (str(src), 5)
+
+
+def test_a_runaway_loop_is_named_by_its_hip_lines(tmp_path):
+    src = tmp_path / "spin.hip"
+    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
+                   "// gpusim-arg: x buffer i32[64] init=randint(1,5) seed=1\n"
+                   "__global__ void spin(int *x) {\n"
+                   "  volatile int *p = x;\n"
+                   "  while (p[63] > 0) {\n"
+                   "    p[threadIdx.x & 31] = p[threadIdx.x & 31] + 1;\n"
+                   "  }\n"
+                   "}\n")
+    with pytest.raises(GpusimError, match=rf"runaway kernel: .* in the loop at pc 0x\w+\.\.0x\w+ \({src} lines 5-6\)"):
+        gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False, max_wave_instructions=100_000)
