@@ -1042,6 +1042,9 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
     defs = []
     naming_code = []   # instructions whose operands name a code label: encoded again once pcs are known
     for i, ins in enumerate(module.instructions):
+        for alignment, most in module.text_alignments.get(i, ()):   # llvm-mc's s_nop padding before it
+            if -pc % alignment <= most:
+                pc += -pc % alignment
         enc.pc = pc
         enc.names_code = False
         d, size = enc.encode(ins, ops[i], mods[i])

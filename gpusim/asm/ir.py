@@ -227,7 +227,9 @@ class AsmModule:
     (``len(instructions)`` for a label at the end); ``symbols`` holds
     ``.set``/``.equ`` values; ``metadata`` is the raw YAML text of the
     ``.amdgpu_metadata`` block or ''; ``target`` the ``.amdgcn_target`` string;
-    ``static_data`` what its .data, .rodata and .bss sections hold (None: nothing).
+    ``static_data`` what its .data, .rodata and .bss sections hold (None: nothing);
+    ``text_alignments`` maps an instruction's index to the (alignment, most padding bytes) pairs
+    of the alignment directives just before it (the encoder pads the pcs as llvm-mc pads the text).
     """
 
     path: str
@@ -241,3 +243,4 @@ class AsmModule:
     args: list[ArgSpec] = field(default_factory=list)
     checks: list[CheckSpec] = field(default_factory=list)
     static_data: Optional[StaticData] = None
+    text_alignments: dict[int, list[tuple[int, int]]] = field(default_factory=dict)

@@ -120,6 +120,7 @@ _ESCAPE_RE = re.compile(r'\\(?:([0-7]{1,3})|x([0-9A-Fa-f]+)|(.))')
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "b": 8, "f": 12, "v": 11, "a": 7, "\\": 92, '"': 34, "'": 39}
 # Padding is harmless anywhere in .text: branch targets are instruction indices.
 PADDING_DIRECTIVES = frozenset((".fill", ".zero", ".space", ".skip"))
+_TEXT_ALIGNMENTS = frozenset((".p2align", ".p2alignl", ".p2alignw", ".align", ".balign", ".balignl", ".balignw"))
 _IF_DIRECTIVES = frozenset((
     ".if", ".ifdef", ".ifndef", ".ifnotdef", ".ifeq", ".ifne", ".ifgt", ".ifge", ".iflt", ".ifle",
     ".ifb", ".ifnb", ".ifc", ".ifnc"))
@@ -937,6 +938,9 @@ class _Assembler:
         if is_static_section(self.section) and (d in DATA_DIRECTIVES or d in ALIGN_DIRECTIVES):
             self._static_data(d, line, pos, col)
             return
+        if self.in_text and d in _TEXT_ALIGNMENTS:
+            self._text_alignment(d, line, pos)
+            return
         if d in IGNORED_DIRECTIVES or d.startswith(".cfi_"):
             return
         if d in DATA_DIRECTIVES:
@@ -951,6 +955,24 @@ class _Assembler:
             raise self.err(f"unknown directive '{d}'", line, col,
                            did_you_mean(d, sorted(KNOWN_DIRECTIVES)))
         handler(self, d, line, pos, col)
+
+    def _text_alignment(self, d: str, line: Line, pos: int) -> None:
+        """_text_alignment records that the next instruction starts at a multiple of the directive's alignment
+        (``.p2align 8`` before a kernel or function: llvm-mc pads the text with s_nop 0 to it), unless that
+        takes more than its MAX bytes, so that gpusim's pcs are the real encoding's. A form it cannot read
+        aligns nothing, as gpusim ignored text alignment before."""
+        try:
+            values = [v for v, _ in self._data_values(line, pos, d)]
+        except AsmError:
+            return
+        power = d.startswith(".p2align")
+        if not values or not all(isinstance(v, int) for v in values) \
+                or not (0 <= values[0] <= 16 if power else 1 <= values[0] <= 1 << 16):
+            return
+        alignment = 1 << values[0] if power else values[0]
+        if alignment & (alignment - 1) == 0 and alignment > 1:
+            most = values[2] if len(values) > 2 and values[2] > 0 else alignment
+            self.module.text_alignments.setdefault(len(self.module.instructions), []).append((alignment, most))
 
     def _d_file(self, d, line, pos, col):
         """.file N "DIR" "NAME" (or "PATH") numbers a source file for .loc; a bare .file "NAME" names the

@@ -66,6 +66,19 @@ def test_reported_pc_is_the_byte_offset_llvm_mc_assigns():
     assert "pc 0x2c " in str(fault_of("fault_store_past_end.s"))
 
 
+@needs_llvm_mc
+@pytest.mark.parametrize("name", ["fault_absent_service.s", "fault_trap.s", "hostcall_cycle.s"])
+def test_every_pc_is_the_address_llvm_objdump_shows(tmp_path, name):
+    # the object llvm-mc writes, as llvm-objdump lays it out: alignment padding (s_nop 0) included
+    obj = tmp_path / "k.o"
+    subprocess.run(["llvm-mc-19", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o", str(obj),
+                    str(fixture_path(name))], check=True)
+    dump = subprocess.run(["llvm-objdump-19", "-d", str(obj)], capture_output=True, text=True, check=True).stdout
+    real = [int(m.group(1), 16) for m in re.finditer(r"^\s+(?!s_nop 0\b)\S.*// ([0-9A-F]{12}):", dump, re.M)]
+    program = api.load_kernel(fixture_path(name)).program
+    assert real == [int(pc) for pc in program.pc_bytes[:len(program)]]
+
+
 # ---------------------------------------------------------------- (a) global store past the end
 def test_store_past_end_of_buffer_names_everything():
     err = fault_of("fault_store_past_end.s")
@@ -282,8 +295,8 @@ def test_a_kernel_that_calls_malloc_faults_in_the_heap_it_names(mode):
     assert ("memory access outside every buffer at address 0x7e0200000018 (8 bytes), in the device heap of malloc "
             "and free, given by the hidden argument hidden_heap_v1: gpusim runs no host beside the kernel") in msg
     assert "buffer 'dst'" not in msg   # not the nearest buffer: the service is named instead
-    # the called function lies before the kernel, 16 bytes before its entry as gpusim lays the text out
-    assert "pc -0x10 'global_load_dwordx2 v[2:3], v1, s[4:5] offset:24'" in msg
+    # the called function lies before the kernel: at 0x4, where the kernel's .p2align 8 puts it at 0x100
+    assert "pc -0xfc 'global_load_dwordx2 v[2:3], v1, s[4:5] offset:24'" in msg
     assert fault.loc.line == 13
 
 
