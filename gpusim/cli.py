@@ -239,6 +239,8 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE", help="a tl.constexpr value")
     tr.add_argument("--num-warps", type=int, default=4, metavar="N", help="waves per program (default 4)")
     tr.add_argument("--num-stages", type=int, default=None, metavar="N", help="Triton's software pipelining depth")
+    tr.add_argument("--debug", action="store_true", help="compile in Triton's debug mode: tl.device_assert checks "
+                    "(a failed one prints its message and ends the run as a GPU fault, exit code 3)")
     tr.add_argument("--check", action="append", default=[], metavar="EXPR",
                     help="a gpusim-check expression over the argument names ('out ~= x + y'); repeatable")
     tr.add_argument("--arch", default="cdna3", help="architecture name or YAML file (default: cdna3); Triton "
@@ -573,6 +575,8 @@ def _cmd_triton(ns) -> int:
     except ValueError:
         raise UsageError(f"--grid {ns.grid}: expected X[,Y[,Z]] program counts") from None
     options = {} if ns.num_stages is None else {"num_stages": ns.num_stages}
+    if ns.debug:
+        options["debug"] = True
     arch = api.load_arch(ns.arch)
     compiled = gt.compile(kernel, grid=grid, args=args, constexprs=fe.command_line_constexprs(ns.constexpr),
                           num_warps=ns.num_warps, arch=arch, types=types, options=options, checks=ns.check)

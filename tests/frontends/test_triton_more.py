@@ -276,3 +276,16 @@ def test_a_failed_device_assert_prints_its_message_then_traps():
     source, first = inspect.getsourcelines(km.assert_kernel.fn)
     want = first + next(k for k, text in enumerate(source) if "tl.device_assert" in text)
     assert info.value.loc.file.endswith("triton_kernels_more.py") and info.value.loc.line == want
+
+
+def test_gpusim_triton_debug_checks_device_asserts_and_prints_what_failed(capsys):
+    from gpusim.cli import main
+    kernels = str(Path(__file__).with_name("triton_kernels_more.py"))
+    args = ["triton", f"{kernels}:assert_kernel", "--grid", "1", "--constexpr", "BLOCK=64", "--num-warps", "1",
+            "--arg", "x_ptr=i32[64]:randint(90,110)", "--no-timing"]
+    assert main(args) == 0   # without --debug Triton compiles the assert out
+    capsys.readouterr()
+    assert main(args + ["--debug"]) == 3
+    out, err = capsys.readouterr()
+    assert out and all(line.startswith("device assertion failed: 'under 100'") for line in out.splitlines())
+    assert "s_trap 2, llvm.trap" in err and len(err.splitlines()) == 1
