@@ -167,13 +167,12 @@ def _with_header(module: AsmModule, text: str, path: str) -> AsmModule:
     return dataclasses.replace(module, launch=launch, args=args, checks=checks)
 
 
-def kernel_from_text(text: str, name: str = "<text>", *, kernel: Optional[str] = None,
-                     library_dirs: Optional[tuple[str, ...]] = None) -> Kernel:
+def kernel_from_text(text: str, name: str = "<text>", *, kernel: Optional[str] = None, source_lines: bool = False,
+                     library_dirs: tuple[str, ...] = ()) -> Kernel:
     """kernel_from_text is load_kernel for assembly held in a string (``gpusim.templates.generate``'s output,
-    Triton's); ``name`` is what error locations call it. ``library_dirs``, for a compiler's output, makes its
-    ``.loc`` lines the ones faults name, but for those in the files of the compiler's library under them
-    (gpusim.asm.parser.parse_text)."""
-    module = parse_text(text, name, source_lines=library_dirs is not None, library_dirs=library_dirs or ())
+    Triton's); ``name`` is what error locations call it. ``source_lines`` and ``library_dirs`` are
+    gpusim.asm.parser.parse_text's: for a compiler's output, faults name the lines its ``.loc`` gives."""
+    module = parse_text(text, name, source_lines=source_lines, library_dirs=library_dirs)
     return _kernel_of(module, name, kernel, None, None, None)
 
 

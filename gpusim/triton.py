@@ -61,7 +61,8 @@ def _build(kernel, grid, args, constexprs, num_warps, arch, types, options, chec
     arguments = bind_arguments(kernel, args, constexprs, types)
     compiled = compile_kernel(kernel, arguments, constexprs, arch.gfx_target, num_warps, options)
     header = launch_header(compiled, arguments, grid) + "".join(f"; gpusim-check: {c}\n" for c in checks)
-    k = kernel_from_text(header + compiled.asm, f"<triton {compiled.name}>", library_dirs=_triton_dirs())
+    k = kernel_from_text(header + compiled.asm, f"<triton {compiled.name}>", source_lines=True,
+                         library_dirs=_triton_dirs())
     k.module.args = with_contents(k.module.args, arguments)
     return k, arguments
 

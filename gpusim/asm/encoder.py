@@ -113,14 +113,14 @@ _VOP3_OPSEL = frozenset(("v_mad_f16", "v_fma_f16", "v_mad_u16", "v_div_fixup_f16
 _LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
 
-# operand layouts: the slot each parsed operand fills, in order; "=D0" copies
-# destination 0 into a source slot as well.
 # message types of s_sendmsg (the CDNA3 ISA guide, "S_SENDMSG"): the low 4 bits of its immediate
-SENDMSG_IDS = {"MSG_INTERRUPT": fields.SENDMSG_INTERRUPT, "MSG_GS": 2, "MSG_GS_DONE": 3, "MSG_SAVEWAVE": 4, "MSG_STALL_WAVE_GEN": 5,
-               "MSG_HALT_WAVES": 6, "MSG_ORDERED_PS_DONE": 7, "MSG_EARLY_PRIM_DEALLOC": 8, "MSG_GS_ALLOC_REQ": 9,
-               "MSG_GET_DOORBELL": 10, "MSG_SYSMSG": 15}
+SENDMSG_IDS = {"MSG_INTERRUPT": fields.SENDMSG_INTERRUPT, "MSG_GS": 2, "MSG_GS_DONE": 3, "MSG_SAVEWAVE": 4,
+               "MSG_STALL_WAVE_GEN": 5, "MSG_HALT_WAVES": 6, "MSG_ORDERED_PS_DONE": 7, "MSG_EARLY_PRIM_DEALLOC": 8,
+               "MSG_GS_ALLOC_REQ": 9, "MSG_GET_DOORBELL": 10, "MSG_SYSMSG": 15}
 _SENDMSG_WITH_OPERATION = frozenset(("MSG_GS", "MSG_GS_DONE", "MSG_SYSMSG"))   # sendmsg(MSG_GS, GS_OP_EMIT, 0)
 
+# operand layouts: the slot each parsed operand fills, in order; "=D0" copies
+# destination 0 into a source slot as well.
 LAYOUTS = {
     "none": (),
     "sdst": (D0,),

@@ -120,7 +120,6 @@ _ESCAPE_RE = re.compile(r'\\(?:([0-7]{1,3})|x([0-9A-Fa-f]+)|(.))')
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "b": 8, "f": 12, "v": 11, "a": 7, "\\": 92, '"': 34, "'": 39}
 # Padding is harmless anywhere in .text: branch targets are instruction indices.
 PADDING_DIRECTIVES = frozenset((".fill", ".zero", ".space", ".skip"))
-_TEXT_ALIGNMENTS = frozenset((".p2align", ".p2alignl", ".p2alignw", ".align", ".balign", ".balignl", ".balignw"))
 _IF_DIRECTIVES = frozenset((
     ".if", ".ifdef", ".ifndef", ".ifnotdef", ".ifeq", ".ifne", ".ifgt", ".ifge", ".iflt", ".ifle",
     ".ifb", ".ifnb", ".ifc", ".ifnc"))
@@ -938,7 +937,7 @@ class _Assembler:
         if is_static_section(self.section) and (d in DATA_DIRECTIVES or d in ALIGN_DIRECTIVES):
             self._static_data(d, line, pos, col)
             return
-        if self.in_text and d in _TEXT_ALIGNMENTS:
+        if self.in_text and d in ALIGN_DIRECTIVES:
             self._text_alignment(d, line, pos)
             return
         if d in IGNORED_DIRECTIVES or d.startswith(".cfi_"):

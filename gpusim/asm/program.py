@@ -161,6 +161,11 @@ class Program:
         offset = int(self.pc_bytes[i] - self.pc_bytes[entry])
         return f"0x{offset:x}" if offset >= 0 else f"-0x{-offset:x}"
 
+    def source_loc(self, i: int) -> SourceLoc:
+        """source_loc is where row ``i`` came from for a report: the program's own line where a compiler's
+        ``.loc`` gave one (``origins``), else the assembly's."""
+        return self.origins[i] or self.locs[i]
+
     def describe(self, i: int) -> str:
         """describe returns the source text of instruction ``i`` for messages."""
         loc = self.locs[i]

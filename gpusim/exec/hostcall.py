@@ -28,8 +28,6 @@ words), the packet headers (24 bytes each) and the payloads (4 KiB each: 64 lane
 """
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 
 from gpusim.exec.device_printf import KIND_DOUBLE, KIND_TEXT, KIND_UNSIGNED, MAX_STRING, Printed, conversions, \
@@ -76,8 +74,8 @@ def initial_region(address: int, packets: int) -> np.ndarray:
     words[H_INDEX_MASK] = packets - 1
     signal = region[SIGNAL_OFFSET:SIGNAL_OFFSET + SIGNAL_BYTES].view("<u8")
     signal[2] = address + MAILBOX_OFFSET   # the event mailbox; the event id (word 3's low half) stays 0
-    for k in range(1, packets - 1):   # packet k's next is k + 1; the last's and packet 0's stay 0 (null)
-        struct.pack_into("<Q", region, HEADERS_OFFSET + k * PACKET_HEADER_BYTES, k + 1)
+    headers = region[HEADERS_OFFSET:HEADERS_OFFSET + packets * PACKET_HEADER_BYTES].view("<u8").reshape(packets, -1)
+    headers[1:packets - 1, 0] = np.arange(2, packets)   # packet k's next is k + 1; the last's and packet 0's stay 0
     return region
 
 

@@ -323,7 +323,7 @@ class Dispatch:
         g = self.launch.grid
         waves = self.waves_per_workgroup * g[0] * g[1] * g[2]
         self.hostcall_packets = (hostcall.packet_count(waves)
-                                 if "hidden_hostcall_buffer" in hidden and self.bound is None else 0)
+                                 if self.bound is None and calls_host(self.module, self.kernel.name) else 0)
         kernarg_size = align_up(max(ksize, 8), 64)
         if self.bound is not None:
             self._bound_layout(kernarg_size)
@@ -700,10 +700,7 @@ class Dispatch:
         lane_txt = f", lane {lane}" if lane >= 0 else ""
         msg = (f"kernel '{self.kernel.name}' faulted: {what}; {where}{instr}, workgroup {wg}, "
                f"wave {int(fault[memk.F_WAVE])}{lane_txt}")
-        where_in_source = None
-        if 0 <= i < p.rows:   # the program's own line (HIP, Triton) where the compiler gave one, else the assembly's
-            where_in_source = (p.origins[i] if i < len(p.origins) else None) or p.locs[i]
-        return KernelFault(msg, where_in_source, code=code, row=i)
+        return KernelFault(msg, p.source_loc(i) if 0 <= i < p.rows else None, code=code, row=i)
 
     def _runaway_text(self, code: int, i: int, wave: int, wave_limit: int, waiting: int) -> str:
         """_runaway_text says why wave ``wave`` at instruction ``i`` will never end, and what it holds up."""

@@ -7,7 +7,8 @@ file's ``#include <hip/hip_runtime.h>``, ``<hip/hip_fp16.h>`` and ``<hip/hip_bf1
 not used even where ROCm is installed: they call its device libraries (``__ockl_get_local_id``, ``__ocml_*``),
 which gpusim does not link (``-nogpulib``), and a kernel then compiles the same, to the same cycles, on every
 machine. Only when the user names a directory of them (``--device-libs DIR``, gpusim.frontends.device_libs)
-is ROCm's math library linked, for the functions gpusim's headers cannot compute. Only the device code is compiled; host code is checked by clang and never run. The launch header
+is ROCm's math library linked, for the functions gpusim's headers cannot compute. Only the device code is
+compiled; host code is checked by clang and never run. The launch header
 lives in ``// gpusim-launch/arg/check`` comments of the .hip file.
 """
 from __future__ import annotations
