@@ -80,7 +80,9 @@ _INTEGER_CLAMP_UNMODELLED = frozenset((
     "v_mad_i32_i24", "v_mad_u32_u24", "v_mul_i32_i24", "v_mul_u32_u24", "v_mad_u16", "v_mad_i64_i32",
     "v_mad_u64_u32", "v_sad_u32", "v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_msad_u8", "v_pk_ashrrev_i16",
     "v_pk_lshlrev_b16", "v_pk_lshrrev_b16", "v_pk_mad_i16", "v_pk_mad_u16", "v_pk_max_i16", "v_pk_max_u16",
-    "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32", "v_pk_mul_lo_u16"))
+    "v_pk_min_i16", "v_pk_min_u16", "v_pk_mov_b32", "v_pk_mul_lo_u16", "v_mad_i16", "v_mad_legacy_u16",
+    "v_mad_legacy_i16", "v_mad_u32_u16", "v_mad_i32_i16", "v_min3_i16", "v_max3_i16", "v_med3_i16", "v_min3_u16",
+    "v_max3_u16", "v_med3_u16", "v_qsad_pk_u16_u8", "v_mqsad_pk_u16_u8"))
 
 
 def _takes_clamp(d: isa.InstrDef) -> bool:
@@ -108,7 +110,10 @@ _FP8_WIDENINGS = (sems.V_CVT_F32_FP8, sems.V_CVT_F32_BF8, sems.V_CVT_PK_F32_FP8,
 # the VOP1/VOP2/VOPC/VOP3 instructions llvm-mc-19 takes op_sel on (gfx90a and gfx942; v_cvt_pk_*8_f32 gfx942's);
 # op_sel_hi belongs to VOP3P alone
 _VOP3_OPSEL = frozenset(("v_mad_f16", "v_fma_f16", "v_mad_u16", "v_div_fixup_f16", "v_pack_b32_f16",
-                         "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_add_i16", "v_sub_i16"))
+                         "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_add_i16", "v_sub_i16", "v_mad_i16",
+                         "v_mad_u32_u16", "v_mad_i32_i16", "v_min3_f16", "v_max3_f16", "v_med3_f16", "v_min3_i16",
+                         "v_max3_i16", "v_med3_i16", "v_min3_u16", "v_max3_u16", "v_med3_u16",
+                         "v_cvt_pknorm_i16_f16", "v_cvt_pknorm_u16_f16"))
 # the MUBUF loads llvm-mc takes with the lds modifier (gfx90a and gfx942)
 _LDS_FORMS = ("buffer_load_ubyte", "buffer_load_sbyte", "buffer_load_ushort", "buffer_load_sshort", "buffer_load_dword")
 REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_", "exp")
@@ -119,8 +124,9 @@ SENDMSG_IDS = {"MSG_INTERRUPT": fields.SENDMSG_INTERRUPT, "MSG_GS": 2, "MSG_GS_D
                "MSG_GS_ALLOC_REQ": 9, "MSG_GET_DOORBELL": 10, "MSG_SYSMSG": 15}
 _SENDMSG_WITH_OPERATION = frozenset(("MSG_GS", "MSG_GS_DONE", "MSG_SYSMSG"))   # sendmsg(MSG_GS, GS_OP_EMIT, 0)
 
-# operand layouts: the slot each parsed operand fills, in order; "=D0" copies
-# destination 0 into a source slot as well.
+# operand layouts: the slot each parsed operand fills, in order; "=X>Y" copies
+# slot X's operand into slot Y as well (a destination that is also read, a
+# source that is also written).
 LAYOUTS = {
     "none": (),
     "sdst": (D0,),
@@ -132,6 +138,7 @@ LAYOUTS = {
     "sopk_setreg": (S0, S1),
     "cndmask": (D0, S0, S1, S2),
     "acc": (D0, S0, S1, "=D0>S2"),
+    "swap": (D0, S0, "=D0>S1", "=S0>D1"),   # v_swap_b32: each operand is also the other's destination
     "vop2_k": (D0, S0, S1, S2),
     "carry_out": (D0, D1, S0, S1),
     "carry_inout": (D0, D1, S0, S1, S2),
@@ -141,6 +148,8 @@ LAYOUTS = {
     "writelane": (D0, S0, S1),
     "ds_cmpst": (S0, S1, S2),
 }
+
+_COPY_SLOTS = {"D0": D0, "D1": D1, "S0": S0, "S1": S1, "S2": S2}
 
 
 def _is_float_type(t: str) -> bool:
@@ -589,7 +598,7 @@ class Encoder:
                     sext |= 1 << k
         for c in copies:
             src, dst = c[1:].split(">")
-            ops[{"S0": S0, "S2": S2}[dst]] = ops[{"D0": D0}[src]]
+            ops[_COPY_SLOTS[dst]] = ops[_COPY_SLOTS[src]]
         if d.sem == sems.V_DOT2C_F32_F16 and (neg or absm):
             raise UnsupportedInstruction(f"-x and |x| on {ins.mnemonic} are not supported yet", ins.loc,
                                          "whether they act on one half of the packed source or both is not "
@@ -834,7 +843,7 @@ def _scalar_reach(d: isa.InstrDef) -> dict:
         if d.fmt == "SMEM":
             reach[S0] = 4 if d.sem == sems.S_BUFFER_LOAD else 2   # the base pair, or the buffer resource
         return reach
-    reach = {D1: 2}
+    reach = {} if d.layout == "swap" else {D1: 2}   # (v_swap_b32's D1 is its source VGPR)
     if d.fmt == "VOPC" or d.layout in ("readlane", "readfirstlane"):
         reach[D0] = 2 if d.fmt == "VOPC" else 1
     if d.layout == "readlane":
@@ -874,6 +883,8 @@ def _vector_only(d: isa.InstrDef) -> tuple:
         return (D0, S3)
     if d.fmt == "DS":
         return (D0, S1, S2)
+    if d.layout == "swap":
+        return (D0, D1)
     if d.fmt in ("VOP1", "VOP2", "VOP3", "VOP3P") and d.layout not in ("readlane", "readfirstlane"):
         return (D0,)
     return ()

@@ -111,6 +111,9 @@ def _scalar_roles(d: isa.InstrDef) -> Optional[list[Role]]:
             return [dst]
         if d.layout == "ssrc":
             return [Role("ssrc0", "s", _dwords(d.src[0]), excludes=_READ_ONLY_32, direct=True)]
+        if d.sem == sems.S_MOVRELS:   # a register the M0 offset moves: no constant (llvm-mc-19)
+            wide = _dwords(d.src[0]) == 2
+            return [dst, Role("ssrc0", "s", _dwords(d.src[0]), excludes=("src_scc",) if wide else _APERTURES)]
         return srcs if d.fmt == "SOPC" else [dst] + srcs
     if d.fmt == "SOPK":
         unsigned = d.sem == sems.S_CMPK_U32
@@ -164,6 +167,8 @@ def _vector_roles(d: isa.InstrDef, form: str) -> Optional[list[Role]]:
             return [Role("sdst", "s", 1, dst=True), _src_role("src0", d.src[0], "v", bus=False)]
         if d.sem == sems.V_ACCVGPR_MOV_B32:
             return [Role("vdst", "a", 1, dst=True), _src_role("src0", d.src[0], "a", bus=False)]
+        if lay == "swap":   # v_swap_b32 exchanges two VGPRs: both operands are read and written
+            return [Role("vdst", "v", 1, dst=True), _src_role("src0", d.src[0], "v", bus=False)]
         return [vdst, src(0, src0)]
     if d.fmt == "VOP2":
         if lay == "acc":
@@ -533,7 +538,9 @@ def _forms(d: isa.InstrDef, ins: Instruction) -> tuple[str, ...]:
     if d.fmt in ("VOP1", "VOP2", "VOPC"):
         if ins.suffix:
             return (ins.suffix,)
-        return ("e32", "e64") if d.layout != "vop2_k" else ("e32",)
+        if d.layout == "vop2_k" or d.encodings == ("e32",):   # (v_swap_b32, v_pk_fmac_f16: no VOP3 form)
+            return ("e32",)
+        return ("e32", "e64")
     if d.fmt in ("VOP3", "VOP3P"):
         return ("e64",)
     return ("",)

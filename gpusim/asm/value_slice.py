@@ -84,7 +84,7 @@ _SETS_SCC = frozenset((
     S.S_MIN_I32, S.S_MAX_I32, S.S_MIN_U32, S.S_MAX_U32, S.S_ABSDIFF_I32, S.S_ABS_I32,
     S.S_AND, S.S_OR, S.S_XOR, S.S_ANDN2, S.S_ORN2, S.S_NAND, S.S_NOR, S.S_XNOR, S.S_NOT,
     S.S_LSHL, S.S_LSHR, S.S_ASHR, S.S_LSHL1_ADD_U32, S.S_LSHL2_ADD_U32, S.S_LSHL3_ADD_U32, S.S_LSHL4_ADD_U32,
-    S.S_BFE_U32, S.S_BFE_I32, S.S_BFE_U64, S.S_BFE_I64, S.S_BCNT0, S.S_BCNT1,
+    S.S_BFE_U32, S.S_BFE_I32, S.S_BFE_U64, S.S_BFE_I64, S.S_BCNT0, S.S_BCNT1, S.S_WQM, S.S_QUADMASK,
     S.S_CMP_I32, S.S_CMP_U32, S.S_CMPK_I32, S.S_CMPK_U32, S.S_CMP_U64, S.S_BITCMP0, S.S_BITCMP1,
 )) | frozenset(range(S.S_SAVEEXEC_FIRST, S.S_SAVEEXEC_LAST + 1))
 _READS_SCC = frozenset((S.S_ADDC_U32, S.S_SUBB_U32, S.S_CSELECT, S.S_CMOV, S.S_CMOVK_I32))
@@ -373,6 +373,8 @@ def value_slice(program: Program) -> np.ndarray:
     ops, sem = program.ops, program.sem
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
+    if any(int(x) in (S.S_MOVRELS, S.S_MOVRELD) for x in sem):
+        return np.ones(n, dtype=bool)  # an M0-relative SGPR access may read or write any of them
     reads = [register_set(ops, i, SOURCE_SLOTS) | (_VCC if _implicit_vcc_read(program, i) else 0)
              | (_SCC if _implicit_scc_read(program, i) else 0) for i in range(n)]
     named_writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]

@@ -294,3 +294,72 @@ def test_each_lane_reads_back_its_own_private_memory(tmp_path, target, mode):
         assert r.cycles > 0
         # every private access is a vector memory instruction through the L1 like any other: 4 waves
         assert r.counters["SQ_INSTS_VMEM_RD"] == 4 * reads and r.counters["SQ_INSTS_VMEM_WR"] == 4 * writes
+
+
+D16_KERNEL = """; gpusim-launch: grid=1,1,1 block=64,1,1
+; gpusim-arg: dst buffer u32[64, 4] out
+\t.text
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+\t.globl d16
+\t.p2align 8
+\t.type d16,@function
+d16:
+\ts_load_dwordx2 s[10:11], s[0:1], 0x0
+\tv_mov_b32_e32 v1, 0x80f4a5b6
+\tv_xor_b32_e32 v1, v1, v0
+\tscratch_store_dword off, v1, off
+\tv_mov_b32_e32 v7, 0
+\tscratch_store_dword off, v7, off offset:4
+\tscratch_store_short_d16_hi off, v1, off offset:4
+\tscratch_store_byte_d16_hi off, v1, off offset:7
+\tv_mov_b32_e32 v2, 0x11112222
+\tv_mov_b32_e32 v3, 0x33334444
+\tv_mov_b32_e32 v4, 0x55556666
+\tv_mov_b32_e32 v5, 0x77778888
+\tscratch_load_short_d16_hi v2, off, off offset:2
+\tscratch_load_sbyte_d16 v3, off, off offset:3
+\tscratch_load_ubyte_d16_hi v4, off, off offset:3
+\tscratch_load_short_d16 v5, off, off offset:6
+\tv_lshlrev_b32_e32 v6, 4, v0
+\ts_waitcnt vmcnt(0) lgkmcnt(0)
+\tglobal_store_dwordx4 v6, v[2:5], s[10:11]
+\ts_endpgm
+\t.rodata
+\t.p2align 6
+\t.amdhsa_kernel d16
+\t\t.amdhsa_user_sgpr_count 2
+\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
+\t\t.amdhsa_enable_private_segment 1
+\t\t.amdhsa_private_segment_fixed_size 16
+\t\t.amdhsa_next_free_vgpr 8
+\t\t.amdhsa_next_free_sgpr 12
+\t\t.amdhsa_accum_offset 8
+\t.end_amdhsa_kernel
+"""
+
+
+@needs_llvm_mc
+def test_the_d16_kernel_assembles_with_llvm_mc(tmp_path):
+    assert_assembles(tmp_path, D16_KERNEL, "gfx942")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scratch_d16_loads_fill_one_half_and_d16_hi_stores_take_the_high_one(tmp_path, mode):
+    path = tmp_path / "d16.s"
+    path.write_text(D16_KERNEL)
+    r = api.simulate(api.load_kernel(path), "cdna3", **MODES[mode])
+    if mode == "timed-sliced":
+        return
+    x = 0x80F4A5B6 ^ np.arange(64, dtype=np.uint32)
+    hi = x >> 16
+    top = (x >> 24).astype(np.int64)
+    signed_top = np.where(top >= 0x80, top - 0x100, top).astype(np.int64) & 0xFFFF
+    # the dword after x: bytes 4..5 hold x's high half (short_d16_hi), byte 6 zero, byte 7 bits 16..23 of x
+    second = hi | ((hi & 0xFF) << 24)
+    want = np.stack([
+        (hi << 16) | 0x2222,                              # short_d16_hi of bytes 2..3 into the high half
+        0x33330000 | signed_top.astype(np.uint32),        # sbyte_d16 of byte 3, sign-extended to 16 bits
+        (top.astype(np.uint32) << 16) | 0x6666,           # ubyte_d16_hi of byte 3
+        0x77770000 | (second >> 16),                      # short_d16 of bytes 6..7
+    ], axis=1).astype(np.uint32)
+    np.testing.assert_array_equal(r.outputs["dst"], want)

@@ -11,7 +11,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M_FAST, M_SIMM, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL,
+    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, M_FAST, M_SIMM, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL,
     VCC_HI, VCC_LO,
 )
 from gpusim.asm.fields import MISC_SENDMSG, MISC_TRAP, SENDMSG_INTERRUPT, TRAP_LLVM_DEBUGTRAP
@@ -20,7 +20,7 @@ from gpusim.exec.kernels.lanes import sget
 from gpusim.exec.kernels.lds import exec_lds, lds_addresses
 from gpusim.exec.kernels.memory import (
     F_AT_BARRIER, F_CODE, F_WORKGROUP, FAULT_BAD_JUMP, FAULT_BARRIER, FAULT_ENDLESS, FAULT_LIMIT, FAULT_PAST_END,
-    FAULT_TIMEOUT, FAULT_TRAP, FAULT_UNSUPPORTED, FAULT_WAVE_LIMIT, record_fault,
+    FAULT_REG_INDEX, FAULT_TIMEOUT, FAULT_TRAP, FAULT_UNSUPPORTED, FAULT_WAVE_LIMIT, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
@@ -70,6 +70,10 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
     r = 0
     if s < S.SALU_END:
         r = exec_salu(i, w, sem, ops, mods, sreg)
+        if r == -2:
+            at = (ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]) + np.int64(sreg[w, M0])
+            record_fault(fault, FAULT_REG_INDEX, w, i, -1, at, 0)
+            return FAULT
     elif s < S.FLOW_END:
         if s == S.S_ENDPGM:
             if mods[i, M_SUB] == PAST_END:  # the end-of-text sentinel: the wave ran off its code

@@ -7,7 +7,9 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.program import D0, EXEC_HI, EXEC_LO, KIND, K_NONE, M_SUB, S0, S1, SCC, VAL, WIDTH
+from gpusim.asm.program import (
+    D0, EXEC_HI, EXEC_LO, KIND, K_NONE, K_SREG, M0, M_SUB, S0, S1, SCC, SGPR_COUNT, VAL, WIDTH,
+)
 from gpusim.exec.kernels.bits import leading_zeros, popcount, trailing_zeros
 from gpusim.exec.kernels.lanes import sget, sset
 
@@ -43,7 +45,8 @@ def _scmp(a, b, cond, signed):
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
 @njit(_nrt=False, error_model="numpy", cache=True)
 def exec_salu(i, w, sem, ops, mods, sreg):
-    """exec_salu runs scalar instruction ``i`` for wave slot ``w``; returns 0, or -1 if unknown."""
+    """exec_salu runs scalar instruction ``i`` for wave slot ``w``; returns 0, -1 if unknown, or -2 for an
+    s_movrels/s_movreld whose M0-relative register lies past the SGPRs."""
     s = sem[i]
     wd = ops[i, D0, WIDTH]
     a = sget(sreg, w, ops[i, S0, KIND], ops[i, S0, VAL], ops[i, S0, WIDTH]) if ops[i, S0, KIND] != K_NONE else U(0)
@@ -194,12 +197,36 @@ def exec_salu(i, w, sem, ops, mods, sreg):
     elif s == S.S_FLBIT:
         r = leading_zeros(a & mask, 64 if ops[i, S0, WIDTH] == 2 else 32)
         wd = 1
-    elif s == S.S_FLBIT_I32:
-        x = a & M32
-        if x & U(0x80000000):
-            x = ~x & M32
-        r = leading_zeros(x, 32) if x != 0 else M32
+    elif s == S.S_FLBIT_I32:   # s_flbit_i32 and s_flbit_i32_i64: the first bit unlike the sign bit
+        bits = 64 if ops[i, S0, WIDTH] == 2 else 32
+        x = a & mask
+        if (x >> U(bits - 1)) & U(1):
+            x = ~x & mask
+        r = leading_zeros(x, bits) if x != 0 else M32
         wd = 1
+    elif s == S.S_WQM or s == S.S_QUADMASK:   # per quad of lanes: all four bits (wqm) or one bit (quadmask)
+        x = a & mask
+        r = U(0)
+        for q in range(16 if wide else 8):
+            if (x >> U(4 * q)) & U(0xF):
+                r |= (U(0xF) << U(4 * q)) if s == S.S_WQM else (U(1) << U(q))
+        new_scc = U(r != 0)
+    elif s == S.S_BITREPLICATE_B64_B32:   # each bit of the 32-bit source twice
+        r = U(0)
+        for k in range(32):
+            if (a >> U(k)) & U(1):
+                r |= U(3) << U(2 * k)
+    elif s == S.S_MOVRELS or s == S.S_MOVRELD:   # SGPR[base + M0]: the source's (movrels) or the destination's
+        base = ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]
+        width = ops[i, S0, WIDTH] if s == S.S_MOVRELS else wd
+        at = np.int64(base) + np.int64(sreg[w, M0])
+        if at + width > SGPR_COUNT:
+            return -2   # past the SGPRs: the caller reports a relative-index fault
+        if s == S.S_MOVRELS:
+            r = sget(sreg, w, K_SREG, at, width)
+        else:
+            sset(sreg, w, at, wd, a)
+            write = False
     elif s == S.S_SEXT_I32_I8:
         r = U(np.int64(np.int8(a & U(0xFF))))
     elif s == S.S_SEXT_I32_I16:

@@ -239,9 +239,13 @@ def _add_saturated(s, A, B, R):
 
 @njit(_nrt=False, error_model="numpy")
 def _preserves_high_half(s):
-    # gfx9 keeps the high half for these 16-bit ops; the others zero it. The fp8 packs write one word of a
-    # register whose other word holds the pair before (op_sel[3] picks the word)
+    # gfx9 keeps the high half for the 16-bit ops it added with op_sel (v_fma_f16, v_mad_u16, v_mad_i16,
+    # v_div_fixup_f16; the 16-bit min3/max3/med3 assumed alike); their legacy forms (v_mad_legacy_*,
+    # v_fma_legacy_f16, v_div_fixup_legacy_f16, which clang selects) and the older 16-bit ops zero it
+    # (LLVM's GCNSubtarget::zeroesHigh16BitsOfDest). The fp8 packs write one word of a register whose other
+    # word holds the pair before (op_sel[3] picks the word)
     return (s == S.V_FMA_F16 or s == S.V_MAD_U16 or s == S.V_DIV_FIXUP_F16 or s == S.V_CVT_PK_FP8_F32
+            or s == S.V_MAD_I16 or S.V_MIN3_F16 <= s <= S.V_MED3_U16
             or s == S.V_CVT_PK_BF8_F32)
 
 
@@ -366,7 +370,8 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     mix = s == S.V_FMA_MIX_F32 or s == S.V_FMA_MIXLO_F16 or s == S.V_FMA_MIXHI_F16
     if opsel != 0:
         for k in range(3):
-            if (opsel >> k) & 1 and not (mix and ((mods[i, M_OPSEL_HI] >> k) & 1) == 0):
+            if (opsel >> k) & 1 and not (mix and ((mods[i, M_OPSEL_HI] >> k) & 1) == 0) and not (
+                    k == 2 and (s == S.V_MAD_U32_U16 or s == S.V_MAD_I32_I16)):   # their 32-bit addend
                 X = T[k]
                 for l in range(64):
                     X[l] = X[l] >> U(16)
@@ -416,6 +421,10 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     if s == S.V_READLANE_B32:
         lane = sget(sreg, w, ops[i, S1, KIND], ops[i, S1, VAL], 1) & U(63)
         sset(sreg, w, ops[i, D0, VAL], 1, A[lane])
+        return 0
+    if s == S.V_SWAP_B32:   # both sources were read above, so the two writes may name one register
+        write_vgpr(vreg, w, ops[i, D0, VAL], 1, A, mask)
+        write_vgpr(vreg, w, ops[i, D1, VAL], 1, B, mask)
         return 0
     if s == S.V_READFIRSTLANE_B32:
         lane = 0
@@ -563,7 +572,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_DIV_FIXUP_F64:
         for l in range(64):
             R[l] = _div_fixup(f64(A[l]), f64(B[l]), f64(C[l]), True)
-    elif s == S.V_DIV_FIXUP_F16:
+    elif s == S.V_DIV_FIXUP_F16 or s == S.V_DIV_FIXUP_LEGACY_F16:
         for l in range(64):
             q = _div_fixup(np.float64(f16(A[l])), np.float64(f16(B[l])), np.float64(f16(C[l])), False)
             R[l] = half_bits(f32(q))
@@ -708,7 +717,7 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_MUL_F16:
         for l in range(64):
             R[l] = op.mul_f16(A[l], B[l])
-    elif s == S.V_FMA_F16:
+    elif s == S.V_FMA_F16 or s == S.V_FMA_LEGACY_F16:
         for l in range(64):
             R[l] = op.fma_f16(A[l], B[l], C[l])
     elif s == S.V_MIN_F16:
@@ -1004,9 +1013,59 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_MUL_LO_U16:
         for l in range(64):
             R[l] = op.mul_lo_u16(A[l], B[l])
-    elif s == S.V_MAD_U16:
-        for l in range(64):
+    elif s == S.V_MAD_U16 or s == S.V_MAD_I16 or s == S.V_MAD_LEGACY_U16 or s == S.V_MAD_LEGACY_I16:
+        for l in range(64):   # (the low 16 bits of a product and sum do not depend on the sign)
             R[l] = op.mad_u16(A[l], B[l], C[l])
+    elif s == S.V_MAD_U32_U16:
+        for l in range(64):
+            R[l] = op.mad_u32_u16(A[l], B[l], C[l])
+    elif s == S.V_MAD_I32_I16:
+        for l in range(64):
+            R[l] = op.mad_i32_i16(A[l], B[l], C[l])
+    elif s == S.V_MIN3_F16:
+        for l in range(64):
+            R[l] = op.min3_f16(A[l], B[l], C[l])
+    elif s == S.V_MAX3_F16:
+        for l in range(64):
+            R[l] = op.max3_f16(A[l], B[l], C[l])
+    elif s == S.V_MED3_F16:
+        for l in range(64):
+            R[l] = op.med3_f16(A[l], B[l], C[l])
+    elif S.V_MIN3_I16 <= s <= S.V_MED3_U16:
+        which = (s - S.V_MIN3_I16) % 3
+        signed = s <= S.V_MED3_I16
+        for l in range(64):
+            R[l] = op.three_i16(A[l], B[l], C[l], which, signed)
+    elif s == S.V_FREXP_MANT_F16:
+        for l in range(64):
+            R[l] = op.frexp_mant_f16(A[l])
+    elif s == S.V_FREXP_EXP_I16_F16:
+        for l in range(64):
+            R[l] = op.frexp_exp_i16_f16(A[l])
+    elif s == S.V_CVT_NORM_I16_F16 or s == S.V_CVT_NORM_U16_F16:
+        for l in range(64):
+            R[l] = op.norm16(f16(A[l]), s == S.V_CVT_NORM_I16_F16)
+    elif s == S.V_CVT_PKNORM_I16_F32 or s == S.V_CVT_PKNORM_U16_F32:
+        for l in range(64):
+            R[l] = (op.norm16(f32(A[l]), s == S.V_CVT_PKNORM_I16_F32)
+                    | (op.norm16(f32(B[l]), s == S.V_CVT_PKNORM_I16_F32) << U(16)))
+    elif s == S.V_CVT_PKNORM_I16_F16 or s == S.V_CVT_PKNORM_U16_F16:
+        for l in range(64):
+            R[l] = (op.norm16(f16(A[l]), s == S.V_CVT_PKNORM_I16_F16)
+                    | (op.norm16(f16(B[l]), s == S.V_CVT_PKNORM_I16_F16) << U(16)))
+    elif s == S.V_SAT_PK_U8_I16:
+        for l in range(64):
+            R[l] = op.sat_pk_u8_i16(A[l])
+    elif s == S.V_CVT_OFF_F32_I4:
+        for l in range(64):
+            R[l] = op.cvt_off_f32_i4(A[l])
+    elif s == S.V_QSAD_PK_U16_U8 or s == S.V_MQSAD_PK_U16_U8:
+        for l in range(64):
+            R[l] = op.qsad_pk_u16_u8(A[l], B[l], C[l], s == S.V_MQSAD_PK_U16_U8)
+    elif s == S.V_PK_FMAC_F16:
+        for l in range(64):
+            R[l] = ((op.fma_f16(A[l] & M16, B[l] & M16, C[l] & M16) & M16)
+                    | ((op.fma_f16(A[l] >> U(16), B[l] >> U(16), C[l] >> U(16)) & M16) << U(16)))
     elif s == S.V_LSHLREV_B16:
         for l in range(64):
             R[l] = op.lshlrev_b16(A[l], B[l])

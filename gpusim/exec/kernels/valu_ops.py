@@ -1151,3 +1151,111 @@ def dot_int(a, b, c, n, bits, signed, clamp):
 def dot2_f32_bf16(a, b, c):
     acc = np.float64(bf16(a)) * np.float64(bf16(b)) + np.float64(bf16(a >> U(16))) * np.float64(bf16(b >> U(16)))
     return bits32(np.float32(acc + np.float64(f32(c))))
+
+
+# ---- gfx9's 16-bit three-operand ops, multiply-adds to 32 bits, and packing conversions
+
+@njit(_nrt=False, error_model="numpy")
+def min3_f16(a, b, c):
+    return half_bits(_fmin(_fmin(f16(a), f16(b)), f16(c)))
+
+
+@njit(_nrt=False, error_model="numpy")
+def max3_f16(a, b, c):
+    return half_bits(_fmax(_fmax(f16(a), f16(b)), f16(c)))
+
+
+@njit(_nrt=False, error_model="numpy")
+def med3_f16(a, b, c):
+    x, y, z = f16(a), f16(b), f16(c)
+    return half_bits(_fmax(_fmin(x, y), _fmin(_fmax(x, y), z)))
+
+
+@njit(_nrt=False, error_model="numpy")
+def _u16(a):
+    return np.int64(a & U(0xFFFF))
+
+
+@njit(_nrt=False, error_model="numpy")
+def three_i16(a, b, c, which, signed):
+    """three_i16 is the minimum (``which`` 0), maximum (1) or median (2) of three 16-bit integers, as 16 bits."""
+    x, y, z = (_i16(a), _i16(b), _i16(c)) if signed else (_u16(a), _u16(b), _u16(c))
+    if which == 0:
+        r = min(x, y, z)
+    elif which == 1:
+        r = max(x, y, z)
+    else:
+        r = max(min(x, y), min(max(x, y), z))
+    return U(r) & U(0xFFFF)
+
+
+@njit(_nrt=False, error_model="numpy")
+def mad_u32_u16(a, b, c):
+    """v_mad_u32_u16: the 16-bit unsigned product plus the 32-bit c, wrapping at 32 bits."""
+    return (U(_u16(a) * _u16(b)) + c) & M32
+
+
+@njit(_nrt=False, error_model="numpy")
+def mad_i32_i16(a, b, c):
+    """v_mad_i32_i16: the 16-bit signed product plus the 32-bit c, wrapping at 32 bits."""
+    return U(_i16(a) * _i16(b) + np.int64(c & M32)) & M32
+
+
+@njit(_nrt=False, error_model="numpy")
+def frexp_mant_f16(a):
+    x = np.float64(f16(a))
+    if math.isinf(x) or x != x:
+        return half_bits(np.float32(x))
+    m, e = math.frexp(x)
+    return half_bits(np.float32(m))
+
+
+@njit(_nrt=False, error_model="numpy")
+def frexp_exp_i16_f16(a):
+    """v_frexp_exp_i16_f16: frexp's exponent of the f16 value, 0 for infinities and NaN."""
+    x = np.float64(f16(a))
+    if math.isinf(x) or x != x:
+        return U(0)
+    m, e = math.frexp(x)
+    return U(np.int64(e)) & U(0xFFFF)
+
+
+@njit(_nrt=False, error_model="numpy")
+def norm16(x, signed):
+    """norm16 converts a float to a 16-bit normalized integer (GLSL's packSnorm2x16 and packUnorm2x16, which
+    Mesa lowers to v_cvt_pknorm_*): clamped to [-1, 1] (snorm) or [0, 1] (unorm), scaled by 32767 or 65535,
+    rounded to nearest even; NaN gives 0."""
+    v = np.float64(x)
+    if v != v:
+        return U(0)
+    lo = -1.0 if signed else 0.0
+    v = min(max(v, lo), 1.0) * (32767.0 if signed else 65535.0)
+    return U(np.int64(np.rint(v))) & U(0xFFFF)
+
+
+@njit(_nrt=False, error_model="numpy")
+def sat_pk_u8_i16(a):
+    """v_sat_pk_u8_i16: each signed 16-bit half saturated to 0..255, the two bytes packed low first."""
+    lo = min(max(_i16(a), 0), 255)
+    hi = min(max(_i16(a >> U(16)), 0), 255)
+    return U(lo) | (U(hi) << U(8))
+
+
+@njit(_nrt=False, error_model="numpy")
+def cvt_off_f32_i4(a):
+    """v_cvt_off_f32_i4: the low 4 bits as a signed integer, over 16 (-0.5 .. 0.4375)."""
+    n = np.int64(a & U(0xF))
+    return bits32(np.float32((n - 16 if n >= 8 else n) / 16.0))
+
+
+@njit(_nrt=False, error_model="numpy")
+def qsad_pk_u16_u8(a, b, c, masked):
+    """v_qsad_pk_u16_u8 (v_mqsad_pk_u16_u8 when ``masked``): four byte SADs of the 32-bit reference b against
+    the windows of the 64-bit a starting at bytes 0 to 3, each plus its 16-bit field of c, packed as four
+    16-bit sums (wrapping)."""
+    out = U(0)
+    for k in range(4):
+        window = (U(a) >> U(8 * k)) & M32
+        total = sad_bytes(window, b, 4, 8, masked) + np.int64((U(c) >> U(16 * k)) & U(0xFFFF))
+        out |= (U(total) & U(0xFFFF)) << U(16 * k)
+    return out
