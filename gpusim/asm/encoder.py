@@ -8,6 +8,7 @@ instruction's byte offset as the real encoding lays it out.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import numpy as np
@@ -16,6 +17,8 @@ from gpusim.asm import isa, sems
 from gpusim.asm.ir import (
     AsmModule, FloatImm, FuncOperand, Imm, Instruction, LabelRef, Operand, Reg, Special, Waitcnt,
 )
+from gpusim.asm.index_mode import mark_index_mode
+from gpusim.asm.not_modelled import GFX90A_ONLY, GFX942_ONLY, not_modelled_reason
 from gpusim.asm.program import (
     D0, D1, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ABID, M_ABS, M_ADDR, M_BANK_MASK, M_BLGP, M_BOUND_CTRL,
     M_CACHE, M_CBSZ, M_CLAMP, M_FAST, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
@@ -122,6 +125,8 @@ REAL_PREFIXES = ("s_", "v_", "ds_", "global_", "flat_", "buffer_", "scratch_", "
 SENDMSG_IDS = {"MSG_INTERRUPT": fields.SENDMSG_INTERRUPT, "MSG_GS": 2, "MSG_GS_DONE": 3, "MSG_SAVEWAVE": 4,
                "MSG_STALL_WAVE_GEN": 5, "MSG_HALT_WAVES": 6, "MSG_ORDERED_PS_DONE": 7, "MSG_EARLY_PRIM_DEALLOC": 8,
                "MSG_GS_ALLOC_REQ": 9, "MSG_GET_DOORBELL": 10, "MSG_SYSMSG": 15}
+# the operand bits of VGPR index mode (s_set_gpr_idx_on/mode's gpr_idx(...), M0[15:12])
+GPR_IDX_BITS = {"SRC0": 1, "SRC1": 2, "SRC2": 4, "DST": 8}
 _SENDMSG_WITH_OPERATION = frozenset(("MSG_GS", "MSG_GS_DONE", "MSG_SYSMSG"))   # sendmsg(MSG_GS, GS_OP_EMIT, 0)
 
 # operand layouts: the slot each parsed operand fills, in order; "=X>Y" copies
@@ -131,6 +136,7 @@ LAYOUTS = {
     "none": (),
     "sdst": (D0,),
     "ssrc": (S0,),
+    "ssrc_value": (S0,),   # a scalar source read as a value (s_set_gpr_idx_on, s_set_gpr_idx_idx)
     "sopk_mov": (D0, S0),
     "sopk_cmp": (S0, S1),
     "sopk_acc": (D0, S1, "=D0>S0"),
@@ -529,6 +535,14 @@ class Encoder:
                 if self.target != "gfx942":   # as llvm-mc: gfx940 added them
                     raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
                 hint = gfx942_only[0]
+            reason = not_modelled_reason(ins.mnemonic)
+            if reason:
+                if ins.mnemonic.startswith(GFX942_ONLY) and self.target != "gfx942":
+                    raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
+                if ins.mnemonic in GFX90A_ONLY and self.target != "gfx90a":
+                    raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx90a)", ins.loc)
+                raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc,
+                                             hint if gfx942_only else f"gpusim does not model {reason}")
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)
@@ -537,6 +551,9 @@ class Encoder:
         if self.target not in d.targets:
             raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only {', '.join(d.targets)})", ins.loc)
         check_operands(ins, d)
+        gpr_idx_bits = None
+        if d.sem == sems.S_SET_GPR_IDX and d.sub != 1 and ins.operands:   # s_set_gpr_idx_on/mode: the bits, last
+            ins, gpr_idx_bits = self._gpr_idx_bits(ins)
         ops[:, KIND] = K_NONE
         mods[M_SUB] = d.sub
         self._modifiers(ins, d, mods)
@@ -556,7 +573,33 @@ class Encoder:
         else:
             literal = self._encode_alu(ins, d, ops, mods)
         check_register_reach(ins, d, ops, mods)
+        if gpr_idx_bits is not None:
+            mods[M_SIMM] = gpr_idx_bits
         return d, _encoded_size(d, ins, literal)
+
+    def _gpr_idx_bits(self, ins: Instruction) -> tuple[Instruction, int]:
+        """_gpr_idx_bits takes the VGPR index mode bits off the end of s_set_gpr_idx_on/mode: ``gpr_idx(SRC0,
+        SRC1,SRC2,DST)`` (any of them, once each) or a 4-bit immediate. Returns (the instruction without that
+        operand, the bits: SRC0 1, SRC1 2, SRC2 4, DST 8)."""
+        last = ins.operands[-1].value
+        if isinstance(last, FuncOperand) and last.name == "gpr_idx":
+            bits = 0
+            for arg in last.args:
+                name = str(arg).upper()
+                if name not in GPR_IDX_BITS:
+                    raise self._fail(ins, f"invalid VGPR index mode '{arg}'", did_you_mean(name, GPR_IDX_BITS))
+                if bits & GPR_IDX_BITS[name]:
+                    raise self._fail(ins, f"duplicate VGPR index mode '{arg}'")
+                bits |= GPR_IDX_BITS[name]
+        elif isinstance(last, Imm):
+            bits = int(last.value)
+            if not 0 <= bits <= 15:
+                raise self._fail(ins, "invalid immediate: only 4-bit values are legal")
+        else:
+            raise self._fail(ins, f"{ins.mnemonic} takes its VGPR index mode last: gpr_idx(SRC0,SRC1,SRC2,DST) or "
+                                  "a 4-bit immediate")
+        cols = ins.operand_cols[:-1] if ins.operand_cols else ins.operand_cols
+        return dataclasses.replace(ins, operands=ins.operands[:-1], operand_cols=cols), bits
 
     def _slots_for(self, ins: Instruction, d: isa.InstrDef):
         if d.layout and d.layout in LAYOUTS:
@@ -1074,6 +1117,7 @@ def encode_module(module: AsmModule, target: str, accum_offset: int) -> Program:
         for i in naming_code:
             enc.pc = int(pc_bytes[i])
             enc.encode(module.instructions[i], ops[i], mods[i])
+    mark_index_mode(module, sem, mods)
     locs = [ins.loc for ins in module.instructions]
     end = isa.lookup("s_endpgm")
     ops[n, :, KIND] = K_NONE

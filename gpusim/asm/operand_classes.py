@@ -36,8 +36,10 @@ from gpusim.errors import AsmError, SourceLoc, UnsupportedInstruction
 #   o  the word 'off'
 #   K  any number, always encoded as a literal (the K of v_fmamk/v_fmaak)
 #   h  hwreg(...) or an integer (s_getreg/s_setreg)
+#   g  gpr_idx(...) or an integer (VGPR index mode's bits: s_set_gpr_idx_on)
 _DESCRIBE = {"s": "an SGPR", "v": "a VGPR", "a": "an AGPR", "i": "an inline constant", "l": "a literal",
-             "k": "an immediate", "c": "vcc", "o": "'off'", "K": "a constant", "h": "hwreg(...)"}
+             "k": "an immediate", "c": "vcc", "o": "'off'", "K": "a constant", "h": "hwreg(...)",
+             "g": "gpr_idx(...)"}
 
 # special scalar registers: (width in dwords, writable)
 _SCALAR_SPECIALS = {
@@ -111,6 +113,9 @@ def _scalar_roles(d: isa.InstrDef) -> Optional[list[Role]]:
             return [dst]
         if d.layout == "ssrc":
             return [Role("ssrc0", "s", _dwords(d.src[0]), excludes=_READ_ONLY_32, direct=True)]
+        if d.layout == "ssrc_value":   # (s_set_gpr_idx_on then takes its mode bits)
+            mode = [Role("mode", "g")] if d.sem == sems.S_SET_GPR_IDX and d.sub == 0 else []
+            return [_src_role("ssrc0", d.src[0], "sil", bus=False)] + mode
         if d.sem == sems.S_MOVRELS:   # a register the M0 offset moves: no constant (llvm-mc-19)
             wide = _dwords(d.src[0]) == 2
             return [dst, Role("ssrc0", "s", _dwords(d.src[0]), excludes=("src_scc",) if wide else _APERTURES)]
@@ -422,6 +427,11 @@ def _check_role(ins: Instruction, k: int, op: Operand, role: Role) -> tuple[str,
             raise _Mismatch(k, "invalid operand for instruction",
                             f"operand {k + 1} of {ins.mnemonic} must be hwreg(...), got {_show(op)}")
         return "h", None
+    if role.classes == "g":   # (its value range: gpusim.asm.encoder's _gpr_idx_bits)
+        if not (isinstance(v, FuncOperand) and v.name == "gpr_idx") and not isinstance(v, Imm):
+            raise _Mismatch(k, "invalid operand for instruction",
+                            f"operand {k + 1} of {ins.mnemonic} must be gpr_idx(...), got {_show(op)}")
+        return "g", None
     if role.classes == "K":
         if not isinstance(v, (Imm, FloatImm)):
             raise _Mismatch(k, "invalid operand for instruction",

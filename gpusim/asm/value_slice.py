@@ -373,8 +373,8 @@ def value_slice(program: Program) -> np.ndarray:
     ops, sem = program.ops, program.sem
     if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
         return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
-    if any(int(x) in (S.S_MOVRELS, S.S_MOVRELD) for x in sem):
-        return np.ones(n, dtype=bool)  # an M0-relative SGPR access may read or write any of them
+    if any(int(x) in (S.S_MOVRELS, S.S_MOVRELD, S.V_MOVREL_B32) for x in sem):
+        return np.ones(n, dtype=bool)  # an M0-relative register access may read or write any of them
     reads = [register_set(ops, i, SOURCE_SLOTS) | (_VCC if _implicit_vcc_read(program, i) else 0)
              | (_SCC if _implicit_scc_read(program, i) else 0) for i in range(n)]
     named_writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]

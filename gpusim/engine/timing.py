@@ -20,6 +20,7 @@ from gpusim import jitcache
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
 from gpusim.asm import isa, sems
+from gpusim.asm.index_mode import uses_index_mode
 from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice, writes_memory
 from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import bundles, kinds, skip, cu as cuk
@@ -401,7 +402,7 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     params[lp.P_DISPATCH_CYCLES] = arch.launch.workgroup_dispatch_cycles
     kind, cat, busy = timing_tables(p, arch)
     regs, written0, uninit = dispatch.register_tracking()
-    if values:
+    if values or uses_index_mode(p.sem):   # (M0-relative VGPRs reach the whole allocation)
         xops, vgprs = p.ops, dispatch.vgprs_needed()
     else:  # only the address/control slice runs, on the few registers it touches
         xops, vgprs = compact_vgprs(p, full)

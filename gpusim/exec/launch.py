@@ -66,7 +66,7 @@ _FAULT_TEXT = {
     memk.FAULT_BAD_JUMP: "jump to an address that is not an instruction",
     memk.FAULT_SCRATCH: "scratch access outside the lane's private segment",
     memk.FAULT_SWIZZLED_WIDTH: "access across a 4-byte element of a swizzled buffer",
-    memk.FAULT_REG_INDEX: "M0-relative SGPR index past the SGPRs",
+    memk.FAULT_REG_INDEX: "M0-relative register past the wave's registers",
 }   # the past-the-end, timeout, wave-budget and endless-loop faults are described by fault_error itself
 
 
@@ -661,6 +661,9 @@ class Dispatch:
             stack = f", plus {DYNAMIC_STACK_BYTES} for its dynamic stack" if self.desc.get("uses_dynamic_stack") else ""
             what += (f" at private offset {int(fault[memk.F_ADDR])} ({int(fault[memk.F_SIZE])} bytes; a lane's "
                      f"segment holds {self.scratch_lane_bytes}: .amdhsa_private_segment_fixed_size{stack})")
+        elif code == memk.FAULT_REG_INDEX and int(fault[memk.F_SIZE]) == 1:
+            what += (f": v{int(fault[memk.F_ADDR])} (the operand's VGPR plus M0[7:0] in VGPR index mode; the wave "
+                     f"has v0 to v{self.vgprs_needed() - 1}: .amdhsa_next_free_vgpr)")
         elif code == memk.FAULT_REG_INDEX:
             what += (f": s{int(fault[memk.F_ADDR])} (the operand's SGPR plus M0; a wave has s0 to s101, and the "
                      "hardware's behaviour past them is not documented)")

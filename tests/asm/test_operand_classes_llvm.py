@@ -68,6 +68,8 @@ def _canonical_operand(role, k: int) -> str:
             return "0x1234" if role.name == "k" else "16"
         if c == "x":
             return "hwreg(HW_REG_MODE)"
+        if c == "g":
+            return "gpr_idx(SRC0)"
         if c == "i":
             return "1"
     return "0x1234"

@@ -57,6 +57,6 @@ def test_a_relative_move_past_the_sgprs_faults_naming_the_register(tmp_path):
     path.write_text(text)
     with pytest.raises(KernelFault) as info:
         api.simulate(api.load_kernel(path), "cdna3")
-    assert "M0-relative SGPR index past the SGPRs: s104" in str(info.value)
+    assert "M0-relative register past the wave's registers: s104 (the operand's SGPR plus M0" in str(info.value)
     assert "'s_movrels_b32 s31, s4'" in str(info.value)
     assert info.value.exit_code == 3

@@ -24,7 +24,7 @@ from gpusim.exec.kernels.memory import (
 )
 from gpusim.exec.kernels.mfma import exec_mfma
 from gpusim.exec.kernels.salu import exec_salu
-from gpusim.exec.kernels.valu import exec_valu
+from gpusim.exec.kernels.valu import exec_valu, index_mode_registers
 from gpusim.exec.kernels.valu_fast import exec_valu_fast
 from gpusim.exec.kernels.vmem import exec_smem, exec_vmem, vmem_addresses
 
@@ -72,7 +72,7 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
         r = exec_salu(i, w, sem, ops, mods, sreg)
         if r == -2:
             at = (ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]) + np.int64(sreg[w, M0])
-            record_fault(fault, FAULT_REG_INDEX, w, i, -1, at, 0)
+            record_fault(fault, FAULT_REG_INDEX, w, i, -1, at, 0)   # (size 0: an SGPR; 1: a VGPR)
             return FAULT
     elif s < S.FLOW_END:
         if s == S.S_ENDPGM:
@@ -128,6 +128,10 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
             r = exec_valu_fast(i, w, sem, ops, mods, sreg, vreg, T)
         else:
             r = exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid)
+            if r == -3:
+                src, dst = index_mode_registers(ops, i, sreg, w)
+                record_fault(fault, FAULT_REG_INDEX, w, i, -1, max(src, dst), 1)
+                return FAULT
     elif s < S.MFMA_END:
         r = exec_mfma(i, w, ops, mods, vreg, T)
     elif s < S.SMEM_END:

@@ -43,7 +43,8 @@ FAULT_TIMEOUT = 11  # the run was still going when its host-time watchdog fired
 FAULT_SCRATCH = 12  # a scratch_* lane access outside its private segment (F_ADDR: the private offset)
 FAULT_SWIZZLED_WIDTH = 13  # a lane access across a swizzled buffer's 4-byte element (F_ADDR: its byte in it)
 FAULT_TRAP = 14  # an s_trap the trap handler ends the dispatch for (F_ADDR: the trap id)
-FAULT_REG_INDEX = 15  # s_movrels/s_movreld: the SGPR base plus M0 lies past the SGPRs (F_ADDR: that index)
+FAULT_REG_INDEX = 15  # an M0-relative register past the file: s_movrels/s_movreld's SGPR (F_SIZE 0) or VGPR index
+# mode's VGPR (F_SIZE 1); F_ADDR: the register's number
 
 
 @njit(_nrt=False)

@@ -8,7 +8,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, KIND, K_NONE, K_SREG, M0, M_SUB, S0, S1, SCC, SGPR_COUNT, VAL, WIDTH,
+    D0, EXEC_HI, EXEC_LO, KIND, K_NONE, K_SREG, M0, M_SIMM, M_SUB, S0, S1, SCC, SGPR_COUNT, VAL, WIDTH,
 )
 from gpusim.exec.kernels.bits import leading_zeros, popcount, trailing_zeros
 from gpusim.exec.kernels.lanes import sget, sset
@@ -216,6 +216,18 @@ def exec_salu(i, w, sem, ops, mods, sreg):
         for k in range(32):
             if (a >> U(k)) & U(1):
                 r |= U(3) << U(2 * k)
+    elif s == S.S_SET_GPR_IDX:   # VGPR index mode's index (M0[7:0]) and operand bits (M0[15:12])
+        m0 = U(sreg[w, M0])
+        bits = U(mods[i, M_SIMM] & 0xF) << U(12)
+        sub = mods[i, M_SUB]
+        if sub == 0:     # s_set_gpr_idx_on
+            m0 = (m0 & ~U(0xF0FF)) | (a & U(0xFF)) | bits
+        elif sub == 1:   # s_set_gpr_idx_idx
+            m0 = (m0 & ~U(0xFF)) | (a & U(0xFF))
+        else:            # s_set_gpr_idx_mode
+            m0 = (m0 & ~U(0xF000)) | bits
+        sreg[w, M0] = np.uint32(m0 & M32)
+        write = False
     elif s == S.S_MOVRELS or s == S.S_MOVRELD:   # SGPR[base + M0]: the source's (movrels) or the destination's
         base = ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]
         width = ops[i, S0, WIDTH] if s == S.S_MOVRELS else wd

@@ -11,7 +11,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, D1, EXEC_HI, EXEC_LO, K_NONE, K_SREG, KIND, M_CLAMP,
+    D0, D1, EXEC_HI, EXEC_LO, K_NONE, K_SREG, K_VREG, KIND, M0, M_CLAMP,
     M_DPP, M_DTYPE, M_NEG, M_NEG_HI, M_OMOD, M_OPSEL, M_OPSEL_HI, M_SDWA,
     M_SUB, NO_DPP, S0, S1, S2, VAL, VCC_LO, WIDTH,
 )
@@ -20,6 +20,7 @@ from gpusim.exec.kernels.bits import bits32, bits64, f16, f32, f64, half_bits, p
 from gpusim.exec.kernels.lanes import (
     exec_mask, fetch, lane_on, sget, sset, write_sdwa, write_vgpr,
 )
+from gpusim.exec.kernels.valu_fast import SCRATCH_ROWS
 
 U = np.uint64
 M16 = U(0xFFFF)
@@ -249,10 +250,24 @@ def _preserves_high_half(s):
             or s == S.V_CVT_PK_BF8_F32)
 
 
+@njit(_nrt=False, error_model="numpy")
+def index_mode_registers(ops, i, sreg, w):
+    """index_mode_registers returns (source, destination) VGPR of a v_mov_b32 in VGPR index mode: each
+    operand's register plus M0[7:0] where its bit of M0[15:12] is set (SRC0 1, DST 8); -1 for a source that
+    is no VGPR (an SGPR or a constant, which the mode leaves alone)."""
+    m0 = U(sreg[w, M0])
+    index = np.int64(m0 & U(0xFF))
+    bits = (m0 >> U(12)) & U(0xF)
+    src = ops[i, S0, VAL] + (index if bits & U(1) else 0) if ops[i, S0, KIND] == K_VREG else -1
+    dst = ops[i, D0, VAL] + (index if bits & U(8) else 0)
+    return src, dst
+
+
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
 @njit(_nrt=False, error_model="numpy", cache=True)
 def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
-    """exec_valu runs VALU instruction ``i`` for wave slot ``w``; returns 0."""
+    """exec_valu runs VALU instruction ``i`` for wave slot ``w``; returns 0, -1 for an operation it does not
+    know, or -3 for a v_mov_b32 in VGPR index mode whose register lies past the wave's VGPRs."""
     s = sem[i]
     mask = exec_mask(sreg, w)
     A = T[0]
@@ -421,6 +436,15 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     if s == S.V_READLANE_B32:
         lane = sget(sreg, w, ops[i, S1, KIND], ops[i, S1, VAL], 1) & U(63)
         sset(sreg, w, ops[i, D0, VAL], 1, A[lane])
+        return 0
+    if s == S.V_MOVREL_B32:   # v_mov_b32 in VGPR index mode (gpusim.asm.index_mode)
+        src, dst = index_mode_registers(ops, i, sreg, w)
+        if max(src, dst) >= vreg.shape[1] - SCRATCH_ROWS:
+            return -3   # past the wave's VGPRs: the caller reports the fault
+        if src >= 0 and src != ops[i, S0, VAL]:
+            for l in range(64):
+                A[l] = U(vreg[w, src, l])
+        write_vgpr(vreg, w, dst, 1, A, mask)
         return 0
     if s == S.V_SWAP_B32:   # both sources were read above, so the two writes may name one register
         write_vgpr(vreg, w, ops[i, D0, VAL], 1, A, mask)
