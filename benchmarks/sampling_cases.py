@@ -299,6 +299,9 @@ def _corpus(scale: str) -> list:
 
     elementwise("bf16_convert", 1 << 27, {"x": "f32", "b": "bf16", "xb": "bf16", "bf": "f32"})
     elementwise("divergent_loop", 1 << 24, {"cnt": "i32", "out": "i32"}, n_small=1 << 20)
+    n = _pick(scale, 1 << 20, 1 << 24)   # a private array of 16 per work-item
+    add("dynamic_index", f"n={_words(n)} x 16", (n // 256, 1, 1),
+        {"src": f"f32[{16 * n}]", "sel": f"i32[{n}]", "out": f"f32[{n}]", "mixed": f"f32[{n}]", "total": f"f32[{n}]"})
     elementwise("f16_math", 1 << 27, {"a": "f16", "b": "f16", "c": "f16", "f": "f32"}, ("n",))
     elementwise("f16x2_packed", 1 << 27, {"x": "f16", "y": "f16"}, per={"x": lambda n: 2 * n, "y": lambda n: 2 * n})
     elementwise("f64_math", 1 << 25, {"x": "f64", "y": "f64", "z": "f32"},
@@ -316,6 +319,8 @@ def _corpus(scale: str) -> list:
     elementwise("intdiv64", 1 << 24, {"a": "i64", "q": "i64", "r": "i64"})
     elementwise("newton_sqrt", 1 << 24, {"x": "f32", "y": "f32"}, n_small=1 << 20)
     elementwise("scan_lds", 1 << 24, {"x": "i32", "y": "i32"})
+    elementwise("short_math", 1 << 26, {**dict.fromkeys("abc", "f16"), **dict.fromkeys("pqr", "i16"), "hmin": "f16",
+                                         "hmax": "f16", "smax": "i16", "umin": "u16", "umad": "u16", "imad": "i32"})
     elementwise("stream_compact", 1 << 26, {"x": "f32", "out": "f32"})
     n = _pick(scale, (1 << 22) - 1000, (1 << 27) - 1000)   # not a multiple of the block: the last one masks
     add("vadd_tail", f"n={n:,}", (-(-n // 256), 1, 1), {"a": f"f32[{n}]", "b": f"f32[{n}]", "c": f"f32[{n}]", "n": n})

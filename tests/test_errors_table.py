@@ -78,9 +78,9 @@ CASES = [
         "unknown instruction 'and_b32'", "did you mean 'v_and_b32'?"),
     asm("real-but-unsupported-ds", edit("\ts_endpgm", "\tds_gws_init v1 offset:0\n\ts_endpgm"), "ds_gws_init",
         "instruction 'ds_gws_init' is not supported yet"),
-    asm("real-but-unsupported-mfma", edit("\ts_endpgm", "\tv_smfmac_f32_16x16x32_f16 v[0:3], v[0:1], v[0:3], "
-                                          "v1\n\ts_endpgm"), "v_smfmac",
-        "'v_smfmac_f32_16x16x32_f16' is not supported yet"),
+    asm("undocumented-mfma-modifier", edit("\ts_endpgm", "\tv_smfmac_f32_16x16x32_f16 v[0:3], v[0:1], v[0:3], "
+                                           "v1 abid:5\n\ts_endpgm"), "v_smfmac",
+        "abid:5 on v_smfmac_f32_16x16x32_f16 is not supported yet"),
     asm("dot2c-source-modifier", edit("\ts_endpgm", "\tv_dot2c_f32_f16_e64 v1, -v0, v0\n\ts_endpgm"), "v_dot2c",
         "-x and |x| on v_dot2c_f32_f16 are not supported yet"),
     asm("other-target-mnemonic", edit("\ts_endpgm", "\tv_mfma_i32_32x32x8i8 v[0:15], v0, v0, "

@@ -402,10 +402,11 @@ class Encoder:
                 raise self._fail(ins, f"{ins.mnemonic} takes no {keys[0]} (only the v_mfma instructions do)")
             return
         takes_neg = d.atype == "f64" and self.target == "gfx942"
-        order = ["cbsz", "abid", "neg" if takes_neg else "blgp"]
+        order = ["cbsz", "abid"] if d.sparse else ["cbsz", "abid", "neg" if takes_neg else "blgp"]
         for name in keys:
             if name not in order:
                 raise self._fail(ins, f"{ins.mnemonic} takes no {name} on {self.target}",
+                                 "the sparse MFMAs take cbsz and abid only" if d.sparse else
                                  "gfx942's f64 MFMAs take neg:[A, B, C] where the others take blgp")
         if keys != sorted(keys, key=order.index) or len(set(keys)) != len(keys):
             raise self._fail(ins, f"{ins.mnemonic}'s modifiers must come once each, in the order "
@@ -422,6 +423,14 @@ class Encoder:
                 raise self._fail(ins, "neg takes one to three entries of 0 or 1, for A, B and C")
             values["blgp"] = sum(1 << k for k, x in enumerate(neg) if x)
         mods[M_CBSZ], mods[M_ABID], mods[M_BLGP] = values["cbsz"], values["abid"], values["blgp"]
+        if d.sparse:   # CBSZ 0: ABID picks the set of position bits in src2; otherwise ABID is ignored
+            sets = 4 if d.atype in ("f16", "bf16") else 2
+            if values["cbsz"] == 0 and values["abid"] >= sets:
+                raise UnsupportedInstruction(
+                    f"abid:{values['abid']} on {ins.mnemonic} is not supported yet", ins.loc,
+                    f"with cbsz:0 abid picks one of the {sets} sets of position bits in src2 (AMD's matrix "
+                    "instruction calculator); beyond them the hardware's behaviour is not documented")
+            return
         max_cbsz, takes_blgp = d.mfma_modifiers
         if values["cbsz"] > max_cbsz or values["abid"] >= 1 << values["cbsz"]:
             raise UnsupportedInstruction(
@@ -654,7 +663,7 @@ class Encoder:
         mods[M_DTYPE] = _dst_kind(d.dst) if d.fmt in ("VOP1", "VOP2", "VOP3", "VOPC") else 0
         if d.fmt == "MFMA":
             m_, n_, k_, b_ = d.shape
-            mods[M_SUB] = pack_shape(m_, n_, k_, b_, MFMA_TYPES[d.atype], MFMA_TYPES[d.btype])
+            mods[M_SUB] = pack_shape(m_, n_, k_, b_, MFMA_TYPES[d.atype], MFMA_TYPES[d.btype], d.sparse)
         mods[M_FAST] = 1 if _fast_path_eligible(d, ins, ops, mods) else 0
         if d.sem in (sems.S_MOVK_I32, sems.S_CMOVK_I32, sems.S_CMPK_I32, sems.S_CMPK_U32, sems.S_ADDK_I32,
                      sems.S_MULK_I32):
@@ -907,8 +916,9 @@ def _vector_widths(d: isa.InstrDef, mods: np.ndarray) -> dict:
         # the A (B) values a lane holds, as gpusim.exec.kernels.mfma stages them: the f64 shapes one each
         kpl = k_ * m_ * b_ // 64 if a == MFMA_TYPES["f64"] else k_ if b_ > 1 else k_ * m_ // 64
         out = m_ * n_ * b_ // 64 * (2 if a == MFMA_TYPES["f64"] else 1)
-        return {D0: out, S0: max(kpl * _MFMA_BITS.get(a, 32) // 32, 1),
-                S1: max(kpl * _MFMA_BITS.get(b, 32) // 32, 1), S2: out}
+        kept = kpl // 2 if d.sparse else kpl   # (a sparse A holds half its K entries, src2 their positions)
+        return {D0: out, S0: max(kept * _MFMA_BITS.get(a, 32) // 32, 1),
+                S1: max(kpl * _MFMA_BITS.get(b, 32) // 32, 1), S2: 1 if d.sparse else out}
     if d.sem in (sems.DS_READ2, sems.DS_WRITE2):
         element = (d.sub & 0xFF) // 4   # registers per element (gpusim.exec.kernels.lds.ds2_offsets)
         return {D0: 2 * element} if d.sem == sems.DS_READ2 else {S1: element, S2: element}

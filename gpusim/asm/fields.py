@@ -42,6 +42,9 @@ SENDMSG_INTERRUPT = 1
 T_F32, T_F16, T_BF16, T_XF32, T_I8, T_FP8, T_BF8, T_F64 = range(8)
 
 
-def pack_shape(m: int, n: int, k: int, blocks: int, atype: int, btype: int) -> int:
-    """pack_shape encodes an MFMA shape and its input types into the M_SUB column."""
-    return atype | (btype << 4) | (m << 8) | (n << 16) | (k << 24) | (blocks << 32)
+MFMA_SPARSE = 1 << 40   # M_SUB's flag of a sparse (4:2) MFMA, v_smfmac_*
+
+
+def pack_shape(m: int, n: int, k: int, blocks: int, atype: int, btype: int, sparse: bool = False) -> int:
+    """pack_shape encodes an MFMA shape, its input types and whether it is sparse into the M_SUB column."""
+    return atype | (btype << 4) | (m << 8) | (n << 16) | (k << 24) | (blocks << 32) | (MFMA_SPARSE if sparse else 0)

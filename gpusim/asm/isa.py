@@ -67,6 +67,12 @@ class InstrDef:
         return max_cbsz, not f64
 
     @property
+    def sparse(self) -> bool:
+        """sparse: a v_smfmac, whose A holds two of each four K entries (their positions in src2) and whose
+        D is its accumulator."""
+        return self.sem == sems.V_SMFMAC
+
+    @property
     def unit(self) -> str:
         """unit names the issue port the instruction uses."""
         if self.fmt in ("SOP1", "SOP2", "SOPC", "SOPK"):

@@ -36,14 +36,9 @@ NOT_MODELLED = {
     "byte packing conversions whose rounding AMD does not document": "v_cvt_pk_u8_f32 v_cvt_pkaccum_u8_f32",
     "the 128-bit masked quad SAD": "v_mqsad_u32_u8",
     "fp8 stochastic rounding": "v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32",
-    "sparse MFMA": " ".join(
-        ["v_smfmac_f32_16x16x32_f16", "v_smfmac_f32_16x16x32_bf16", "v_smfmac_f32_32x32x16_f16",
-         "v_smfmac_f32_32x32x16_bf16", "v_smfmac_i32_16x16x64_i8", "v_smfmac_i32_32x32x32_i8"]
-        + [f"v_smfmac_f32_{shape}_{a}_{b}" for shape in ("16x16x64", "32x32x32") for a in ("bf8", "fp8")
-           for b in ("bf8", "fp8")]),
 }
 # only on gfx942 (gfx940 added them, by prefix), or only on gfx90a (gfx940 removed it)
-GFX942_ONLY = ("v_cvt_sr_", "v_smfmac_", "global_load_lds_", "scratch_load_lds_")
+GFX942_ONLY = ("v_cvt_sr_", "global_load_lds_", "scratch_load_lds_")
 GFX90A_ONLY = ("v_mad_legacy_f32",)
 
 

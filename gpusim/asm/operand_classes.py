@@ -224,6 +224,9 @@ def _mfma_roles(d: isa.InstrDef) -> list[Role]:
     b_width = max(1, n * k * blocks // 64 * in_bits[d.btype] // 32)
     if d.atype == "xf32":
         a_width = b_width = max(1, m * k * blocks // 64)
+    if d.sparse:   # A holds half its K entries; src2 is the VGPR of their positions, D the accumulator
+        return [Role("vdst", "va", per_lane, dst=True), Role("src0", "va", a_width // 2),
+                Role("src1", "va", b_width), Role("src2", "v", 1)]
     return [Role("vdst", "va", per_lane, dst=True, group="acc"), Role("src0", "va", a_width),
             Role("src1", "va", b_width),
             Role("src2", "vai", per_lane, bits=out_bits, ftype="f64" if out_bits == 64 else "f32", group="acc")]

@@ -29,7 +29,7 @@ restricted to the uses that matter:
   fed it, and neither is a scalar ALU instruction whose result only reaches
   data (a wave's minimum taken in SGPRs and stored);
 * s_cmov, s_cmovk and s_bitset read the destination they write (they keep
-  all of it or some of its bits);
+  all of it or some of its bits), and so does a sparse MFMA (its accumulator);
 * an instruction is needed when it writes a register that a needed use reads
   later on some path, and then its own sources are needed;
 * a vector write ends a register's liveness only when it surely replaces the
@@ -88,11 +88,12 @@ _SETS_SCC = frozenset((
     S.S_CMP_I32, S.S_CMP_U32, S.S_CMPK_I32, S.S_CMPK_U32, S.S_CMP_U64, S.S_BITCMP0, S.S_BITCMP1,
 )) | frozenset(range(S.S_SAVEEXEC_FIRST, S.S_SAVEEXEC_LAST + 1))
 _READS_SCC = frozenset((S.S_ADDC_U32, S.S_SUBB_U32, S.S_CSELECT, S.S_CMOV, S.S_CMOVK_I32))
-_KEEPS_DESTINATION = frozenset((S.S_CMOV, S.S_CMOVK_I32, S.S_BITSET0, S.S_BITSET1))
+_KEEPS_DESTINATION = frozenset((S.S_CMOV, S.S_CMOVK_I32, S.S_BITSET0, S.S_BITSET1, S.V_SMFMAC))
 _SCALAR_ROOTS_IN_ALU = frozenset((S.S_SETREG_B32, S.S_SETREG_IMM32_B32))  # they write hardware state
 _EXEC = 3 << EXEC_LO
 _SCALAR_FILE = (1 << SREG_FILE) - 1
-_READ_OTHER_LANES = (S.V_READLANE_B32, S.V_READFIRSTLANE_B32, S.V_WRITELANE_B32, S.V_MFMA) + _LANE_EXCHANGE
+_READ_OTHER_LANES = (S.V_READLANE_B32, S.V_READFIRSTLANE_B32, S.V_WRITELANE_B32, S.V_MFMA,
+                     S.V_SMFMAC) + _LANE_EXCHANGE
 _GLOBAL, _SHARED = 1, 2  # memory spaces, as bits
 _SCALAR_LOADS = frozenset((S.S_LOAD, S.S_BUFFER_LOAD))
 

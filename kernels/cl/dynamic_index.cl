@@ -5,9 +5,9 @@
 // gpusim-arg: mixed buffer f32[1024] out
 // gpusim-arg: total buffer f32[1024] out
 // gpusim-arg: j i32 11
-// gpusim-check: out == src.reshape(1024, 16)[:, 11] * 2
-// gpusim-check: mixed == src.reshape(1024, 16)[np.arange(1024), sel] * 2
-// gpusim-check: total ~= (src.reshape(1024, 16) * 2 * np.arange(16)).sum(axis=1) - 2 * 11 * src.reshape(1024, 16)[:, 11] - 11 rtol=1e-5 atol=1e-4
+// gpusim-check: out == src.reshape(-1, 16)[:, 11] * 2
+// gpusim-check: mixed == src.reshape(-1, 16)[np.arange(sel.size), sel] * 2
+// gpusim-check: total ~= (src.reshape(-1, 16) * 2 * np.arange(16)).sum(axis=1) - 2 * 11 * src.reshape(-1, 16)[:, 11] - 11 rtol=1e-5 atol=1e-4
 //
 // A private array indexed at run time. With an index the same in every lane clang keeps the array in VGPRs
 // and reads and writes it in VGPR index mode (s_set_gpr_idx_on, v_mov_b32, s_set_gpr_idx_off); with an

@@ -26,7 +26,13 @@ block (b >> c << c) + a, one block broadcast to each aligned group of 2**c;
 BLGP p gives each lane of B another lane's value (1: lanes 0-31 to both
 halves, 2: lanes 32-63 to both, 3: rotate down by 16, 4-7: lanes
 16 (p - 4)..16 (p - 4) + 15 to every quarter). On gfx942 the f64 MFMAs read
-the same three bits as neg:[A, B, C] instead, negating those operands. Products are summed in float64 in k order, C is added
+the same three bits as neg:[A, B, C] instead, negating those operands.
+
+A sparse (4:2) MFMA, gfx942's v_smfmac_*, accumulates into D (no C operand): its A registers hold the two
+kept entries of each four consecutive K entries of a row, laid out as the dense A of half the K, and src2
+holds their positions (2 bits each, a group's two in a 4-bit field); with CBSZ 0, ABID picks which set of
+position bits of the register it reads (the calculator's --compression layout). The product is the dense
+one of the decompressed A. Products are summed in float64 in k order, C is added
 and the result rounded once, which is within the hardware's documented
 accuracy; integer sums are exact this way (int8 products summed over at most
 32 k, plus an int32 C, stay far below 2**53).
@@ -34,7 +40,7 @@ accuracy; integer sums are exact this way (int8 products summed over at most
 import numpy as np
 from numba import njit
 
-from gpusim.asm.fields import T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8, T_XF32
+from gpusim.asm.fields import MFMA_SPARSE, T_BF8, T_BF16, T_F16, T_F64, T_FP8, T_I8, T_XF32
 from gpusim.asm.program import D0, M_ABID, M_BLGP, M_CBSZ, M_SUB, S0, S1, S2, VAL
 from gpusim.exec.kernels.bits import bf16, bits32, bits64, f32, f64
 from gpusim.exec.kernels.fp8 import fp8_value
@@ -44,7 +50,7 @@ U = np.uint64
 # exec_mfma stages operands and sums as float64 in rows MFMA_STAGE.. of the
 # scratch array T (viewed as one flat float64 array) so that every decode,
 # product and store loop runs over contiguous memory:
-#   A at _SA, lane-major: element e of lane l at _SA + 64 * e + l (64 * kpl <= 512);
+#   A at _SA, lane-major: element e of lane l at _SA + 64 * e + l (64 * kpl <= 1024);
 #   B at _SB, likewise;
 #   D at _SD in register order: the sum for register r, lane l at _SD + 64 * r + l (<= 2048);
 #   _ST, one row of 64 values, a copy of B's lanes for a BLGP swizzle.
@@ -53,10 +59,10 @@ U = np.uint64
 # single-block shape and kpl = K for a 16-block one.
 MFMA_STAGE = 8
 _SA = MFMA_STAGE * 64
-_SB = _SA + 512
-_SD = _SB + 512
+_SB = _SA + 1024
+_SD = _SB + 1024
 _ST = _SD + 2048
-SCRATCH_ROWS_NEEDED = MFMA_STAGE + 49
+SCRATCH_ROWS_NEEDED = MFMA_STAGE + 65
 
 
 @njit(_nrt=False)
@@ -345,6 +351,25 @@ def _write_d(vreg, w, rc, rd, t, c_is_imm, c_imm, S, nregs, neg_c):
                 vreg[w, rd + r, l] = np.uint32(bits32(np.float32(S[_SD + 64 * r + l] + cv)))
 
 
+@njit(_nrt=False)
+def _decompress_a(vreg, w, ra, rk, t, kpl, S, index_set):
+    """_decompress_a stages a sparse MFMA's A as the dense A of its shape (``kpl`` elements a lane, zeros where
+    the 4:2 compression dropped an entry). Its registers at ``ra`` hold, for each group of four consecutive K
+    entries of a row, the two kept ones in order (kpl / 2 elements a lane, laid out as a dense A of half the
+    K); lane l of VGPR ``rk`` holds each group's two 2-bit positions in a 4-bit field, the first kept entry's
+    in the low bits, in field ``index_set`` of kpl bits (AMD's matrix instruction calculator, --compression).
+    Two equal positions add up."""
+    kept = kpl // 2
+    _stage(vreg, w, ra, t, kept, S, _SD)   # (D's area is free until the product)
+    for x in range(64 * kpl):
+        S[_SA + x] = 0.0
+    for l in range(64):
+        bits = U(vreg[w, rk, l]) >> U(index_set * kpl)
+        for e in range(kept):
+            pos = np.int64((bits >> U(2 * e)) & U(3))   # group e // 2's field holds bits 4 (e // 2) + 2 (e % 2)
+            S[_SA + 64 * (4 * (e // 2) + pos) + l] += S[_SD + 64 * e + l]
+
+
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
 @njit(_nrt=False, cache=True)
 def exec_mfma(i, w, ops, mods, vreg, T):
@@ -368,16 +393,23 @@ def exec_mfma(i, w, ops, mods, vreg, T):
     c_is_imm = ops[i, S2, 0] == 3  # K_IMM: an inline constant accumulator
     c_imm = ops[i, S2, VAL]
     kpl = (K * M * NB) // 64 if atype == T_F64 else K if NB > 1 else (K * M) // 64
-    if kpl > 8 or M * N * NB > 2048:
+    if kpl > 16 or M * N * NB > 2048:
         return -1  # more than the staging area holds: no such instruction in the table
     S = T.reshape(T.size).view(np.float64)
-    _stage(vreg, w, ra, atype, kpl, S, _SA)
-    _stage(vreg, w, rb, btype, kpl, S, _SB)
     cbsz = mods[i, M_CBSZ]
     abid = mods[i, M_ABID]
     blgp = mods[i, M_BLGP]
+    sparse = (sub & MFMA_SPARSE) != 0
+    if sparse:   # src2 holds the positions of A's kept entries, and D is also C
+        _decompress_a(vreg, w, ra, rc, atype, kpl, S, abid if cbsz == 0 else 0)
+        rc = rd
+    else:
+        _stage(vreg, w, ra, atype, kpl, S, _SA)
+    _stage(vreg, w, rb, btype, kpl, S, _SB)
     neg_c = False
-    if atype == T_F64:
+    if sparse:
+        pass
+    elif atype == T_F64:
         if blgp & 1:
             _negate(S, _SA, 64 * kpl)
         if blgp & 2:

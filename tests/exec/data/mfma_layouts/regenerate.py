@@ -7,6 +7,10 @@ each instruction this runs ``matrix_calculator.py --architecture cdna3 (gfx942 n
 ``:D``; C is laid out as D) has one row per matrix entry: block, row, column, the entry's first register
 (counted in 32-bit registers), its lane, and the low bit of its element in that register.
 
+For a sparse MFMA (v_smfmac_*) it also keeps ``NAME:K``, where the compression positions of each A entry
+lie (the calculator's --compression; the low bit is the entry's 4-bit group field), under ABID a
+(``NAME:K:abid{a}``) and under CBSZ 1, which makes it ignore ABID (``NAME:K:cbsz1abid1``).
+
 For the instructions of MODIFIED it also keeps A under CBSZ c and ABID a (``NAME:A:cbsz{c}abid{a}``, the
 entry each block reads) and B under each BLGP p (``NAME:B:blgp{p}``); and for every MFMA ``NAME:flags``, the
 largest CBSZ the calculator allows and whether it takes BLGP.
@@ -38,8 +42,9 @@ MODIFIED = ("v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x4_4b_f16", "v_mfma_f3
 def layout(calculator: str, arch: str, name: str, matrix: str, *modifier: str) -> np.ndarray:
     """layout is the calculator's register layout of one matrix of one instruction (under ``modifier``, such as
     "--cbsz", "1") as rows of (block, row, column, first register, lane, low bit)."""
+    which = "--compression" if matrix == "K" else f"--{matrix}-matrix"
     text = subprocess.run([sys.executable, calculator, "--architecture", arch, "--instruction", name,
-                           f"--{matrix}-matrix", "--register-layout", "--csv", *modifier], capture_output=True,
+                           which, "--register-layout", "--csv", *modifier], capture_output=True,
                           text=True, check=True).stdout
     rows, blocks = [], None
     for line in text.splitlines():
@@ -74,8 +79,12 @@ def main(calculator: str) -> None:
     for name, d in sorted(isa.table().items()):
         if d.fmt == "MFMA":
             arch = "cdna3" if "gfx942" in d.targets else "cdna2"
-            for matrix in "ABD":
+            for matrix in "ABDK" if d.sparse else "ABD":
                 out[f"{name}:{matrix}"] = layout(calculator, arch, name, matrix)
+            if d.sparse:   # the sets of position bits ABID picks (with CBSZ 0), and a CBSZ that ignores ABID
+                for a in range(1, 4 if d.atype in ("f16", "bf16") else 2):
+                    out[f"{name}:K:abid{a}"] = layout(calculator, arch, name, "K", "--abid", str(a))
+                out[f"{name}:K:cbsz1abid1"] = layout(calculator, arch, name, "K", "--cbsz", "1", "--abid", "1")
             out[f"{name}:flags"] = flags(calculator, arch, name)
             if name in MODIFIED:
                 max_cbsz, blgp = out[f"{name}:flags"]
