@@ -18,7 +18,7 @@ from gpusim.asm.ir import (
     AsmModule, FloatImm, FuncOperand, Imm, Instruction, LabelRef, Operand, Reg, Special, Waitcnt,
 )
 from gpusim.asm.index_mode import mark_index_mode
-from gpusim.asm.not_modelled import GFX90A_ONLY, GFX942_ONLY, not_modelled_reason
+from gpusim.asm.not_modelled import GFX942_ONLY, not_modelled_reason
 from gpusim.asm.program import (
     D0, D1, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ABID, M_ABS, M_ADDR, M_BANK_MASK, M_BLGP, M_BOUND_CTRL,
     M_CACHE, M_CBSZ, M_CLAMP, M_FAST, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
@@ -548,8 +548,6 @@ class Encoder:
             if reason:
                 if ins.mnemonic.startswith(GFX942_ONLY) and self.target != "gfx942":
                     raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
-                if ins.mnemonic in GFX90A_ONLY and self.target != "gfx90a":
-                    raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx90a)", ins.loc)
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc,
                                              hint if gfx942_only else f"gpusim does not model {reason}")
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:

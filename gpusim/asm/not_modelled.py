@@ -10,7 +10,7 @@ from __future__ import annotations
 NOT_MODELLED = {
     "graphics": (
         "v_cubeid_f32 v_cubema_f32 v_cubesc_f32 v_cubetc_f32 v_screen_partition_4se_b32 v_exp_legacy_f32 "
-        "v_log_legacy_f32 v_mad_legacy_f32 s_endpgm_ordered_ps_done s_setvskip"),
+        "v_log_legacy_f32 s_endpgm_ordered_ps_done s_setvskip"),
     "typed buffer access (the V#'s data and number formats)": " ".join(
         [f"buffer_{op}_format_{c}" for op in ("load", "store") for c in ("x", "xy", "xyz", "xyzw")]
         + [f"buffer_{op}_format_d16_{c}" for op in ("load", "store") for c in ("x", "xy", "xyz", "xyzw", "hi_x")]
@@ -37,9 +37,8 @@ NOT_MODELLED = {
     "the 128-bit masked quad SAD": "v_mqsad_u32_u8",
     "fp8 stochastic rounding": "v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32",
 }
-# only on gfx942 (gfx940 added them, by prefix), or only on gfx90a (gfx940 removed it)
+# only on gfx942 (gfx940 added them), by prefix
 GFX942_ONLY = ("v_cvt_sr_", "global_load_lds_", "scratch_load_lds_")
-GFX90A_ONLY = ("v_mad_legacy_f32",)
 
 
 def _by_name() -> dict[str, str]:
@@ -56,5 +55,4 @@ def not_modelled_reason(mnemonic: str) -> str:
 
 def not_modelled(mcpu: str) -> set[str]:
     """not_modelled returns the real instructions of ``mcpu`` ('gfx942' or 'gfx90a') gpusim does not run."""
-    return {name for name in _REASONS if not (mcpu == "gfx90a" and name.startswith(GFX942_ONLY))
-            and not (mcpu == "gfx942" and name in GFX90A_ONLY)}
+    return {name for name in _REASONS if not (mcpu == "gfx90a" and name.startswith(GFX942_ONLY))}

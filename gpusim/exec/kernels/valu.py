@@ -580,6 +580,9 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_MAD_F32:
         for l in range(64):
             R[l] = op.mad_f32(A[l], B[l], C[l])
+    elif s == S.V_MAD_LEGACY_F32:
+        for l in range(64):
+            R[l] = op.mad_legacy_f32(A[l], B[l], C[l])
     elif s == S.V_MIN3_F32:
         for l in range(64):
             R[l] = op.min3_f32(A[l], B[l], C[l])

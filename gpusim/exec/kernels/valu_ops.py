@@ -118,6 +118,13 @@ def mad_f32(a, b, c):
 
 
 @njit(_nrt=False, error_model="numpy")
+def mad_legacy_f32(a, b, c):
+    """v_mad_legacy_f32 (gfx90a): v_mul_legacy_f32's product (zero when either factor is, whatever the
+    other), rounded, plus c, rounded."""
+    return bits32(f32(mul_legacy_f32(a, b)) + f32(c))
+
+
+@njit(_nrt=False, error_model="numpy")
 def min3_f32(a, b, c):
     return bits32(_fmin(_fmin(f32(a), f32(b)), f32(c)))
 
