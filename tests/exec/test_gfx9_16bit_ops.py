@@ -42,25 +42,21 @@ def s32(x: int) -> int:
     return x - (1 << 32) if x >> 31 else x
 
 
-def fmin(x: float, y: float) -> float:
-    """the VALU's minimum: a NaN operand gives the other one, and -0 is below +0"""
-    if x != x:
-        return y
-    if y != y:
-        return x
+def pick(x: float, y: float, lower: bool) -> float:
+    """the VALU's minimum (``lower``) or maximum: a NaN operand gives the other one, and -0 is below +0"""
+    if x != x or y != y:
+        return y if x != x else x
     if x == y:
-        return x if np.signbit(x) else y
-    return min(x, y)
+        return x if np.signbit(x) == lower else y
+    return min(x, y) if lower else max(x, y)
+
+
+def fmin(x: float, y: float) -> float:
+    return pick(x, y, True)
 
 
 def fmax(x: float, y: float) -> float:
-    if x != x:
-        return y
-    if y != y:
-        return x
-    if x == y:
-        return y if np.signbit(x) else x
-    return max(x, y)
+    return pick(x, y, False)
 
 
 def norm(x: float, signed: bool) -> int:

@@ -1049,15 +1049,10 @@ def exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid):
     elif s == S.V_MAD_I32_I16:
         for l in range(64):
             R[l] = op.mad_i32_i16(A[l], B[l], C[l])
-    elif s == S.V_MIN3_F16:
+    elif S.V_MIN3_F16 <= s <= S.V_MED3_F16:
+        which = s - S.V_MIN3_F16   # (min3, max3, med3, in that order)
         for l in range(64):
-            R[l] = op.min3_f16(A[l], B[l], C[l])
-    elif s == S.V_MAX3_F16:
-        for l in range(64):
-            R[l] = op.max3_f16(A[l], B[l], C[l])
-    elif s == S.V_MED3_F16:
-        for l in range(64):
-            R[l] = op.med3_f16(A[l], B[l], C[l])
+            R[l] = op.three_f16(A[l], B[l], C[l], which)
     elif S.V_MIN3_I16 <= s <= S.V_MED3_U16:
         which = (s - S.V_MIN3_I16) % 3
         signed = s <= S.V_MED3_I16

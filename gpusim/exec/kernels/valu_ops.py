@@ -125,6 +125,12 @@ def mad_legacy_f32(a, b, c):
 
 
 @njit(_nrt=False, error_model="numpy")
+def _med3(x, y, z):
+    """_med3 is the median of three floats as v_med3_f32 and v_med3_f16 take it, from the VALU's min and max."""
+    return _fmax(_fmin(x, y), _fmin(_fmax(x, y), z))
+
+
+@njit(_nrt=False, error_model="numpy")
 def min3_f32(a, b, c):
     return bits32(_fmin(_fmin(f32(a), f32(b)), f32(c)))
 
@@ -136,8 +142,7 @@ def max3_f32(a, b, c):
 
 @njit(_nrt=False, error_model="numpy")
 def med3_f32(a, b, c):
-    x, y, z = f32(a), f32(b), f32(c)
-    return bits32(_fmax(_fmin(x, y), _fmin(_fmax(x, y), z)))
+    return bits32(_med3(f32(a), f32(b), f32(c)))
 
 
 @njit(_nrt=False, error_model="numpy")
@@ -1163,19 +1168,14 @@ def dot2_f32_bf16(a, b, c):
 # ---- gfx9's 16-bit three-operand ops, multiply-adds to 32 bits, and packing conversions
 
 @njit(_nrt=False, error_model="numpy")
-def min3_f16(a, b, c):
-    return half_bits(_fmin(_fmin(f16(a), f16(b)), f16(c)))
-
-
-@njit(_nrt=False, error_model="numpy")
-def max3_f16(a, b, c):
-    return half_bits(_fmax(_fmax(f16(a), f16(b)), f16(c)))
-
-
-@njit(_nrt=False, error_model="numpy")
-def med3_f16(a, b, c):
+def three_f16(a, b, c, which):
+    """three_f16 is the minimum (``which`` 0), maximum (1) or median (2) of three f16 values, as f16 bits."""
     x, y, z = f16(a), f16(b), f16(c)
-    return half_bits(_fmax(_fmin(x, y), _fmin(_fmax(x, y), z)))
+    if which == 0:
+        return half_bits(_fmin(_fmin(x, y), z))
+    if which == 1:
+        return half_bits(_fmax(_fmax(x, y), z))
+    return half_bits(_med3(x, y, z))
 
 
 @njit(_nrt=False, error_model="numpy")
