@@ -2,7 +2,8 @@
 
 gfx9's ``s_set_gpr_idx_on S0, gpr_idx(SRC0,SRC1,SRC2,DST)`` puts S0[7:0] in M0[7:0] and the mode bits in
 M0[15:12] and turns index mode on until ``s_set_gpr_idx_off``; a vector ALU instruction in between adds
-M0[7:0] to each of its VGPR operands whose bit is set (CDNA3 ISA guide, S_SET_GPR_IDX_ON).
+M0[7:0] to each of its VGPR operands whose bit is set (AMD's Vega ISA guide, S_SET_GPR_IDX_ON; gfx90a
+and gfx942 are gfx9 too).
 ``s_set_gpr_idx_idx`` and ``s_set_gpr_idx_mode`` change the index and the bits. LLVM turns the mode on
 around single ``v_mov_b32``s, in straight-line code, to read (SRC0) or write (DST) an element of an array
 kept in VGPRs at an index the same in every lane (a private array indexed at run time).

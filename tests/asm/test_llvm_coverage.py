@@ -35,9 +35,10 @@ def _words() -> list[list[int]]:
     out += [[(0x17E << 23) | (op << 16) | (2 << 8) | 1] for op in range(128)]                          # SOPC
     out += [[(0x17F << 23) | (op << 16) | imm] for op in range(128) for imm in (0, 1)]                 # SOPP
     out += [[(0x30 << 26) | (op << 18) | (4 << 6) | 1, 0] for op in range(256)]                        # SMEM
-    out += [[(0x36 << 26) | (op << 17), 1 | (2 << 8) | (3 << 16) | (4 << 24)] for op in range(256)]    # DS
-    out += [[(0x37 << 26) | (op << 18) | (seg << 14), 2 | (3 << 8) | (0x7F << 16) | (4 << 24)]         # FLAT
-            for seg in range(3) for op in range(128)]
+    out += [[(0x36 << 26) | (op << 17), 1 | (2 << 8) | (data1 << 16) | (vdst << 24)]                   # DS
+            for op in range(256) for data1 in (3, 0) for vdst in (4, 0)]
+    out += [[(0x37 << 26) | (op << 18) | (seg << 14), 2 | (3 << 8) | (0x7F << 16) | (vdst << 24)]      # FLAT
+            for seg in range(3) for op in range(128) for vdst in (4, 0)]
     out += [[(0x38 << 26) | (op << 18), 2 | (3 << 8) | (4 << 16)] for op in range(128)]                # MUBUF
     out += [[(0x3A << 26) | (op << 15), 2 | (3 << 8) | (4 << 16)] for op in range(16)]                 # MTBUF
     return out
