@@ -18,7 +18,7 @@ from gpusim.asm.ir import (
     AsmModule, FloatImm, FuncOperand, Imm, Instruction, LabelRef, Operand, Reg, Special, Waitcnt,
 )
 from gpusim.asm.index_mode import mark_index_mode
-from gpusim.asm.not_modelled import GFX942_ONLY, not_modelled_reason
+from gpusim.asm.not_modelled import GFX942_ONLY, LDS_DMA_HINT, not_modelled_reason
 from gpusim.asm.program import (
     D0, D1, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ABID, M_ABS, M_ADDR, M_BANK_MASK, M_BLGP, M_BOUND_CTRL,
     M_CACHE, M_CBSZ, M_CLAMP, M_FAST, M_DPP, M_DST_SEL, M_DST_UNUSED, M_DTYPE, M_EXPCNT, M_LGKMCNT, M_NEG, M_NEG_HI,
@@ -54,8 +54,6 @@ MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8"
 # immediate offset ranges of gfx90a/gfx942 memory formats (llvm-mc's limits)
 OFFSET_RANGES = {"GLOBAL": (-4096, 4095), "SCRATCH": (-4096, 4095), "FLAT": (0, 4095), "MUBUF": (0, 4095),
                  "DS": (0, 65535)}
-_LDS_DMA_HINT = ("gpusim models the dword form of the loads to LDS: global_load_lds_dword, scratch_load_lds_dword "
-                 "and buffer_load_dword ... lds")
 # the cache-policy bits each target's vector memory instructions take (llvm-mc-19: gfx940 renamed glc and slc
 # to sc0 and sc1 and added nt; scc is gfx90a's system-coherence bit); scalar memory takes glc on both
 CACHE_POLICY_BITS = {"gfx942": ("sc0", "sc1", "nt"), "gfx90a": ("glc", "slc", "scc")}
@@ -64,11 +62,6 @@ _CACHE_BITS = ("glc", "slc", "dlc", "scc", "sc0", "sc1", "nt")
 # line (the cache-policy bits share one rank, so they come in any order among themselves)
 _MODIFIER_RANK = {"idxen": 0, "offen": 1, "offset": 2, "offset0": 2, "offset1": 3, **dict.fromkeys(_CACHE_BITS, 4),
                   "lds": 5, "tfe": 6, "gds": 6}
-# gfx942 instructions gpusim does not model, by mnemonic prefix, with what it models instead
-_UNMODELLED_GFX942 = {
-    "global_load_lds_": _LDS_DMA_HINT, "scratch_load_lds_": _LDS_DMA_HINT,
-    "v_cvt_sr_": "gpusim models the fp8 conversions that round to nearest: v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32",
-}
 # The integer VALU instructions llvm-mc-19 takes clamp on (the same on gfx90a and gfx942; every other integer one
 # refuses it). Under clamp the adds, subtracts and dot products saturate to the destination's range (LLVM
 # selects them so for uaddsat, saddsat, usubsat, ssubsat and the dot intrinsics' clamp argument); for the rest
@@ -424,7 +417,7 @@ class Encoder:
             values["blgp"] = sum(1 << k for k, x in enumerate(neg) if x)
         mods[M_CBSZ], mods[M_ABID], mods[M_BLGP] = values["cbsz"], values["abid"], values["blgp"]
         if d.sparse:   # CBSZ 0: ABID picks the set of position bits in src2; otherwise ABID is ignored
-            sets = 4 if d.atype in ("f16", "bf16") else 2
+            sets = 32 // (d.shape[0] * d.shape[2] // 64)   # (a set holds one bit pair per kept entry of a lane)
             if values["cbsz"] == 0 and values["abid"] >= sets:
                 raise UnsupportedInstruction(
                     f"abid:{values['abid']} on {ins.mnemonic} is not supported yet", ins.loc,
@@ -479,7 +472,7 @@ class Encoder:
                 raise self._fail(ins, f"{ins.mnemonic} has no lds form (only {', '.join(_LDS_FORMS)} do)")
             if ins.mnemonic != "buffer_load_dword":
                 raise UnsupportedInstruction(f"the lds form of {ins.mnemonic} is not supported yet", ins.loc,
-                                             _LDS_DMA_HINT)
+                                             LDS_DMA_HINT)
             addr |= fields.ADDR_LDS
         if d.layout == "lds_dma":
             addr |= fields.ADDR_LDS
@@ -539,17 +532,13 @@ class Encoder:
             typo = any(_one_edit_apart(ins.mnemonic, name) for name in isa.table())
             if ins.mnemonic.startswith("scratch_"):
                 hint = "gpusim models scratch_load and scratch_store of dwords, bytes and shorts"
-            gfx942_only = [h for prefix, h in _UNMODELLED_GFX942.items() if ins.mnemonic.startswith(prefix)]
-            if gfx942_only:
-                if self.target != "gfx942":   # as llvm-mc: gfx940 added them
-                    raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
-                hint = gfx942_only[0]
+            gfx942_only = [h for prefix, h in GFX942_ONLY.items() if ins.mnemonic.startswith(prefix)]
+            if gfx942_only and self.target != "gfx942":   # as llvm-mc: gfx940 added them
+                raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
             reason = not_modelled_reason(ins.mnemonic)
             if reason:
-                if ins.mnemonic.startswith(GFX942_ONLY) and self.target != "gfx942":
-                    raise AsmError(f"'{ins.mnemonic}' does not exist on {self.target} (only gfx942)", ins.loc)
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc,
-                                             hint if gfx942_only else f"gpusim does not model {reason}")
+                                             gfx942_only[0] if gfx942_only else f"gpusim does not model {reason}")
             if ins.mnemonic.startswith(REAL_PREFIXES) and not typo:
                 raise UnsupportedInstruction(f"instruction '{full}' is not supported yet", ins.loc, hint)
             raise AsmError(f"unknown instruction '{full}'", ins.loc, hint)

@@ -39,8 +39,13 @@ NOT_MODELLED = {
     "the 128-bit masked quad SAD": "v_mqsad_u32_u8",
     "fp8 stochastic rounding": "v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32",
 }
-# only on gfx942 (gfx940 added them), by prefix
-GFX942_ONLY = ("v_cvt_sr_", "global_load_lds_", "scratch_load_lds_")
+LDS_DMA_HINT = ("gpusim models the dword form of the loads to LDS: global_load_lds_dword, scratch_load_lds_dword "
+                "and buffer_load_dword ... lds")
+# the ones only gfx942 has (gfx940 added them), by prefix, with what gpusim models instead
+GFX942_ONLY = {
+    "global_load_lds_": LDS_DMA_HINT, "scratch_load_lds_": LDS_DMA_HINT,
+    "v_cvt_sr_": "gpusim models the fp8 conversions that round to nearest: v_cvt_pk_fp8_f32, v_cvt_pk_bf8_f32",
+}
 
 
 def _by_name() -> dict[str, str]:
@@ -57,4 +62,4 @@ def not_modelled_reason(mnemonic: str) -> str:
 
 def not_modelled(mcpu: str) -> set[str]:
     """not_modelled returns the real instructions of ``mcpu`` ('gfx942' or 'gfx90a') gpusim does not run."""
-    return {name for name in _REASONS if not (mcpu == "gfx90a" and name.startswith(GFX942_ONLY))}
+    return {name for name in _REASONS if not (mcpu == "gfx90a" and name.startswith(tuple(GFX942_ONLY)))}

@@ -96,6 +96,9 @@ _READ_OTHER_LANES = (S.V_READLANE_B32, S.V_READFIRSTLANE_B32, S.V_WRITELANE_B32,
                      S.V_SMFMAC) + _LANE_EXCHANGE
 _GLOBAL, _SHARED = 1, 2  # memory spaces, as bits
 _SCALAR_LOADS = frozenset((S.S_LOAD, S.S_BUFFER_LOAD))
+# a program with one of these keeps every value: a computed jump may go anywhere, an M0-relative register
+# access may read or write any register
+_KEEP_EVERY_VALUE = frozenset((S.S_SETPC_B64, S.S_SWAPPC_B64, S.S_MOVRELS, S.S_MOVRELD, S.V_MOVREL_B32))
 
 
 def _is_vector(s: int) -> bool:
@@ -372,10 +375,8 @@ def value_slice(program: Program) -> np.ndarray:
     """
     n = program.rows
     ops, sem = program.ops, program.sem
-    if any(int(x) in (S.S_SETPC_B64, S.S_SWAPPC_B64) for x in sem):
-        return np.ones(n, dtype=bool)  # a computed jump may go anywhere: keep every value
-    if any(int(x) in (S.S_MOVRELS, S.S_MOVRELD, S.V_MOVREL_B32) for x in sem):
-        return np.ones(n, dtype=bool)  # an M0-relative register access may read or write any of them
+    if any(int(x) in _KEEP_EVERY_VALUE for x in sem):
+        return np.ones(n, dtype=bool)
     reads = [register_set(ops, i, SOURCE_SLOTS) | (_VCC if _implicit_vcc_read(program, i) else 0)
              | (_SCC if _implicit_scc_read(program, i) else 0) for i in range(n)]
     named_writes = [register_set(ops, i, DESTINATION_SLOTS) for i in range(n)]

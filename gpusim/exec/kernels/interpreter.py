@@ -70,10 +70,6 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
     r = 0
     if s < S.SALU_END:
         r = exec_salu(i, w, sem, ops, mods, sreg)
-        if r == -2:
-            at = (ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]) + np.int64(sreg[w, M0])
-            record_fault(fault, FAULT_REG_INDEX, w, i, -1, at, 0)   # (size 0: an SGPR; 1: a VGPR)
-            return FAULT
     elif s < S.FLOW_END:
         if s == S.S_ENDPGM:
             if mods[i, M_SUB] == PAST_END:  # the end-of-text sentinel: the wave ran off its code
@@ -128,10 +124,6 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
             r = exec_valu_fast(i, w, sem, ops, mods, sreg, vreg, T)
         else:
             r = exec_valu(i, w, sem, ops, mods, sreg, vreg, T, valid)
-            if r == -3:
-                src, dst = index_mode_registers(ops, i, sreg, w)
-                record_fault(fault, FAULT_REG_INDEX, w, i, -1, max(src, dst), 1)
-                return FAULT
     elif s < S.MFMA_END:
         r = exec_mfma(i, w, ops, mods, vreg, T)
     elif s < S.SMEM_END:
@@ -141,7 +133,13 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
     else:
         r = exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault)
     if r < 0:
-        if fault[F_CODE] == 0:
+        if r == -2:   # s_movrels/s_movreld past the SGPRs (fault size 0: an SGPR)
+            at = (ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]) + np.int64(sreg[w, M0])
+            record_fault(fault, FAULT_REG_INDEX, w, i, -1, at, 0)
+        elif r == -3:   # a v_mov_b32 in VGPR index mode past the wave's VGPRs (size 1: a VGPR)
+            src, dst = index_mode_registers(ops, i, sreg, w)
+            record_fault(fault, FAULT_REG_INDEX, w, i, -1, max(src, dst), 1)
+        elif fault[F_CODE] == 0:
             record_fault(fault, FAULT_UNSUPPORTED, w, i, -1, 0, 0)
         return FAULT
     pc[w] = i + 1

@@ -407,15 +407,13 @@ def exec_mfma(i, w, ops, mods, vreg, T):
         _stage(vreg, w, ra, atype, kpl, S, _SA)
     _stage(vreg, w, rb, btype, kpl, S, _SB)
     neg_c = False
-    if sparse:
-        pass
-    elif atype == T_F64:
+    if atype == T_F64:
         if blgp & 1:
             _negate(S, _SA, 64 * kpl)
         if blgp & 2:
             _negate(S, _SB, 64 * kpl)
         neg_c = (blgp & 4) != 0
-    else:
+    elif not sparse:   # (a sparse MFMA's CBSZ and ABID pick its position bits)
         if cbsz != 0 or abid != 0:
             _broadcast_a(S, M, kpl, cbsz, abid)
         if blgp != 0:
