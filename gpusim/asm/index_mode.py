@@ -27,10 +27,6 @@ from gpusim.errors import UnsupportedInstruction
 _JUMPS = (S.S_BRANCH, S.S_CBRANCH, S.S_SETPC_B64, S.S_SWAPPC_B64)
 
 
-def _is_vector(s: int) -> bool:
-    return S.FLOW_END <= s < S.MFMA_END or S.SMEM_END <= s < S.LDS_END   # VALU, MFMA, vector memory, LDS
-
-
 def mark_index_mode(module: AsmModule, sem: np.ndarray, mods: np.ndarray) -> None:
     """mark_index_mode gives the v_mov_b32s inside an index-mode span the semantic id V_MOVREL_B32 (and takes
     them off the executor's fast path), in place. Raises UnsupportedInstruction at a label, a branch or any
@@ -57,7 +53,7 @@ def mark_index_mode(module: AsmModule, sem: np.ndarray, mods: np.ndarray) -> Non
                 f"'{ins.mnemonic}' inside VGPR index mode is not supported yet", ins.loc,
                 f"the mode is on from the s_set_gpr_idx_on at line {opened.line}; end it with s_set_gpr_idx_off "
                 "before the branch")
-        if _is_vector(s):
+        if S.is_vector(s):
             if s != S.V_MOV_B32 or mods[i, M_DPP] != NO_DPP or mods[i, M_SDWA]:
                 raise UnsupportedInstruction(
                     f"'{ins.mnemonic}' in VGPR index mode is not supported yet", ins.loc,

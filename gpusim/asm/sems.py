@@ -826,6 +826,11 @@ SMEM_END = MEM_LOAD
 VMEM_END = DS_READ
 LDS_END = len(NAMES)
 
+
+def is_vector(s: int) -> bool:
+    """is_vector tells whether semantic id ``s`` runs per lane: VALU, MFMA, vector memory or LDS."""
+    return FLOW_END <= s < MFMA_END or SMEM_END <= s < LDS_END
+
 # Plain 32-bit VALU operations the executor computes straight on the register
 # file when no modifier applies (gpusim.exec.kernels.valu_fast).
 FAST_SEMS = frozenset((

@@ -101,10 +101,6 @@ _SCALAR_LOADS = frozenset((S.S_LOAD, S.S_BUFFER_LOAD))
 _KEEP_EVERY_VALUE = frozenset((S.S_SETPC_B64, S.S_SWAPPC_B64, S.S_MOVRELS, S.S_MOVRELD, S.V_MOVREL_B32))
 
 
-def _is_vector(s: int) -> bool:
-    return S.FLOW_END <= s < S.MFMA_END or S.SMEM_END <= s < S.LDS_END
-
-
 def _successors(program: Program, i: int) -> tuple:
     s = int(program.sem[i])
     if s == S.S_ENDPGM:
@@ -222,7 +218,7 @@ def _reads_own_lanes(program: Program, i: int) -> bool:
     """_reads_own_lanes: vector instruction i reads its vector sources only in the lanes EXEC has on (no DPP,
     lane exchange, readlane or MFMA, which ignores EXEC)."""
     s = int(program.sem[i])
-    return _is_vector(s) and s not in _READ_OTHER_LANES and program.mods[i, M_DPP] == NO_DPP
+    return S.is_vector(s) and s not in _READ_OTHER_LANES and program.mods[i, M_DPP] == NO_DPP
 
 
 def _implicit_scc_read(program: Program, i: int) -> bool:
@@ -395,7 +391,7 @@ def value_slice(program: Program) -> np.ndarray:
     pointer_loads = _launch_pointer_loads(program)
     for i in range(n):
         s = int(sem[i])
-        vector = _is_vector(s)
+        vector = S.is_vector(s)
         root[i] = (not vector and s >= S.SALU_END) or s in _SCALAR_ROOTS_IN_ALU or exec_writes[i]  # SALU: by liveness
         whole = vector and _replaces_whole_registers(program, i)
         if s in _KEEPS_DESTINATION:

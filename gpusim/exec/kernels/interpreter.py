@@ -11,7 +11,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import (
-    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M0, M_FAST, M_SIMM, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL,
+    D0, EXEC_HI, EXEC_LO, FLAT_SCRATCH_HI, FLAT_SCRATCH_LO, M_FAST, M_SIMM, M_SUB, M_TARGET, PAST_END, S0, SCC, VAL,
     VCC_HI, VCC_LO,
 )
 from gpusim.asm.fields import MISC_SENDMSG, MISC_TRAP, SENDMSG_INTERRUPT, TRAP_LLVM_DEBUGTRAP
@@ -23,7 +23,7 @@ from gpusim.exec.kernels.memory import (
     FAULT_REG_INDEX, FAULT_TIMEOUT, FAULT_TRAP, FAULT_UNSUPPORTED, FAULT_WAVE_LIMIT, record_fault,
 )
 from gpusim.exec.kernels.mfma import exec_mfma
-from gpusim.exec.kernels.salu import exec_salu
+from gpusim.exec.kernels.salu import exec_salu, relative_sgpr
 from gpusim.exec.kernels.valu import exec_valu, index_mode_registers
 from gpusim.exec.kernels.valu_fast import exec_valu_fast
 from gpusim.exec.kernels.vmem import exec_smem, exec_vmem, vmem_addresses
@@ -134,8 +134,7 @@ def step(w, sem, ops, mods, pc_bytes, code_base, pc, sreg, vreg, T, valid, mem, 
         r = exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault)
     if r < 0:
         if r == -2:   # s_movrels/s_movreld past the SGPRs (fault size 0: an SGPR)
-            at = (ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]) + np.int64(sreg[w, M0])
-            record_fault(fault, FAULT_REG_INDEX, w, i, -1, at, 0)
+            record_fault(fault, FAULT_REG_INDEX, w, i, -1, relative_sgpr(s, ops, i, sreg, w), 0)
         elif r == -3:   # a v_mov_b32 in VGPR index mode past the wave's VGPRs (size 1: a VGPR)
             src, dst = index_mode_registers(ops, i, sreg, w)
             record_fault(fault, FAULT_REG_INDEX, w, i, -1, max(src, dst), 1)

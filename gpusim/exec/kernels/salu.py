@@ -42,6 +42,13 @@ def _scmp(a, b, cond, signed):
     return x <= y
 
 
+@njit(_nrt=False)
+def relative_sgpr(s, ops, i, sreg, w):
+    """relative_sgpr is the SGPR that s_movrels (``s`` S_MOVRELS: its source) or s_movreld (its destination)
+    reaches: the operand's register plus M0."""
+    return np.int64(ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]) + np.int64(sreg[w, M0])
+
+
 # cached on its own: run_grid and run_timed both call it, so the second to compile loads it (jitcache)
 @njit(_nrt=False, error_model="numpy", cache=True)
 def exec_salu(i, w, sem, ops, mods, sreg):
@@ -229,9 +236,8 @@ def exec_salu(i, w, sem, ops, mods, sreg):
         sreg[w, M0] = np.uint32(m0 & M32)
         write = False
     elif s == S.S_MOVRELS or s == S.S_MOVRELD:   # SGPR[base + M0]: the source's (movrels) or the destination's
-        base = ops[i, S0, VAL] if s == S.S_MOVRELS else ops[i, D0, VAL]
         width = ops[i, S0, WIDTH] if s == S.S_MOVRELS else wd
-        at = np.int64(base) + np.int64(sreg[w, M0])
+        at = relative_sgpr(s, ops, i, sreg, w)
         if at + width > SGPR_COUNT:
             return -2   # past the SGPRs: the caller reports a relative-index fault
         if s == S.S_MOVRELS:
