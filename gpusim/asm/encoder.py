@@ -49,6 +49,8 @@ ATOMIC_OPS = {
     "cmpswap": fields.A_CMPSWAP, "add_f32": fields.A_ADD_F32, "add_f64": fields.A_ADD_F64,
     "min_f64": fields.A_MIN_F64, "max_f64": fields.A_MAX_F64, "pk_add_f16": fields.A_PK_ADD_F16,
     "pk_add_bf16": fields.A_PK_ADD_BF16, "min_f32": fields.A_MIN_F32, "max_f32": fields.A_MAX_F32,
+    "rsub": fields.A_RSUB, "mskor": fields.A_MSKOR, "wrap": fields.A_WRAP, "cmpst_f32": fields.A_CMPSWAP_F32,
+    "cmpst_f64": fields.A_CMPSWAP_F64,
 }
 MFMA_TYPES = {"f32": 0, "f16": 1, "bf16": 2, "xf32": 3, "i8": 4, "fp8": 5, "bf8": 6, "f64": 7}
 # immediate offset ranges of gfx90a/gfx942 memory formats (llvm-mc's limits)
@@ -820,7 +822,7 @@ class Encoder:
         elif s == sems.DS_WRITE:
             layout = (S0, S1)
         elif s == sems.DS_WRITE2:
-            layout = (S0, S1, S2)
+            layout = (D0, S0, S1, S2) if d.returns else (S0, S1, S2)
         elif s == sems.DS_ATOMIC:
             layout = (S0, S1, S2) if d.layout == "ds_cmpst" else (S0, S1)
             if d.returns:
@@ -908,7 +910,9 @@ def _vector_widths(d: isa.InstrDef, mods: np.ndarray) -> dict:
                 S1: max(kpl * _MFMA_BITS.get(b, 32) // 32, 1), S2: 1 if d.sparse else out}
     if d.sem in (sems.DS_READ2, sems.DS_WRITE2):
         element = (d.sub & 0xFF) // 4   # registers per element (gpusim.exec.kernels.lds.ds2_offsets)
-        return {D0: 2 * element} if d.sem == sems.DS_READ2 else {S1: element, S2: element}
+        if d.sem == sems.DS_READ2:
+            return {D0: 2 * element}
+        return {D0: 2 * element, S1: element, S2: element} if d.returns else {S1: element, S2: element}
     if d.fmt in ("VOP1", "VOP2", "VOP3", "VOP3P") and isa.type_bits(d.dst) == 64 and not d.dst.startswith("v2"):
         return {D0: 2}
     return {}

@@ -33,10 +33,14 @@ TRAP_LLVM_TRAP, TRAP_LLVM_DEBUGTRAP = 2, 3
 MISC_SENDMSG = 2
 SENDMSG_INTERRUPT = 1
 
-# atomic operations (M_SUB >> 8 of atomics)
+# atomic operations (M_SUB >> 8 of atomics); the LDS's reverse subtract, masked or, wrap and float
+# compare-stores take two data operands, as ds_cmpst does (gpusim.exec.kernels.atomics.atomic_apply)
 (A_ADD, A_SUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR, A_INC, A_DEC,
  A_SWAP, A_CMPSWAP, A_ADD_F32, A_ADD_F64, A_MIN_F64, A_MAX_F64, A_PK_ADD_F16,
- A_PK_ADD_BF16, A_MIN_F32, A_MAX_F32, A_SUB_CLAMP) = range(22)
+ A_PK_ADD_BF16, A_MIN_F32, A_MAX_F32, A_SUB_CLAMP, A_RSUB, A_MSKOR, A_WRAP, A_CMPSWAP_F32,
+ A_CMPSWAP_F64) = range(27)
+# a ds_write2 whose M_SUB has this bit returns the two values it replaced (ds_wrxchg2_rtn_*)
+DS2_RETURNS = 0x200
 
 # MFMA input element types
 T_F32, T_F16, T_BF16, T_XF32, T_I8, T_FP8, T_BF8, T_F64 = range(8)

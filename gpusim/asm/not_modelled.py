@@ -30,11 +30,7 @@ NOT_MODELLED = {
     "LDS DMA of bytes and shorts": (
         "global_load_lds_ubyte global_load_lds_sbyte global_load_lds_ushort global_load_lds_sshort "
         "scratch_load_lds_ubyte scratch_load_lds_sbyte scratch_load_lds_ushort scratch_load_lds_sshort"),
-    "rarely used LDS operations (reverse subtract, masked or, float compare-store, conditional and paired exchange, "
-    "wrap)": (
-        "ds_rsub_u32 ds_rsub_rtn_u32 ds_rsub_u64 ds_rsub_rtn_u64 ds_mskor_b32 ds_mskor_rtn_b32 ds_mskor_b64 "
-        "ds_mskor_rtn_b64 ds_cmpst_f32 ds_cmpst_rtn_f32 ds_cmpst_f64 ds_cmpst_rtn_f64 ds_condxchg32_rtn_b64 "
-        "ds_wrxchg2_rtn_b32 ds_wrxchg2_rtn_b64 ds_wrxchg2st64_rtn_b32 ds_wrxchg2st64_rtn_b64 ds_wrap_rtn_b32"),
+    "the LDS conditional exchange, whose operation AMD does not document": "ds_condxchg32_rtn_b64",
     "byte packing conversions whose rounding AMD does not document": "v_cvt_pk_u8_f32 v_cvt_pkaccum_u8_f32",
     "the 128-bit masked quad SAD": "v_mqsad_u32_u8",
     "fp8 stochastic rounding": "v_cvt_sr_fp8_f32 v_cvt_sr_bf8_f32",

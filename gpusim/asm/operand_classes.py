@@ -290,8 +290,9 @@ def _ds_roles(d: isa.InstrDef) -> list[Role]:
         return [vdst, addr]
     if s == sems.DS_WRITE:
         return [addr, data]
-    if s == sems.DS_WRITE2:
-        return [addr, data, data]
+    if s == sems.DS_WRITE2:   # ds_wrxchg2_rtn_*: the two replaced elements come back in one tuple
+        pair = Role("vdst", "va", 2 * width, dst=True, group="data")
+        return [pair, addr, data, data] if d.returns else [addr, data, data]
     if s == sems.DS_ATOMIC:
         roles = [addr, data, data] if d.layout == "ds_cmpst" else [addr, data]
         return [vdst] + roles if d.returns else roles

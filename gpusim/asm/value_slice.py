@@ -63,7 +63,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpusim.asm import sems as S
-from gpusim.asm.fields import ADDR_FLAT, ADDR_LDS, LD_DWORDS
+from gpusim.asm.fields import ADDR_FLAT, ADDR_LDS, DS2_RETURNS, LD_DWORDS
 from gpusim.asm.program import (
     D0, D1, DESTINATION_SLOTS, EXEC_LO, K_IMM, K_NONE, K_SREG, K_VREG, KIND, M_ADDR, M_DPP, M_OPSEL, M_SDWA,
     M_SUB, M_TARGET, NO_DPP, S0, S1, S2, S3, SCC, SGPR_COUNT, SOURCE_SLOTS, SREG_FILE, SRC_VCCZ, VAL, VCC_LO,
@@ -246,8 +246,9 @@ def _replaces_whole_registers(program: Program, i: int) -> bool:
     return False
 
 
-def _memory(s: int, flags: int) -> tuple[int, int]:
-    """_memory returns (spaces loaded, spaces stored) of a vector memory or LDS instruction, as bits."""
+def _memory(s: int, flags: int, sub: int) -> tuple[int, int]:
+    """_memory returns (spaces loaded, spaces stored) of a vector memory or LDS instruction (``flags`` its
+    M_ADDR, ``sub`` its M_SUB), as bits."""
     spaces = _GLOBAL | _SHARED if flags & ADDR_FLAT else _GLOBAL
     if s == S.MEM_LOAD:  # an LDS DMA load (global_load_lds_dword, buffer_load_dword ... lds) stores to the LDS
         return spaces, _SHARED if flags & ADDR_LDS else 0
@@ -255,6 +256,8 @@ def _memory(s: int, flags: int) -> tuple[int, int]:
         return 0, spaces
     if s == S.MEM_ATOMIC:
         return spaces, spaces
+    if s == S.DS_WRITE2 and sub & DS2_RETURNS:   # ds_wrxchg2_rtn_*: an exchange
+        return _SHARED, _SHARED
     return {S.DS_READ: (_SHARED, 0), S.DS_READ2: (_SHARED, 0), S.DS_WRITE: (0, _SHARED),
             S.DS_WRITE2: (0, _SHARED), S.DS_ATOMIC: (_SHARED, _SHARED)}.get(s, (0, 0))
 
@@ -324,7 +327,7 @@ def _spaces(program: Program, i: int, pointer_loads: set) -> tuple[int, int]:
     global load unless it is a launch-pointer load (it reads the kernarg segment then)."""
     s = int(program.sem[i])
     if s in _VMEM or s in _LDS:
-        return _memory(s, int(program.mods[i, M_ADDR]))
+        return _memory(s, int(program.mods[i, M_ADDR]), int(program.mods[i, M_SUB]))
     if s in _SCALAR_LOADS and i not in pointer_loads:
         return _GLOBAL, 0
     return 0, 0

@@ -3,8 +3,9 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm.fields import (
-    A_ADD, A_AND, A_CMPSWAP, A_DEC, A_INC, A_MAX_F32, A_MAX_F64, A_MIN_F32, A_MIN_F64, A_OR, A_PK_ADD_BF16,
-    A_PK_ADD_F16, A_ADD_F32, A_ADD_F64, A_SMAX, A_SMIN, A_SUB, A_SUB_CLAMP, A_SWAP, A_UMAX, A_UMIN, A_XOR,
+    A_ADD, A_AND, A_CMPSWAP, A_CMPSWAP_F32, A_CMPSWAP_F64, A_DEC, A_INC, A_MAX_F32, A_MAX_F64, A_MIN_F32,
+    A_MIN_F64, A_MSKOR, A_OR, A_PK_ADD_BF16, A_PK_ADD_F16, A_ADD_F32, A_ADD_F64, A_RSUB, A_SMAX, A_SMIN, A_SUB,
+    A_SUB_CLAMP, A_SWAP, A_UMAX, A_UMIN, A_WRAP, A_XOR,
 )
 from gpusim.exec.kernels.bits import bf16, bf16_bits, bits32, bits64, f16, f32, f64, half_bits
 
@@ -24,7 +25,10 @@ def _signed(x, size):
 def atomic_apply(op, old, data, cmp, size):
     """atomic_apply returns the new memory value for atomic ``op`` on ``size``-byte ``old``.
 
-    ``cmp`` is the compare value of a compare-and-swap.
+    ``cmp`` is the first data operand of the LDS operations that take two (the AMD ISA's DATA, ``data`` its
+    DATA2): a compare-and-swap's compare value, ds_mskor's mask (``(old & ~cmp) | data``), ds_wrap's limit
+    (``old - cmp`` if ``old >= cmp``, unsigned, else ``old + data``). The float compare-stores compare as
+    floats (-0 equals +0, a NaN equals nothing); ds_rsub is ``data - old``.
     """
     mask = U(0xFFFFFFFF) if size == 4 else U(0xFFFFFFFFFFFFFFFF)
     if op == A_ADD:
@@ -75,4 +79,14 @@ def atomic_apply(op, old, data, cmp, size):
         return lo | (hi << U(16))
     if op == A_SUB_CLAMP:
         return old - data if old > data else U(0)
+    if op == A_RSUB:
+        return (data - old) & mask
+    if op == A_MSKOR:
+        return (old & ~cmp & mask) | data
+    if op == A_WRAP:
+        return (old - cmp) & mask if old >= cmp else (old + data) & mask
+    if op == A_CMPSWAP_F32:
+        return data if f32(old) == f32(cmp) else old
+    if op == A_CMPSWAP_F64:
+        return data if f64(old) == f64(cmp) else old
     return old

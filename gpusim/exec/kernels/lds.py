@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from gpusim.asm import sems as S
-from gpusim.asm.fields import A_CMPSWAP, LD_DWORDS, ST_DWORDS
+from gpusim.asm.fields import DS2_RETURNS, LD_DWORDS, ST_DWORDS
 from gpusim.asm.program import (
     D0,
     K_NONE,
@@ -155,6 +155,8 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
     if s == S.DS_READ2 or s == S.DS_WRITE2:
         esize, first, second = ds2_offsets(i, mods)
         ew = esize // 4
+        exchange = s == S.DS_WRITE2 and (sub & DS2_RETURNS) != 0
+        old = T[6]   # an exchange's replaced dwords: one lane's whole result, held until its data are read
         for l in range(64):
             if not lane_on(mask, l):
                 continue
@@ -164,18 +166,24 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
                     record_fault(fault, FAULT_LDS, w, i, l, o, esize)
                     return -2
                 for d in range(ew):
-                    if s == S.DS_READ2:
+                    if s == S.DS_READ2 or exchange:
                         if o & 3 == 0:
                             v = words[(o >> 2) + d]
                         else:
                             v = np.uint32(load_bytes(lds, o + 4 * d, 4))
-                        vreg[w, ops[i, D0, VAL] + k * ew + d, l] = v
-                    else:
+                        if exchange:
+                            old[k * ew + d] = U(v)
+                        else:
+                            vreg[w, ops[i, D0, VAL] + k * ew + d, l] = v
+                    if s == S.DS_WRITE2:
                         src = ops[i, S1, VAL] if k == 0 else ops[i, S2, VAL]
                         if o & 3 == 0:
                             words[(o >> 2) + d] = vreg[w, src + d, l]
                         else:
                             store_bytes(lds, o + 4 * d, 4, U(vreg[w, src + d, l]))
+            if exchange:
+                for d in range(2 * ew):
+                    vreg[w, ops[i, D0, VAL] + d, l] = np.uint32(old[d])
         return 0
 
     if s == S.DS_ATOMIC:
@@ -194,8 +202,8 @@ def exec_lds(i, w, sem, ops, mods, sreg, vreg, T, lds, fault):
             if dwords == 2:
                 data |= U(vreg[w, ops[i, S1, VAL] + 1, l]) << U(32)
             cmp = U(0)
-            if aop == A_CMPSWAP:
-                # ds_cmpst: data0 is the compare value, data1 the new value
+            if ops[i, S2, KIND] != K_NONE:
+                # two data operands (ds_cmpst, ds_mskor, ds_wrap): data0 is atomic_apply's cmp, data1 its data
                 cmp = data
                 data = U(vreg[w, ops[i, S2, VAL], l])
                 if dwords == 2:
