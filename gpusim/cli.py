@@ -52,7 +52,7 @@ the report, one line per topic (the timing model runs unless --no-timing):
   waves      where resident wave-cycles went: issuing, vmcnt (waiting for global memory),
              lgkmcnt (LDS / scalar memory), barrier, dependency (a register still being
              written), unit busy, arbitration (ready but the issue port went to another
-             wave), s_nop, branch refill (instruction buffer refilling after a taken branch)
+             wave), s_nop/s_sleep, branch refill (instruction buffer refilling after a taken branch)
   CUs        CU-cycles issuing, with no eligible wave (waves resident, none could
              issue), and idle (no wave)
   caches     L1, L2, MALL and scalar-cache hit rates

@@ -513,7 +513,7 @@ class Peaks:
 class Policies:
     """Policies name the scheduling and replacement algorithms the engine picks from its registry."""
 
-    wave_arbitration: str = _param("which ready wave a SIMD issues from",
+    wave_arbitration: str = _param("which ready wave a SIMD issues from, among those of the highest s_setprio priority",
                                    choices=WAVE_ARBITRATION_POLICIES)
     dispatch_order: str = _param("how workgroups are assigned to XCDs and CUs",
                                  choices=DISPATCH_ORDERS)

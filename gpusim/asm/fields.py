@@ -32,6 +32,9 @@ TRAP_LLVM_TRAP, TRAP_LLVM_DEBUGTRAP = 2, 3
 # interrupt: a hostcall buffer's doorbell rings with it (gpusim.exec.hostcall)
 MISC_SENDMSG = 2
 SENDMSG_INTERRUPT = 1
+# the S_MISC instructions the timing model times (gpusim.engine.timing.timing_tables): a wave sleeps, a wave's
+# issue priority, a wave wakes its workgroup's sleeping waves
+MISC_SLEEP, MISC_SETPRIO, MISC_WAKEUP = 3, 4, 5
 
 # atomic operations (M_SUB >> 8 of atomics); the LDS's reverse subtract, masked or, wrap and float
 # compare-stores take two data operands, as ds_cmpst does (gpusim.exec.kernels.atomics.atomic_apply)

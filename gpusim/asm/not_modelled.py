@@ -24,7 +24,7 @@ NOT_MODELLED = {
            "s_dcache_discard_x2", "s_atc_probe", "s_atc_probe_buffer"]
         + [f"s_scratch_{op}_dword{w}" for op in ("load", "store") for w in ("", "x2", "x4")]),
     "trap handler and debugger": (
-        "s_rfe_b64 s_rfe_restore_b64 s_sethalt s_wakeup s_endpgm_saved s_cbranch_cdbgsys s_cbranch_cdbguser "
+        "s_rfe_b64 s_rfe_restore_b64 s_sethalt s_endpgm_saved s_cbranch_cdbgsys s_cbranch_cdbguser "
         "s_cbranch_cdbgsys_and_user s_cbranch_cdbgsys_or_user"),
     "GCN's fork and join": "s_cbranch_g_fork s_cbranch_i_fork s_cbranch_join",
     "LDS DMA of bytes and shorts": (

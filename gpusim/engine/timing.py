@@ -19,10 +19,10 @@ import numpy as np
 from gpusim import jitcache
 from gpusim.arch import Arch, descriptor_occupancy
 from gpusim.arch.schema import WAVE_ARBITRATION_POLICIES
-from gpusim.asm import isa, sems
+from gpusim.asm import fields, isa, sems
 from gpusim.asm.index_mode import uses_index_mode
 from gpusim.asm.value_slice import compact_vgprs, reads_buffers, value_slice, writes_memory
-from gpusim.asm.program import M_SIMM, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
+from gpusim.asm.program import M_SIMM, M_SUB, SREG_FILE, SRC_SHARED_BASE, SRC_SHARED_LIMIT
 from gpusim.engine.kernels import bundles, kinds, skip, cu as cuk
 from gpusim.engine.kernels import params as lp
 from gpusim.engine.kernels.lds_banks import memo_for, scratch_for
@@ -171,6 +171,14 @@ def timing_tables(program, arch: Arch) -> tuple[np.ndarray, np.ndarray, np.ndarr
         elif s == sems.S_NOP:
             kind[i] = kinds.TK_NOP
             busy[i] = int(program.mods[i, M_SIMM]) & 0xF   # s_nop waits SIMM16[3:0] + 1 cycles (CDNA3 ISA)
+        elif s == sems.S_MISC and program.mods[i, M_SUB] == fields.MISC_SLEEP:
+            kind[i] = kinds.TK_SLEEP
+            busy[i] = int(program.mods[i, M_SIMM]) & 0x7F   # s_sleep's 64-cycle periods: SIMM16[6:0] (CDNA3 ISA)
+        elif s == sems.S_MISC and program.mods[i, M_SUB] == fields.MISC_SETPRIO:
+            kind[i] = kinds.TK_SETPRIO
+            busy[i] = int(program.mods[i, M_SIMM]) & 3   # the user priority: SIMM16[1:0] (CDNA3 ISA)
+        elif s == sems.S_MISC and program.mods[i, M_SUB] == fields.MISC_WAKEUP:
+            kind[i] = kinds.TK_WAKEUP
         elif s == sems.S_BARRIER:
             kind[i] = kinds.TK_BARRIER
         elif s == sems.S_ENDPGM:
@@ -439,7 +447,7 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     waves = bundles.WaveArrays(pc=per_slot(), state=per_slot(), ready=per_slot(), age=per_slot(), wg_of=per_slot(),
                                vmq=per_slot(cuk.QUEUE), vmn=per_slot(), lgq=per_slot(cuk.QUEUE), lgn=per_slot(),
                                reg_ready=per_slot(regs.entries), deps_at=per_slot(), why=per_slot(), acct=per_slot(),
-                               hazard=per_slot(), wcount=per_slot())
+                               hazard=per_slot(), wcount=per_slot(), prio=per_slot())
     workgroups = bundles.WorkgroupArrays(live=per_wg(), arrived=per_wg(), group=per_wg())
     cus = bundles.CuArrays(unit_valu=per_cu(4), unit_mfma=per_cu(4), unit_lds=per_cu(), simd_wake=per_cu(4),
                            last_k=per_cu(4), cu_wake=per_cu(), cu_live=per_cu(), cu_start=per_cu())

@@ -83,7 +83,7 @@ BOUNDS = {
 _STALLS = (("Wave_Stall_VMEM_Pct", "at s_waitcnt vmcnt"), ("Wave_Stall_LGKM_Pct", "at s_waitcnt lgkmcnt"),
            ("Wave_Stall_Barrier_Pct", "at s_barrier"), ("Wave_Stall_Dependency_Pct", "on a register dependency"),
            ("Wave_Stall_Unit_Busy_Pct", "waiting for a busy unit"),
-           ("Wave_Stall_Arbiter_Pct", "losing issue arbitration"), ("Wave_Stall_Nop_Pct", "in s_nop"),
+           ("Wave_Stall_Arbiter_Pct", "losing issue arbitration"), ("Wave_Stall_Nop_Pct", "in s_nop or s_sleep"),
            ("Wave_Stall_Ifetch_Pct", "refilling the instruction buffer"))
 _STALLS_BESIDE_UNITS = tuple(s for s in _STALLS
                              if s[0] not in ("Wave_Stall_Unit_Busy_Pct", "Wave_Stall_Arbiter_Pct"))

@@ -219,7 +219,7 @@ _WAVE_STALLS = (
     ("Wave_Stall_Dependency_Pct", "GPUSIM_STALL_DEPENDENCY_CYCLES", "waiting for a register a unit still writes"),
     ("Wave_Stall_Unit_Busy_Pct", "GPUSIM_STALL_UNIT_BUSY_CYCLES", "waiting for its busy execution unit"),
     ("Wave_Stall_Arbiter_Pct", "GPUSIM_STALL_ARBITER_CYCLES", "ready, but the issue port went to another wave"),
-    ("Wave_Stall_Nop_Pct", "GPUSIM_STALL_NOP_CYCLES", "in s_nop"),
+    ("Wave_Stall_Nop_Pct", "GPUSIM_STALL_NOP_CYCLES", "in s_nop or s_sleep"),
     ("Wave_Stall_Ifetch_Pct", "GPUSIM_STALL_IFETCH_CYCLES", "refilling its instruction buffer after a taken branch"),
 )
 

@@ -15,7 +15,7 @@ from gpusim.report.units import percent, si
 _WAVE_STATES = (("issuing", "Wave_Issue_Pct"), ("vmcnt", "Wave_Stall_VMEM_Pct"),
                 ("lgkmcnt", "Wave_Stall_LGKM_Pct"), ("barrier", "Wave_Stall_Barrier_Pct"),
                 ("dependency", "Wave_Stall_Dependency_Pct"), ("unit busy", "Wave_Stall_Unit_Busy_Pct"),
-                ("arbitration", "Wave_Stall_Arbiter_Pct"), ("s_nop", "Wave_Stall_Nop_Pct"),
+                ("arbitration", "Wave_Stall_Arbiter_Pct"), ("s_nop/s_sleep", "Wave_Stall_Nop_Pct"),
                 ("branch refill", "Wave_Stall_Ifetch_Pct"))
 
 

@@ -360,7 +360,7 @@ def test_clamp_is_taken_exactly_where_llvm_mc_takes_it(target, tmp_path):
 
 _SOPP = ("s_nop", "s_endpgm", "s_barrier", "s_waitcnt", "s_setprio", "s_sleep", "s_sendmsg", "s_sendmsghalt",
          "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_setkill", "s_icache_inv", "s_trap",
-         "s_set_gpr_idx_off", "s_code_end")
+         "s_set_gpr_idx_off", "s_code_end", "s_wakeup")
 _SOPP_OPERANDS = ("", " 1", " 0x10000", " -1", " 65535", " 0x7fffffff", " s0", " v1", " 1, 2", " 1 2", " 1+1",
                   " sendmsg(MSG_INTERRUPT)", " sendmsg(1)", " sendmsg(MSG_GS, GS_OP_EMIT, 0)", " sendmsg(MSG_GS)",
                   " sendmsg(MSG_INTERRUPT, 1)", " sendmsg(MSG_BOGUS)", " vmcnt(0)", " vmcnt(0) lgkmcnt(0)",

@@ -140,7 +140,7 @@ def test_report_has_one_line_per_topic():
     assert "100 bank-conflict cycles (33% of LDS busy cycles)" in out
     assert "12 RAW" in out
     assert "issuing 20%  vmcnt 40%  lgkmcnt 10%  barrier 5.0%  dependency 3.0%  unit busy 12%  arbitration 9.0%  " \
-           "s_nop 0.6%  branch refill 0.4% of resident wave-cycles" in out
+           "s_nop/s_sleep 0.6%  branch refill 0.4% of resident wave-cycles" in out
     assert "issuing 0.3%  no eligible wave 1.0%  idle 99% of CU-cycles" in out
 
 

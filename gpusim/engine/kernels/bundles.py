@@ -45,10 +45,11 @@ ValueArrays = namedtuple("ValueArrays", ("sreg", "vreg", "T", "valid", "mem", "l
 #   outstanding vmcnt / lgkmcnt operations and how many; reg_ready: the cycle each register's latest value
 #   is ready (0: never written, -1: set by the launch); deps_at: the cycle its next instruction's sources
 #   are ready (-1: not worked out); why, acct: what held it since cycle ``acct`` (WHY_*); hazard: RAW_WAITED /
-#   REFILLING / UNINIT bits; wcount: instructions it issued (the per-wave budget).
+#   REFILLING / UNINIT / SLEEPING bits; wcount: instructions it issued (the per-wave budget); prio: its s_setprio
+#   user priority (0-3), which the issue arbiter serves before age.
 WaveArrays = namedtuple("WaveArrays", (
     "pc", "state", "ready", "age", "wg_of", "vmq", "vmn", "lgq", "lgn", "reg_ready", "deps_at", "why", "acct",
-    "hazard", "wcount",
+    "hazard", "wcount", "prio",
 ))
 
 # Per workgroup slot: waves still running, waves arrived at the barrier, and the workgroup's id in the grid.

@@ -51,7 +51,8 @@ from gpusim.exec.kernels.memory import (
 )
 
 from gpusim.engine.kernels.kinds import (
-    TK_BRANCH, TK_END, TK_LDS, TK_MFMA, TK_NOP, TK_SALU, TK_SMEM, TK_VALU, TK_VMEM, TK_WAITCNT,
+    TK_BRANCH, TK_END, TK_LDS, TK_MFMA, TK_NOP, TK_SALU, TK_SETPRIO, TK_SLEEP, TK_SMEM, TK_VALU, TK_VMEM, TK_WAITCNT,
+    TK_WAKEUP,
 )
 from gpusim.engine.kernels.params import (
     ARB_GREEDY_THEN_OLDEST, ARB_ROUND_ROBIN, P_ARBITRATION, P_BANK_WIDTH, P_BANKS, P_CODE_BASE, P_COISSUE, P_CUS,
@@ -72,13 +73,17 @@ from gpusim.engine.kernels.workgroup_slots import (
 # C_RAW_HAZARDS: instructions that read a register before its producer completed (and waited for it)
 # what a resident wave did with a cycle (indexes the C_WAVE_* counters from C_WAVE_ISSUE on):
 # issued, waited on vmcnt / lgkmcnt, at a barrier, on a register dependency, on a busy unit,
-# lost arbitration (another wave took its category this visit), sat out an s_nop, or refilled its
+# lost arbitration (another wave took its category this visit), sat out an s_nop or slept (s_sleep), or refilled its
 # instruction buffer after a taken branch
 (WHY_ISSUE, WHY_WAITCNT_VM, WHY_WAITCNT_LGKM, WHY_BARRIER, WHY_DEPENDENCY, WHY_UNIT_BUSY, WHY_ARBITER,
  WHY_NOP, WHY_IFETCH) = range(9)
 # hazard[w] bits: the wave's next instruction waited on a register; the wave waits for an instruction refill;
-# the wave's next instruction reads a register nothing wrote
-RAW_WAITED, REFILLING, UNINIT = 1, 2, 4
+# the wave's next instruction reads a register nothing wrote; the wave sleeps (s_sleep), until s_wakeup at the latest
+RAW_WAITED, REFILLING, UNINIT, SLEEPING = 1, 2, 4, 8
+# the issue arbiter serves a higher s_setprio priority first, then its policy's order (the CDNA3 ISA's wave
+# priority is {SysUserPrio, WaveAge}): a priority step outweighs any age stamp or round-robin distance
+PRIO_SHIFT = 48
+SLEEP_PERIOD_BITS = 6   # s_sleep counts periods of 64 clocks
 # trace events (rows of ``trace``, int64[capacity, 6]): kind, wave slot, then per kind
 #   EV_STATE  slot, why, start, end, pc      the wave's cycles [start, end) went to WHY_* ``why``
 #   EV_ISSUE  slot, pc, cycle, done, tkind   it issued instruction ``pc``; its result/unit/data at ``done``
@@ -307,7 +312,8 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
     sreg, vreg, T, valid, mem, lds = V.sreg, V.vreg, V.T, V.valid, V.mem, V.lds
     pc, state, ready, age, wg_of = W.pc, W.state, W.ready, W.age, W.wg_of
     vmq, vmn, lgq, lgn = W.vmq, W.vmn, W.lgq, W.lgn
-    reg_ready, deps_at, why, acct, hazard, wcount = W.reg_ready, W.deps_at, W.why, W.acct, W.hazard, W.wcount
+    reg_ready, deps_at, why, acct, hazard, wcount, prio = (W.reg_ready, W.deps_at, W.why, W.acct, W.hazard, W.wcount,
+                                                           W.prio)
     wg_live, wg_arrived, wg_id = G.live, G.arrived, G.group
     unit_valu, unit_mfma, unit_lds, simd_wake, last_k = U.unit_valu, U.unit_mfma, U.unit_lds, U.simd_wake, U.last_k
     cu_wake, cu_live, cu_start = U.cu_wake, U.cu_live, U.cu_start
@@ -394,7 +400,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                             why[w] = WHY_IFETCH if hazard[w] & REFILLING else WHY_NOP
                         wake = min(wake, ready[w])
                         continue
-                    hazard[w] &= ~REFILLING
+                    hazard[w] &= ~(REFILLING | SLEEPING)
                     i = pc[w]
                     kind = tkind[i]
                     deps = deps_at[w]
@@ -446,6 +452,7 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         key = np.int64(-1)
                     else:
                         key = age[w]
+                    key -= prio[w] << PRIO_SHIFT
                     cat = tcat[i]
                     if pick[cat] < 0 or key < pkey[cat]:
                         pick[cat] = w
@@ -486,9 +493,16 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         _fault_at(fault, FAULT_WAVE_LIMIT, w, i, wg_id[ws], (w - base) % wpw, state, cu, spc, wpc, wpw,
                                   ws)
                         return cycle
-                    if kind == TK_WAITCNT or kind == TK_NOP:
+                    if kind == TK_WAITCNT or kind == TK_NOP or kind == TK_SLEEP or kind == TK_SETPRIO:
                         pc[w] = i + 1
                         ready[w] = cycle + 1 + (tbusy[i] if kind == TK_NOP else 0)
+                        if kind == TK_SLEEP and tbusy[i] > 0:
+                            # asleep until the tbusy[i]-th boundary of a free-running 64-clock period: the ISA's
+                            # 64 * (N - 1) + 1 .. 64 * N cycles, deterministically
+                            ready[w] = max(ready[w], ((cycle >> SLEEP_PERIOD_BITS) + tbusy[i]) << SLEEP_PERIOD_BITS)
+                            hazard[w] |= SLEEPING
+                        elif kind == TK_SETPRIO:
+                            prio[w] = tbusy[i]
                         wake = min(wake, ready[w])
                         if tracing and _traced(tctl, cu, cycle, cycle):
                             _emit(trace, tctl, EV_ISSUE, w, i, cycle, ready[w], kind)
@@ -517,6 +531,14 @@ def run_timed(P, L, V, W, G, U, K, X, M, Z, trace, tctl):
                         unit_valu[cu, simd] = max(unit_valu[cu, simd], cycle + params[P_COISSUE])
                         counters[C_MFMA_BUSY] += tbusy[i]
                         _mark_dests(writes_at, writes, i, w, reg_ready, done)
+                    elif kind == TK_WAKEUP:   # the workgroup's sleeping waves issue again from the next cycle
+                        rnd = ws - cu * wpc
+                        for j in range(wpw):
+                            v = base + rnd * wpw + j
+                            if hazard[v] & SLEEPING and ready[v] > cycle + 1:
+                                ready[v] = cycle + 1
+                                hazard[v] &= ~SLEEPING
+                                events = True
                     elif kind == TK_SALU or kind == TK_BRANCH:
                         _mark_dests(writes_at, writes, i, w, reg_ready, cycle + 1)
                         if r == itp.JUMP and params[P_REFILL] > 0:

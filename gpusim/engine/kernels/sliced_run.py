@@ -18,7 +18,7 @@ from numba import njit
 
 from gpusim.asm import sems as S
 from gpusim.asm.program import M_CACHE
-from gpusim.engine.kernels.kinds import TK_SMEM, TK_VMEM
+from gpusim.engine.kernels.kinds import TK_SETPRIO, TK_SMEM, TK_VMEM
 from gpusim.engine.kernels.params import P_CODE_BASE, P_LINE_BYTES, P_WAVE_LIMIT
 from gpusim.engine.kernels.requests import request_lines
 from gpusim.exec.kernels import interpreter as itp
@@ -92,6 +92,8 @@ def run_sliced(w, h, b, iterations_wanted, warm_cu, cycle, icount, P, L, V, W, X
         if s == S.S_WAITCNT or s == S.S_NOP:
             pc[w] = i + 1
             continue
+        if P.tkind[i] == TK_SETPRIO:   # the wave's priority after the run is what the last s_setprio set
+            W.prio[w] = P.tbusy[i]
         r = sliced_step(w, i, warm_cu, cycle, P, L, V, W, X, M, lds_ws, fault)
         if r == itp.FAULT:
             return FF_FAULT, n, iterations, False

@@ -49,6 +49,7 @@ def launch_workgroup(g, ws, cu, rnd, spc, wpw, start, stamp, L, V, W, G, wgv):
         W.hazard[w] = 0
         W.deps_at[w] = -1
         W.wcount[w] = 0
+        W.prio[w] = 0
         for r in range(reg_ready.shape[1]):
             reg_ready[w, r] = -abi_written[r]
     return stamp
