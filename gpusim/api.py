@@ -66,12 +66,14 @@ class Kernel:
         return buffer_offset(self.program.static_data) is not None or calls_host(self.module, self.name)
 
 
-def _first_clock_read(program: Program, entry: int, counts: np.ndarray) -> Optional[str]:
-    """_first_clock_read describes the first s_memtime or s_memrealtime (HIP's clock64() and wall_clock64()) the
-    kernel executed, as ``pc 0x10 's_memtime s[4:5]'``, or None. gpusim computes a kernel's values apart from its
-    timing, so both clocks read 0: a kernel that times its own code with them is told so."""
+def _first_executed(program: Program, entry: int, counts: np.ndarray, sem: int) -> Optional[str]:
+    """_first_executed describes the first instruction of semantic ``sem`` the kernel executed, as
+    ``pc 0x10 's_memtime s[4:5]'``, or None. The report names two kinds that read 0 where the hardware reads a
+    state gpusim's values do not have: the clocks (s_memtime, s_memrealtime: HIP's clock64() and wall_clock64();
+    gpusim computes a kernel's values apart from its timing) and the hardware registers (s_getreg_b32: the
+    wave's placement, HW_ID and XCC_ID, its MODE and status bits), so a kernel reading them is told so."""
     rows = np.flatnonzero(counts[:len(program.sem)] > 0)
-    rows = rows[program.sem[rows] == sems.S_MEMTIME]
+    rows = rows[program.sem[rows] == sem]
     if not len(rows):
         return None
     i = int(rows[0])
@@ -282,7 +284,8 @@ class Result:
     instances: dict = field(default_factory=dict)  # counter name -> per-instance values (timed runs)
     trace: Optional[object] = None  # gpusim.engine.timing.TraceEvents of a run made with ``trace=``
     uninit_first: Optional[str] = None  # the first read of a register nothing wrote (GPUSIM_UNINIT_READS)
-    clock_read: Optional[str] = None  # the first s_memtime / s_memrealtime the kernel ran (_first_clock_read)
+    clock_read: Optional[str] = None  # the first s_memtime / s_memrealtime the kernel ran (_first_executed)
+    hwreg_read: Optional[str] = None  # the first s_getreg_b32 the kernel ran (_first_executed)
     printed: Optional[object] = None  # gpusim.exec.device_printf.Printed: the kernel's device printf output
     warm_up: bool = False  # the timed dispatch ran after a warm-up dispatch of the same kernel
     sampling: Optional[object] = None  # gpusim.engine.sampling.SamplingOutcome of a timed run
@@ -335,6 +338,7 @@ class Result:
             "printed": None if self.printed is None else {"texts": list(self.printed.lines),
                                                           "dropped": self.printed.dropped},
             "clock_read": self.clock_read,
+            "hwreg_read": self.hwreg_read,
             "resolved_arch": self.arch.to_dict(),
         }
 
@@ -427,5 +431,6 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,
                   uninit_first=run.uninit_first, printed=run.printed, warm_up=warm_up,
-                  clock_read=_first_clock_read(kernel.program, kernel.source.entry, run.counts),
+                  clock_read=_first_executed(kernel.program, kernel.source.entry, run.counts, sems.S_MEMTIME),
+                  hwreg_read=_first_executed(kernel.program, kernel.source.entry, run.counts, sems.S_GETREG_B32),
                   sampling=None if timed is None else timed.sampling)

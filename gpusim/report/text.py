@@ -58,6 +58,10 @@ def format_run(result, kernel, sample: Optional[str] = None) -> str:
     if clock:
         lines.append(f"warning: the kernel reads the clock ({clock}): it reads 0, since gpusim computes values "
                      "apart from timing; the report's cycles are what times the kernel")
+    hwreg = getattr(result, "hwreg_read", None)
+    if hwreg:
+        lines.append(f"warning: the kernel reads a hardware register ({hwreg}): every s_getreg_b32 reads 0 in "
+                     "gpusim (the wave's CU, SIMD and XCD ids, MODE, status)")
     return "\n".join(lines)
 
 

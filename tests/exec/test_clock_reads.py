@@ -1,6 +1,7 @@
 """A kernel that reads the clock (s_memtime, s_memrealtime: HIP's clock64() and wall_clock64()) reads 0, since
 gpusim computes values apart from timing; the result names the first read and the report warns, so a kernel that
-times itself is not silently given zero-cycle sections."""
+times itself is not silently given zero-cycle sections. A read of a hardware register (s_getreg_b32: the wave's
+placement ids, MODE) reads 0 too, and is named and warned about the same way."""
 from __future__ import annotations
 
 import json
@@ -35,3 +36,23 @@ def test_the_report_warns_and_a_kernel_without_a_clock_read_does_not():
     assert result.clock_read is None and result.to_dict()["clock_read"] is None
     proc = run_cli("run", str(fixture_path("clock_reads.s")), "--no-timing", "--json", "-")
     assert json.loads(proc.stdout)["clock_read"] == "pc 0x8 's_memtime s[4:5]'"
+
+
+@pytest.mark.parametrize("kw", MODES, ids=["functional", "timed", "timed-sliced"])
+def test_the_first_hardware_register_read_is_named_in_every_mode(kw):
+    result = api.simulate(api.load_kernel(fixture_path("hwreg_reads.s")), "cdna3", **kw)
+    assert result.hwreg_read == "pc 0x8 's_getreg_b32 s4, hwreg(HW_REG_XCC_ID, 0, 4)'"
+    assert result.clock_read is None
+    if result.outputs is not None:
+        np.testing.assert_array_equal(result.outputs["ids"], np.zeros((64, 2), np.uint32))
+
+
+def test_the_report_warns_of_a_hardware_register_read():
+    proc = run_cli("run", str(fixture_path("hwreg_reads.s")), "--no-timing")
+    assert proc.returncode == 0, proc.stderr
+    warnings = [line for line in proc.stdout.splitlines() if line.startswith("warning:")]
+    assert warnings == ["warning: the kernel reads a hardware register (pc 0x8 's_getreg_b32 s4, "
+                        "hwreg(HW_REG_XCC_ID, 0, 4)'): every s_getreg_b32 reads 0 in gpusim (the wave's CU, SIMD "
+                        "and XCD ids, MODE, status)"], proc.stdout
+    result = api.simulate(api.load_kernel(CORPUS / "saxpy.s"), "cdna3", timing=False)
+    assert result.hwreg_read is None and result.to_dict()["hwreg_read"] is None
