@@ -1,6 +1,9 @@
 """The SOPP instructions by which a wave gives up or claims issue slots, timed as the CDNA3 ISA describes them:
 s_sleep N sleeps 64 * (N - 1) + 1 to 64 * N clocks (SIMM16[6:0]; 0 does not sleep), s_wakeup ends the sleep of
 its workgroup's waves, and s_setprio's priority (SIMM16[1:0]) comes before the arbitration policy's order."""
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -8,6 +11,8 @@ import pytest
 import gpusim
 from gpusim.arch import arch_overrides, load_arch
 from gpusim.engine.timing import time_kernel
+
+LLVM_MC = shutil.which("llvm-mc-19")
 
 DATA = Path(__file__).parent / "data"
 
@@ -68,21 +73,49 @@ def test_s_wakeup_ends_the_sleep_of_its_workgroup(cdna3, tmp_path):
     assert woken.cycles < 64               # woken after its sibling's three s_nop 7
 
 
-def timed(name, arch, policy):
-    return time_kernel(gpusim.load_kernel(DATA / name), arch_overrides(arch, {"policies.wave_arbitration": policy}))
+# arbitration.s (tests/engine/test_policies.py) with the younger wave of each SIMD (threads 256-511) raising its
+# priority to 3 before anything else
+RAISE_YOUNGER = """\tv_readfirstlane_b32 s4, v0
+\ts_cmp_lt_u32 s4, 256
+\ts_cbranch_scc1 .Lolder
+\ts_setprio 3
+.Lolder:
+"""
 
 
-def test_s_setprio_comes_before_the_arbitration_policy(cdna3):
+def timed(path, arch, policy):
+    return time_kernel(gpusim.load_kernel(path), arch_overrides(arch, {"policies.wave_arbitration": policy}))
+
+
+@pytest.fixture
+def kernels(tmp_path):
+    """kernels is (arbitration.s, the same with the younger waves' priority raised)."""
+    plain = DATA / "arbitration.s"
+    raised = tmp_path / "setprio.s"
+    raised.write_text(plain.read_text().replace("arbitration:\n", "arbitration:\n" + RAISE_YOUNGER, 1))
+    return plain, raised
+
+
+@pytest.mark.skipif(LLVM_MC is None, reason="llvm-mc-19 is needed (Debian/Ubuntu: apt-get install llvm-19)")
+def test_the_kernels_assemble_with_llvm_mc(kernels):
+    for path in (*kernels, DATA / "wakeup.s"):
+        proc = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o", os.devnull,
+                               str(path)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
+def test_s_setprio_comes_before_the_arbitration_policy(cdna3, kernels):
     # arbitration.s: round robin interleaves each SIMD's two waves, so both loads wait together, 48-64 cycles
-    # later than under oldest first. setprio.s raises the younger wave's priority: every policy then serves
-    # it first, and round robin hides a load as oldest first does
-    plain = {p: timed("arbitration.s", cdna3, p).cycles for p in ("oldest_first", "round_robin")}
-    prio = {p: timed("setprio.s", cdna3, p).cycles for p in ("oldest_first", "round_robin")}
-    assert plain["round_robin"] - plain["oldest_first"] >= 48
-    assert prio["round_robin"] - prio["oldest_first"] <= 12
-    assert prio["round_robin"] < plain["round_robin"] - 32
+    # later than under oldest first. Raising the younger wave's priority makes every policy serve it first,
+    # and round robin then hides a load as oldest first does
+    plain, raised = kernels
+    before = {p: timed(plain, cdna3, p).cycles for p in ("oldest_first", "round_robin")}
+    after = {p: timed(raised, cdna3, p).cycles for p in ("oldest_first", "round_robin")}
+    assert before["round_robin"] - before["oldest_first"] >= 48
+    assert after["round_robin"] - after["oldest_first"] <= 12
+    assert after["round_robin"] < before["round_robin"] - 32
 
 
-def test_priority_leaves_the_results_alone(cdna3):
-    runs = [timed(name, cdna3, "round_robin") for name in ("arbitration.s", "setprio.s")]
+def test_priority_leaves_the_results_alone(cdna3, kernels):
+    runs = [timed(path, cdna3, "round_robin") for path in kernels]
     assert (runs[0].functional.final["buf"] == runs[1].functional.final["buf"]).all()
