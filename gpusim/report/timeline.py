@@ -5,10 +5,10 @@ for a mentor to walk through with a student. Upper-case letters are issues, by u
 letters and marks are why the wave did not issue:
 
   issue   V VALU  M MFMA  S SALU  K scalar memory  G global memory  L LDS  B branch
-          W s_waitcnt  E s_endpgm  N other (s_nop, s_barrier, messages)
+          W s_waitcnt  E s_endpgm  N other (s_nop, s_sleep, s_barrier, messages)
   stall   v waits on vmcnt (global memory)  k waits on lgkmcnt (LDS, scalar memory)
           b at a barrier  d register dependency  u unit busy  a lost arbitration
-          n s_nop  f instruction refill after a taken branch  . no wave in the slot
+          n s_nop or s_sleep  f instruction refill after a taken branch  . no wave in the slot
   -       the rest of an issue period (a SIMD gets the issue arbiter every 4th cycle)
 
 When the window is wider than ``width`` columns, each column covers several cycles and shows an
@@ -23,10 +23,10 @@ from gpusim.asm import isa
 ISSUE_CHAR = {"valu": "V", "trans": "V", "mfma": "M", "salu": "S", "smem": "K", "vmem": "G", "lds": "L",
               "branch": "B"}
 STALL_CHAR = {"vmcnt": "v", "lgkmcnt": "k", "barrier": "b", "dependency": "d", "unit busy": "u",
-              "arbitration": "a", "s_nop": "n", "ifetch": "f"}
+              "arbitration": "a", "s_nop/s_sleep": "n", "ifetch": "f"}
 LEGEND = ("issue: V VALU  M MFMA  S SALU  K scalar mem  G global mem  L LDS  B branch  W s_waitcnt  "
           "E s_endpgm  N other\nstall: v vmcnt  k lgkmcnt  b barrier  d dependency  u unit busy  "
-          "a arbitration  n s_nop  f ifetch  . empty slot  - rest of an issue period")
+          "a arbitration  n s_nop/s_sleep  f ifetch  . empty slot  - rest of an issue period")
 
 
 def issue_char(program, pc: int) -> str:

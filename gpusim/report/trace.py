@@ -8,7 +8,7 @@ Tracks, grouped per CU (a Perfetto process / Chrome pid):
   ``SIMD s slot k``       one per wave slot: contiguous slices of what its wave did, cycle by cycle:
                           an issue slice named by the instruction issued (args: pc, source line,
                           workgroup and wave), or a stall slice named ``stall: CAUSE`` (vmcnt,
-                          lgkmcnt, barrier, dependency, unit busy, arbitration, s_nop, ifetch);
+                          lgkmcnt, barrier, dependency, unit busy, arbitration, s_nop/s_sleep, ifetch);
                           consecutive looks that found the same stall make one slice
   ``SIMD s VALU|MFMA``    the SIMD's vector and matrix units busy with an instruction
   ``in flight k``         (group ``CU n memory``) memory operations (global, scalar, LDS) from
@@ -36,12 +36,12 @@ from gpusim.errors import UsageError
 
 CAUSES = {cuk.WHY_ISSUE: "issue", cuk.WHY_WAITCNT_VM: "vmcnt", cuk.WHY_WAITCNT_LGKM: "lgkmcnt",
           cuk.WHY_BARRIER: "barrier", cuk.WHY_DEPENDENCY: "dependency", cuk.WHY_UNIT_BUSY: "unit busy",
-          cuk.WHY_ARBITER: "arbitration", cuk.WHY_NOP: "s_nop", cuk.WHY_IFETCH: "ifetch"}
+          cuk.WHY_ARBITER: "arbitration", cuk.WHY_NOP: "s_nop/s_sleep", cuk.WHY_IFETCH: "ifetch"}
 # the counter each stall slice name adds up to
 STALL_COUNTER = {"vmcnt": "GPUSIM_STALL_WAITCNT_VM_CYCLES", "lgkmcnt": "GPUSIM_STALL_WAITCNT_LGKM_CYCLES",
                  "barrier": "GPUSIM_STALL_BARRIER_CYCLES", "dependency": "GPUSIM_STALL_DEPENDENCY_CYCLES",
                  "unit busy": "GPUSIM_STALL_UNIT_BUSY_CYCLES", "arbitration": "GPUSIM_STALL_ARBITER_CYCLES",
-                 "s_nop": "GPUSIM_STALL_NOP_CYCLES", "ifetch": "GPUSIM_STALL_IFETCH_CYCLES"}
+                 "s_nop/s_sleep": "GPUSIM_STALL_NOP_CYCLES", "ifetch": "GPUSIM_STALL_IFETCH_CYCLES"}
 _MEMORY_KINDS = (cuk.TK_VMEM, cuk.TK_SMEM, cuk.TK_LDS)
 PERFETTO_SUFFIXES = (".pftrace", ".perfetto-trace", ".pb", ".proto")
 
