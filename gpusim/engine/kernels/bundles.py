@@ -12,7 +12,8 @@ from collections import namedtuple
 # What the kernel is: per-instruction tables, read only.
 #   sem, ops, mods, pc_bytes: gpusim.asm.program.Program's; xops: ``ops`` with the vector registers renumbered
 #   as ValueArrays.vreg holds them (gpusim.asm.value_slice.compact_vgprs), the operands that execute;
-#   tkind, tcat, tbusy: timing kind (TK_*), issue category (CAT_*) and unit-busy cycles (timing.timing_tables);
+#   tkind, tcat, tbusy: timing kind (TK_*), issue category (CAT_*) and unit-busy cycles (timing.timing_tables;
+#   an s_nop's extra wait cycles, an s_sleep's 64-clock periods, an s_setprio's priority 0-3);
 #   full[i]: False for an instruction whose values are skipped (only its addresses are computed);
 #   endless[i]: a branch landing here never leaves its loop (gpusim.exec.runaway);
 #   reads_at, reads, writes_at, writes: the registers each instruction reads and writes

@@ -7,4 +7,3 @@ CAT_VALU, CAT_SCALAR, CAT_VMEM, CAT_LDS, CAT_BRANCH = range(5)
 # timing kinds
 (TK_VALU, TK_MFMA, TK_SALU, TK_SMEM, TK_VMEM, TK_LDS, TK_WAITCNT, TK_BARRIER, TK_NOP, TK_END,
  TK_BRANCH, TK_SLEEP, TK_SETPRIO, TK_WAKEUP) = range(14)
-# s_setprio's user priorities: 0 (every wave's at launch) to 3, the highest
