@@ -5,6 +5,7 @@ returned are checked against Python applying the same operations in program orde
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from exec_support import assert_assembles, needs_llvm_mc, run_kernel
 
 KERNEL = """; gpusim-launch: grid=1,1,1 block=64,1,1
@@ -237,3 +238,21 @@ def test_a_timed_run_gives_the_same_lds_and_results(tmp_path):
     want_lds, want_ret = reference(run.initial["lds0"], run.initial["ops"])
     np.testing.assert_array_equal(run.final["ret"].astype(np.uint64), want_ret)
     np.testing.assert_array_equal(run.final["lds1"].astype(np.uint64), want_lds)
+
+
+@pytest.mark.parametrize("timing", [False, True], ids=["functional", "timed"])
+def test_an_exchange_past_the_lds_faults_at_its_instruction(tmp_path, timing):
+    # the st64 b32 exchange's second element at offset1 255 lies 65,280 bytes past its first: outside the
+    # workgroup's 5,632 bytes, from lane 0 on, in the functional run and on the timing model alike
+    from gpusim import api
+    from gpusim.errors import KernelFault
+    from gpusim.exec.kernels.memory import FAULT_LDS
+
+    path = tmp_path / "lds_rare.s"
+    path.write_text(KERNEL.replace("ds_wrxchg2st64_rtn_b32 v[44:45], v3, v26, v27 offset1:1",
+                                   "ds_wrxchg2st64_rtn_b32 v[44:45], v3, v26, v27 offset1:255"))
+    with pytest.raises(KernelFault) as info:
+        api.simulate(api.load_kernel(path), "cdna3", timing=timing)
+    assert info.value.code == FAULT_LDS
+    assert "'ds_wrxchg2st64_rtn_b32 v[44:45], v3, v26, v27 offset1:255', workgroup (0, 0, 0), wave 0, lane 0" \
+        in str(info.value)
