@@ -340,6 +340,8 @@ def _parse_buffer(name: str, words: list[tuple[str, int]], koff: int, noff: int,
                 raise ctx.error(f"seed '{vtext}' is too large", woff + 5)
         else:
             init, params = _parse_init(value.strip(), woff + 5, ctx)
+            if init == "randint":
+                _check_randint_fits(params, dtype, woff + 5, ctx)
             if init == "cycle_offsets" and dtype not in INT_RANGES:
                 raise ctx.error(f"init 'cycle_offsets' holds byte offsets: it needs an integer buffer, not {dtype}",
                                 woff + 5)
@@ -438,13 +440,29 @@ def _parse_init(text: str, off: int, ctx: _Ctx) -> tuple[str, tuple[float, ...]]
         if v is None or math.isnan(v):
             raise ctx.error(f"malformed number '{p}' in init '{name}'", off)
         vals.append(v)
+    if name == "randint":
+        if not all(float(v).is_integer() for v in vals):
+            raise ctx.error("init randint(lo,hi) needs integer bounds", off)
+        # exact bounds: a float would round 64-bit ones (18446744073709551615 reads as 2**64)
+        vals = [_int_value(p) if _INT_RE.match(p) else int(v) for p, v in zip(parts, vals)]
     if name in ("uniform", "randint") and not vals[0] < vals[1]:
         raise ctx.error(f"init {name}(lo,hi) needs lo < hi", off)
-    if name == "randint" and not all(float(v).is_integer() for v in vals):
-        raise ctx.error("init randint(lo,hi) needs integer bounds", off)
     if name == "normal" and vals[1] < 0:
         raise ctx.error("init normal(mu,sigma) needs sigma >= 0", off)
     return name, tuple(vals)
+
+
+def _check_randint_fits(bounds: tuple, dtype: str, off: int, ctx: _Ctx) -> None:
+    """_check_randint_fits refuses randint(lo,hi) bounds whose draws, lo..hi-1, a ``dtype`` element cannot hold (or
+    that leave the 64-bit integers the draw is made in), rather than letting them wrap or overflow."""
+    lo, hi = bounds
+    if dtype in INT_RANGES:
+        least, most = INT_RANGES[dtype]
+    else:   # drawn as 64-bit integers, then converted
+        least, most = max(-(1 << 63), -int(FLOAT_MAX[dtype])), min((1 << 63) - 1, int(FLOAT_MAX[dtype]))
+    if lo < least or hi - 1 > most:
+        raise ctx.error(f"init randint({lo},{hi}) draws {lo}..{hi - 1}, which {dtype} cannot hold: its draws must "
+                        f"lie in {least}..{most}", off)
 
 
 def _example(name: str) -> str:

@@ -52,7 +52,8 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
             out[start:start + count] = _stored(chunk(start, count), spec.dtype)
         return out.reshape(shape)
     if spec.init == "randint":   # its bounded draws buffer 32-bit halves within one call: made whole
-        values = rng.integers(int(p[0]), int(p[1]), n)
+        lo, hi = int(p[0]), int(p[1])   # the header checked that the element type holds lo..hi-1
+        values = rng.integers(lo, hi, n, dtype=np.uint64) if hi > 1 << 63 else rng.integers(lo, hi, n)
     elif spec.init == "perm":   # rng.permutation(n)'s values, shuffled in 32 bits where they fit (128M keys:
         values = np.arange(n, dtype=np.uint32 if n <= 1 << 32 else np.int64)   # 545 MB at peak, not 1.57 GB)
         rng.shuffle(values)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from gpusim.asm.ir import ArgSpec
+from gpusim.asm.parser import parse_text
 from gpusim.exec.buffers import CHUNK_ELEMENTS, make_buffer, to_bf16_bits
 
 
@@ -44,3 +45,15 @@ def test_bf16_buffers_round_each_chunk_as_the_whole_buffer():
     got = _buffer("uniform", "bf16", N, (-3.0, 3.0))
     assert got.dtype == np.uint16
     np.testing.assert_array_equal(got, expected)
+
+
+def test_randint_reaches_the_ends_of_the_64_bit_types_exactly():
+    top = parse_text("; gpusim-arg: x buffer u64[4096] init=randint(18446744073709551613,18446744073709551616)"
+                     " seed=3\n.text\ns_endpgm\n", "h.s").args[0]
+    assert top.init_params == (18446744073709551613, 18446744073709551616)   # exact, not rounded through a float
+    assert set(make_buffer(top).tolist()) == {18446744073709551613, 18446744073709551614, 18446744073709551615}
+    low = _buffer("randint", "i64", 4096, (-(1 << 63), -(1 << 63) + 2))
+    assert set(low.tolist()) == {-(1 << 63), -(1 << 63) + 1}
+    # bounds inside the signed 64-bit range draw as they always have (the same values for a seed)
+    np.testing.assert_array_equal(_buffer("randint", "u64", 64, (0, 1 << 40)),
+                                  np.random.default_rng(7).integers(0, 1 << 40, 64).astype(np.uint64))
