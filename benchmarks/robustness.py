@@ -48,7 +48,10 @@ BAD_LAUNCH = ("grid=0,1,1 block=64,1,1", "grid=-1,1,1 block=64,1,1", "grid=1,1,1
 BAD_ARGS = ("n i32 abc", "n i32 99999999999999", "n f99 1", "x buffer f32[-1]", "x buffer f32[0]",
             "x buffer f32[99999999999999] init=zeros", "x buffer f32[4000] init=uniform(1)",
             "x buffer f32[4000] init=nosuch(1,2)", "x buffer f32[4000] seed=x", "x buffer", "a f32 nan",
-            "y buffer f32[4000] init=uniform(-1,1) seed=2 out out", "q buffer f32[4] init=[1,2,3,4,5]")
+            "y buffer f32[4000] init=uniform(-1,1) seed=2 out out", "q buffer f32[4] init=[1,2,3,4,5]",
+            "x buffer f32[4000] init=randint(0,1e30)", "x buffer u8[4000] init=randint(-5,5)",
+            "x buffer u64[4000] init=randint(0,18446744073709551617)", "x buffer f64[4000] init=uniform(-1e308,1e308)",
+            "x buffer u32[4000] init=normal(0,1)", "x buffer u8[4000] init=arange", "x buffer f16[4000] init=value(1e6)")
 BAD_CHECKS = ("y ~= ", "y ~= a * * x", "y ~= nosuch + 1", "y ~= x[99999]", "y ~= x.reshape(7, 7)",
               "y ~= a * x + y rtol=abc", "y ~= (", "y == y", "z ~= y", "y ~= x @ x", "y ~= 1 / 0",
               "y ~= np.nosuch(x)", "y ~= x if a else y", "y ~= [x for x in y]", "y ~= lambda: 1",

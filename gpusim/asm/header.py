@@ -447,6 +447,10 @@ def _parse_init(text: str, off: int, ctx: _Ctx) -> tuple[str, tuple[float, ...]]
         vals = [_int_value(p) if _INT_RE.match(p) else int(v) for p, v in zip(parts, vals)]
     if name in ("uniform", "randint") and not vals[0] < vals[1]:
         raise ctx.error(f"init {name}(lo,hi) needs lo < hi", off)
+    if name == "uniform" and not all(math.isfinite(v) for v in (*vals, vals[1] - vals[0])):
+        raise ctx.error(f"init uniform({body.strip()}) needs finite bounds a finite distance apart", off)
+    if name == "normal" and not all(math.isfinite(v) for v in vals):
+        raise ctx.error(f"init normal({body.strip()}) needs a finite mu and sigma", off)
     if name == "normal" and vals[1] < 0:
         raise ctx.error("init normal(mu,sigma) needs sigma >= 0", off)
     return name, tuple(vals)

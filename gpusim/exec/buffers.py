@@ -1,13 +1,17 @@
 """Kernel argument values: buffers initialised from the launch header, scalars.
 
 ``make_buffer`` builds the numpy array a ``gpusim-arg`` line describes. bf16
-buffers are stored as their uint16 bit patterns (numpy has no bfloat16).
+buffers are stored as their uint16 bit patterns (numpy has no bfloat16). A value the
+buffer's type cannot hold (a float past its largest, an integer past its range) is
+refused at the argument's line rather than stored as an infinity or wrapped.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from gpusim.asm.header import FLOAT_MAX, INT_RANGES
 from gpusim.asm.ir import NUMPY_DTYPES, ArgSpec
+from gpusim.errors import HeaderError
 
 
 def to_bf16_bits(x: np.ndarray) -> np.ndarray:
@@ -49,7 +53,7 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
         out = np.empty(n, NUMPY_DTYPES[spec.dtype])
         for start in range(0, n, CHUNK_ELEMENTS):
             count = min(CHUNK_ELEMENTS, n - start)
-            out[start:start + count] = _stored(chunk(start, count), spec.dtype)
+            out[start:start + count] = _stored(chunk(start, count), spec, start)
         return out.reshape(shape)
     if spec.init == "randint":   # its bounded draws buffer 32-bit halves within one call: made whole
         lo, hi = int(p[0]), int(p[1])   # the header checked that the element type holds lo..hi-1
@@ -60,10 +64,10 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
     elif spec.init == "cycle":
         values = _single_cycle(n, rng)
     elif spec.init == "cycle_offsets":
-        values = _cycle_offsets(shape, rng, spec.dtype)
+        values = _cycle_offsets(shape, rng, spec)
     else:
         raise ValueError(f"unknown initialiser {spec.init}")
-    return _stored(values, spec.dtype).reshape(shape)
+    return _stored(values, spec).reshape(shape)
 
 
 def _element_wise(init: str, p: tuple, rng: np.random.Generator):
@@ -84,14 +88,37 @@ def _element_wise(init: str, p: tuple, rng: np.random.Generator):
     return None
 
 
-def _stored(values: np.ndarray, dtype: str) -> np.ndarray:
-    """_stored converts ``values`` to the buffer type ``dtype``'s storage (bf16: its bit patterns)."""
-    if dtype == "bf16":
+def _stored(values: np.ndarray, spec: ArgSpec, start: int = 0) -> np.ndarray:
+    """_stored converts ``values``, elements ``start``.. of ``spec``'s buffer, to its type's storage (bf16: its bit
+    patterns), after _check_fits."""
+    values = np.asarray(values)
+    _check_fits(values, spec, start)
+    if spec.dtype == "bf16":
         return to_bf16_bits(values)
-    return np.asarray(values).astype(NUMPY_DTYPES[dtype], copy=False)
+    return values.astype(NUMPY_DTYPES[spec.dtype], copy=False)
 
 
-def _cycle_offsets(shape: tuple, rng: np.random.Generator, dtype: str) -> np.ndarray:
+def _check_fits(values: np.ndarray, spec: ArgSpec, start: int) -> None:
+    """_check_fits raises HeaderError, at the argument's line, naming the first of ``values`` that ``spec``'s type
+    cannot hold: for an integer type one outside its range once truncated (or NaN), for a float type a finite one
+    past its largest finite value (infinities and NaNs asked for stay as they are)."""
+    dtype = spec.dtype
+    if dtype in INT_RANGES:
+        least, most = INT_RANGES[dtype]
+        bad = ~((values > least - 1) & (values < most + 1)) if values.dtype.kind == "f" else \
+            (values < least) | (values > most)
+    elif dtype in FLOAT_MAX and values.dtype.kind == "f":
+        bad = np.isfinite(values) & (np.abs(values) > FLOAT_MAX[dtype])
+    else:
+        return
+    if bad.any():
+        i = int(np.argmax(bad))
+        params = ",".join(f"{v:g}" for v in spec.init_params)
+        raise HeaderError(f"buffer '{spec.name}': init {spec.init}{f'({params})' if params else ''} gives "
+                          f"{values[i]:g} at element {start + i:,}, which {dtype} cannot hold", spec.loc)
+
+
+def _cycle_offsets(shape: tuple, rng: np.random.Generator, spec: ArgSpec) -> np.ndarray:
     """_cycle_offsets is ``cycle`` over the buffer's rows as byte offsets from the buffer's start.
 
     Row i (``shape[0]`` rows, each the rest of the shape) is one element of a random single cycle
@@ -99,13 +126,15 @@ def _cycle_offsets(shape: tuple, rng: np.random.Generator, dtype: str) -> np.nda
     next row, ``next[i] * row_bytes``, and its other slots are 0. A load of it is the address of the
     next, so a pointer chase needs no arithmetic between its dependent loads (``global_load_dword v,
     v, s[base]``), and a 2-D shape spaces the chased elements: ``u32[m,16]`` puts them 64 bytes apart.
-    Offsets that do not fit the element type are refused."""
+    Offsets that do not fit the element type are refused (HeaderError, at the argument's line)."""
+    dtype = spec.dtype
     rows = int(shape[0])
     per_row = int(np.prod(shape[1:], dtype=np.int64))
     row_bytes = per_row * np.dtype(NUMPY_DTYPES[dtype]).itemsize
     top = (rows - 1) * row_bytes
     if top > np.iinfo(NUMPY_DTYPES[dtype]).max:
-        raise ValueError(f"init cycle_offsets: byte offsets up to {top:,} do not fit {dtype}; use a wider type")
+        raise HeaderError(f"buffer '{spec.name}': init cycle_offsets: byte offsets up to {top:,} do not fit {dtype}; "
+                          "use a wider type", spec.loc)
     values = np.zeros(rows * per_row, dtype=np.int64)
     values[::per_row] = _single_cycle(rows, rng) * row_bytes
     return values

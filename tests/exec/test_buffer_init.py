@@ -3,6 +3,8 @@
 Element-wise initialisers are made a chunk at a time (gpusim.exec.buffers.CHUNK_ELEMENTS); their values must
 be those of one numpy call over the whole buffer, across chunk boundaries too.
 """
+import re
+
 import numpy as np
 import pytest
 
@@ -57,3 +59,25 @@ def test_randint_reaches_the_ends_of_the_64_bit_types_exactly():
     # bounds inside the signed 64-bit range draw as they always have (the same values for a seed)
     np.testing.assert_array_equal(_buffer("randint", "u64", 64, (0, 1 << 40)),
                                   np.random.default_rng(7).integers(0, 1 << 40, 64).astype(np.uint64))
+
+
+@pytest.mark.parametrize("dtype, init, params, phrase", [
+    ("u8", "arange", (), "init arange gives 256 at element 256, which u8 cannot hold"),
+    ("u32", "normal", (0.0, 1.0), "which u32 cannot hold"),   # a negative draw would wrap
+    ("f32", "value", (1e39,), "init value(1e+39) gives 1e+39 at element 0, which f32 cannot hold"),
+    ("f16", "uniform", (0.0, 1e5), "which f16 cannot hold"),
+    ("i16", "perm", (), "init perm gives 3"),
+])
+def test_values_the_type_cannot_hold_are_refused_at_the_arguments_line(dtype, init, params, phrase):
+    from gpusim.errors import HeaderError, SourceLoc
+    spec = ArgSpec(name="x", kind="buffer", dtype=dtype, shape=(40000,), init=init, init_params=params, seed=7,
+                   loc=SourceLoc("k.s", 4, 15))
+    with pytest.raises(HeaderError, match=re.escape(phrase)) as info:
+        make_buffer(spec)
+    assert info.value.loc.line == 4 and "buffer 'x'" in str(info.value)
+
+
+def test_values_the_type_holds_and_infinities_asked_for_are_kept():
+    assert (_buffer("arange", "u8", 256) == np.arange(256)).all()
+    assert np.isinf(_buffer("value", "f16", 4, (float("inf"),))).all()
+    assert (_buffer("uniform", "u8", 1000, (0.0, 256.0)) <= 255).all()   # truncated: 255.9 is 255

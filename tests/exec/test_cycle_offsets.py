@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gpusim.asm.ir import ArgSpec
+from gpusim.errors import HeaderError
 from gpusim.exec.buffers import make_buffer
 
 
@@ -29,6 +30,6 @@ def test_same_permutation_as_cycle_for_the_same_seed():
 
 def test_offsets_that_do_not_fit_are_refused():
     # 300 rows of 1 byte fit u8 offsets up to 255 only
-    with pytest.raises(ValueError, match="byte offsets up to 299 do not fit u8"):
+    with pytest.raises(HeaderError, match="byte offsets up to 299 do not fit u8; use a wider type"):
         make_buffer(spec("u8", (300,)))
     assert np.max(make_buffer(spec("u8", (256,)))) == 255
