@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Optional, Sequence
 
-from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder
+from gpusim.cli_paths import IMAGE_SUFFIXES, check_output_file, check_output_folder, writing
 from gpusim.engine.sampling_policy import (
     DEFAULT_SAMPLE_MODE, SAMPLE_ABOVE_WAVE_INSTRUCTIONS, SAMPLE_MODES, SamplingPolicy, sample_with_interval,
 )
@@ -497,7 +497,7 @@ def _cmd_run(ns) -> int:
     if window is not None:
         _write_trace_views(ns, result, kernel, window)
     if ns.csv:
-        with open(ns.csv, "w", newline="") as f:
+        with writing("--csv", ns.csv), open(ns.csv, "w", newline="") as f:
             write_csv(result, f)
     if ns.json:
         _write_json(ns.json, run_json(result))
@@ -603,7 +603,7 @@ def _write_json(path: str, doc: dict) -> None:
     if path == "-":
         print(text)
     else:
-        with open(path, "w") as f:
+        with writing("--json", path), open(path, "w") as f:
             f.write(text + "\n")
 
 
@@ -635,7 +635,8 @@ def _cmd_run_program(ns) -> int:
     print(format_program(result), file=sys.stderr if ns.json == "-" else sys.stdout)
     if ns.trace:
         from gpusim.report.program_trace import write_program_trace
-        write_program_trace(result, ns.trace)
+        with writing("--trace", ns.trace):
+            write_program_trace(result, ns.trace)
     if ns.json:
         _write_json(ns.json, result.to_dict())
     return 0 if result.checks_passed else 1
@@ -673,7 +674,8 @@ def _write_trace_views(ns, result, kernel, window) -> None:
         print(format_timeline(model, kernel.program, first=window.cycle_first,
                               last=min(window.cycle_last, result.cycles)), file=note)
     if ns.trace:
-        path = write_trace(model, ns.trace)
+        with writing("--trace", ns.trace):
+            path = write_trace(model, ns.trace)
         tracks = sum(1 for t in model.tracks if t.kind == "slice")
         print(f"trace: {path} ({len(model.slices):,} slices on {tracks} tracks; open it in "
               f"{'chrome://tracing or ' if path.suffix == '.json' else ''}ui.perfetto.dev)", file=note)
@@ -935,6 +937,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:   # a file that passed the output checks and still could not be written (disk full)
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"error: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

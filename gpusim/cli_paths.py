@@ -9,8 +9,9 @@ the flag, the path and why it cannot be written, or returns the path.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 from gpusim.errors import UsageError
 
@@ -19,6 +20,19 @@ IMAGE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif"
 
 def _refuse(flag: str, path: str, why: str) -> UsageError:
     return UsageError(f"{flag} {path}: {why}")
+
+
+@contextmanager
+def writing(flag: str, path) -> Iterator[None]:
+    """writing turns an OSError while option ``flag``'s file ``path`` is written into a UsageError naming both: what
+    the checks above cannot foresee (a disk that fills, /dev/full, a folder such as /proc that root may "write"
+    but not create files in)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise _refuse(flag, str(path), f"cannot be written: {err.strerror or err}") from None
 
 
 def _nearest_existing(path: Path) -> Path:

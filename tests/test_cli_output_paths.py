@@ -85,3 +85,18 @@ def test_gen_writes_into_an_existing_folder(cli, tmp_path):
     proc = cli("gen", "stream", "-o", "out/k.s")
     assert proc.returncode == 0, proc.stderr
     assert "; gpusim-launch:" in (tmp_path / "out" / "k.s").read_text()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="/dev/full: a file whose every write fails (Linux)")
+@pytest.mark.parametrize("flag", ["--json", "--csv"])
+def test_an_output_whose_write_fails_after_the_run_is_one_line_naming_the_flag(cli, flag):
+    """The checks above cannot foresee a disk that fills: the run reports, then the write fails in one line."""
+    proc = cli("run", SAXPY, "--no-timing", flag, "/dev/full")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"error: {flag} /dev/full: cannot be written: No space left on device"]
+    assert "executed" in proc.stdout   # the report came first
+
+
+def test_a_timeout_past_what_a_timer_can_wait_means_none(cli):
+    proc = cli("run", SAXPY, "--no-timing", "--timeout", "inf")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr

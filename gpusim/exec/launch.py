@@ -761,12 +761,13 @@ def watchdog(seconds: Optional[float], stop: Optional[np.ndarray] = None) -> Ite
     """watchdog yields the ``stop`` flag (int64[1]) a run loop polls; ``seconds`` later a timer thread sets it.
 
     The run loops release the GIL so the timer can fire; a run that ends first is untouched, so its
-    cycles and counters do not depend on the host. None or 0: no watchdog. ``stop``: the flag to use, one
-    that another thread may also set to stop the run (a new one if None).
+    cycles and counters do not depend on the host. None, 0, or a time longer than a timer can wait
+    (``threading.TIMEOUT_MAX``, infinity among them): no watchdog. ``stop``: the flag to use, one that another
+    thread may also set to stop the run (a new one if None).
     """
     stop = np.zeros(1, np.int64) if stop is None else stop
     timer = None
-    if seconds:
+    if seconds and seconds < threading.TIMEOUT_MAX:
         timer = threading.Timer(seconds, stop.__setitem__, (0, 1))
         timer.daemon = True
         timer.start()
