@@ -214,6 +214,20 @@ HEADER_FUNCTIONS = {
                               "v_readlane_b32", "v_rcp_f32_e32", "v_cmp_class_f32_e64", "v_bcnt_u32_b32",
                               "v_ffbh_u32_e32"}),
     "multiblock_mfma.hip": (3, {"v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_32x32x4_2b_f16"}),
+    # halving adds, funnel shifts, bit-field extracts and inserts (32 and 64 bits), the lowest set bit, __mbcnt_lo/hi,
+    # the n-th set bit up, down and at the base (__fns64, __fns32)
+    "integer_intrinsics.hip": (17, {"v_bfe_u32", "v_alignbit_b32", "v_ffbl_b32_e32", "v_mbcnt_lo_u32_b32",
+                                    "v_mbcnt_hi_u32_b32"}),
+    # __match_any/__match_all (and _sync) with lanes inactive, __lanemask_lt/gt/eq, HIP's ds_bpermute, ds_permute,
+    # ds_swizzle and DPP wrappers, __syncthreads_count/_and/_or over two waves
+    "lane_functions.hip": (10, {"v_readlane_b32", "ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32", "v_mov_b32_dpp",
+                                "ds_add_u32", "s_barrier"}),
+    # _system atomics, 64-bit and/or/xor/min/max, long long min/max, float and double compare-and-swap sums,
+    # atomicExch of a float, atomicAddNoRet, unsafe/safe float maximum and minimum
+    "scoped_atomics.hip": (8, {"global_atomic_add", "global_atomic_and_x2", "global_atomic_or_x2",
+                               "global_atomic_xor_x2", "global_atomic_umax_x2", "global_atomic_umin_x2",
+                               "global_atomic_smax_x2", "global_atomic_cmpswap", "global_atomic_cmpswap_x2",
+                               "global_atomic_swap", "global_atomic_add_f32"}),
 }
 
 
@@ -423,3 +437,10 @@ def test_a_runaway_loop_is_named_by_its_hip_lines(tmp_path):
                    "}\n")
     with pytest.raises(GpusimError, match=rf"runaway kernel: .* in the loop at pc 0x\w+\.\.0x\w+ \({src} lines 5-6\)"):
         gpusim.simulate(gpusim.load_kernel(src), "cdna3", timing=False, max_wave_instructions=100_000)
+
+
+def test_system_scope_atomics_compile_to_system_scope_instructions():
+    text = hip.assembly_of(str(DATA / "scoped_atomics.hip"), "gfx942")
+    atomics = [line.split() for line in text.splitlines() if line.strip().startswith("global_atomic_")]
+    assert ["global_atomic_add", "v2,", "v3,", "s[12:13]", "sc1"] in atomics   # atomicAdd_system
+    assert any(a[0] == "global_atomic_and_x2" and "sc1" not in a for a in atomics)   # atomicAnd, device scope

@@ -6,14 +6,17 @@ called."""
 from __future__ import annotations
 
 import math
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import gpusim
-from gpusim.frontends.hip import HipCompileError
+from gpusim.frontends import hip
+from gpusim.frontends.hip import INCLUDE, HipCompileError
 
 DATA = Path(__file__).parent / "data"
 pytestmark = pytest.mark.skipif(shutil.which("clang-19") is None, reason="clang-19 compiles HIP")
@@ -75,3 +78,29 @@ def test_a_math_function_the_header_lacks_is_named_where_it_is_called(tmp_path):
     with pytest.raises(HipCompileError) as info:
         gpusim.load_kernel(src)
     assert str(info.value).startswith(f"{src}:3:20: error: 'exp' is unavailable: not in gpusim's HIP header")
+
+
+def test_directed_rounding_arithmetic_is_named_where_it_is_called(tmp_path):
+    src = tmp_path / "k.hip"
+    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
+                   "__global__ void k(float *x) {\n"
+                   "  x[threadIdx.x] = __fmul_rz(x[threadIdx.x], 3.0f);\n"
+                   "}\n")
+    with pytest.raises(HipCompileError) as info:
+        gpusim.load_kernel(src)
+    assert str(info.value).startswith(f"{src}:3:20: error: '__fmul_rz' is unavailable: gpusim's HIP header rounds "
+                                      "arithmetic to nearest only")
+
+
+def test_every_ocml_function_is_a_named_error_without_the_device_libraries(tmp_path):
+    """gpusim_hip_ocml.h's one table gives each function both ways: without --device-libs each is refused by name."""
+    table = (INCLUDE / "gpusim_hip_ocml.h").read_text()
+    names = re.findall(r"F([1-4])\((float|double), (\w+), __ocml_\w+\)", table)
+    assert len(names) > 80 and ("3", "float", "norm3df") in names
+    calls = "\n".join(f"  o[{i}] = {name}({', '.join(['o[0]'] * int(n))});" for i, (n, _, name) in enumerate(names))
+    src = tmp_path / "k.hip"
+    src.write_text(f"__global__ void k(double *o) {{\n{calls}\n}}\n")
+    done = subprocess.run(hip.compile_args(str(src), "gfx942", output="-") + ["-ferror-limit=0"],
+                          capture_output=True, text=True)
+    refused = set(re.findall(r"error: '(\w+)' is unavailable: not in gpusim's HIP header", done.stderr))
+    assert refused == {name for _, _, name in names}

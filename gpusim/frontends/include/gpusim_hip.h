@@ -1,8 +1,11 @@
 /* gpusim_hip.h is the small HIP header gpusim force-includes when no HIP headers are
    installed, and what its <hip/hip_runtime.h> includes: enough for kernels written
-   against the HIP runtime API's device side (built-in indices, qualifiers, barriers,
-   atomics, wave-level functions, common math, vector types) and for host code that
-   calls the runtime API (declared only: gpusim never runs host code). */
+   against the HIP runtime API's device side and for host code that calls the runtime
+   API (declared only: gpusim never runs host code). This file holds the built-in
+   indices, qualifiers, barriers and fences, printf, assert and the clocks; its parts
+   hold the rest: gpusim_hip_atomics.h, gpusim_hip_wave.h (lane functions),
+   gpusim_hip_integer.h, gpusim_hip_math.h (with gpusim_hip_conversions.h and
+   gpusim_hip_ocml.h), gpusim_hip_vector_types.h and gpusim_hip_runtime_api.h. */
 #ifndef GPUSIM_HIP_H
 #define GPUSIM_HIP_H
 
@@ -77,155 +80,32 @@ static __device__ __forceinline__ void __syncthreads() {
 }
 static __device__ __forceinline__ void __threadfence() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); }
 static __device__ __forceinline__ void __threadfence_block() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup"); }
+static __device__ __forceinline__ void __threadfence_system() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, ""); }
 
-#define __GPUSIM_ATOMIC(NAME, OP, T)                                                    \
-  static __device__ __forceinline__ T NAME(T *p, T v) {                                  \
-    return OP(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);                         \
-  }
-#define __GPUSIM_ATOMICS(T)                                 \
-  __GPUSIM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, T)     \
-  __GPUSIM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, T)     \
-  __GPUSIM_ATOMIC(atomicMax, __hip_atomic_fetch_max, T)     \
-  __GPUSIM_ATOMIC(atomicMin, __hip_atomic_fetch_min, T)     \
-  __GPUSIM_ATOMIC(atomicExch, __hip_atomic_exchange, T)
-__GPUSIM_ATOMICS(int)
-__GPUSIM_ATOMICS(unsigned int)
-__GPUSIM_ATOMICS(unsigned long long)
-__GPUSIM_ATOMIC(atomicAnd, __hip_atomic_fetch_and, int)
-__GPUSIM_ATOMIC(atomicAnd, __hip_atomic_fetch_and, unsigned int)
-__GPUSIM_ATOMIC(atomicOr, __hip_atomic_fetch_or, int)
-__GPUSIM_ATOMIC(atomicOr, __hip_atomic_fetch_or, unsigned int)
-__GPUSIM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, int)
-__GPUSIM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, unsigned int)
-__GPUSIM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, float)
-__GPUSIM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, double)
-__GPUSIM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, float)
-__GPUSIM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, double)
-/* float and double maximum and minimum (clang-19 lowers them to compare-and-swap loops for gfx942) */
-__GPUSIM_ATOMIC(atomicMax, __hip_atomic_fetch_max, float)
-__GPUSIM_ATOMIC(atomicMax, __hip_atomic_fetch_max, double)
-__GPUSIM_ATOMIC(atomicMin, __hip_atomic_fetch_min, float)
-__GPUSIM_ATOMIC(atomicMin, __hip_atomic_fetch_min, double)
-/* HIP's unsafeAtomicAdd and safeAtomicAdd: the same sums here (the difference is whether fine-grained memory may
-   hold the target, which gpusim's coherent memory does not model) */
-__GPUSIM_ATOMIC(unsafeAtomicAdd, __hip_atomic_fetch_add, float)
-__GPUSIM_ATOMIC(unsafeAtomicAdd, __hip_atomic_fetch_add, double)
-__GPUSIM_ATOMIC(safeAtomicAdd, __hip_atomic_fetch_add, float)
-__GPUSIM_ATOMIC(safeAtomicAdd, __hip_atomic_fetch_add, double)
-static __device__ __forceinline__ int atomicCAS(int *p, int expected, int desired) {
-  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                       __HIP_MEMORY_SCOPE_AGENT);
-  return expected;
-}
-static __device__ __forceinline__ unsigned atomicCAS(unsigned *p, unsigned expected, unsigned desired) {
-  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                       __HIP_MEMORY_SCOPE_AGENT);
-  return expected;
-}
-static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long *p, unsigned long long expected,
-                                                              unsigned long long desired) {
-  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                       __HIP_MEMORY_SCOPE_AGENT);
-  return expected;
-}
-/* atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ? limit : old - 1 (global_atomic_inc/dec) */
-static __device__ __forceinline__ unsigned atomicInc(unsigned *p, unsigned limit) {
-  return __builtin_amdgcn_atomic_inc32(p, limit, __ATOMIC_RELAXED, "agent");
-}
-static __device__ __forceinline__ unsigned atomicDec(unsigned *p, unsigned limit) {
-  return __builtin_amdgcn_atomic_dec32(p, limit, __ATOMIC_RELAXED, "agent");
-}
+#include "gpusim_hip_atomics.h"
+#include "gpusim_hip_wave.h"
 
-/* Wave-level functions, as HIP defines them for a wave of 64 lanes: a shuffle reads
-   ``var`` from another lane of the same ``width``-lane segment (width a power of two
-   up to 64) and a lane whose source falls outside its segment keeps its own value.
-   They go through ds_bpermute_b32, which reads the source lane's value whether or
-   not that lane is active (an inactive lane's register holds what it last held). */
-static constexpr int warpSize = 64;
-static __device__ __forceinline__ unsigned __lane_id() {
-  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+/* __syncthreads_count, _and and _or: a barrier that also counts the workgroup's lanes whose predicate holds. Each
+   wave adds its ballot's count to a shared word with one LDS atomic between barriers; a third barrier keeps the
+   next call from clearing the word before every wave has read it. */
+static __device__ __forceinline__ int __gpusim_block_count(int predicate) {
+  __shared__ int count;
+  if (__builtin_amdgcn_workitem_id_x() == 0 && __builtin_amdgcn_workitem_id_y() == 0 &&
+      __builtin_amdgcn_workitem_id_z() == 0)
+    count = 0;
+  __syncthreads();
+  unsigned long long votes = __ballot(predicate);
+  if (__lane_id() == (unsigned)__builtin_ctzll(__activemask()))
+    __hip_atomic_fetch_add(&count, __builtin_popcountll(votes), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  __syncthreads();
+  int n = count;
+  __syncthreads();
+  return n;
 }
-static __device__ __forceinline__ int __gpusim_shfl_lane(int src_lane, int width) {
-  int self = (int)__lane_id();
-  return (self & ~(width - 1)) + (src_lane & (width - 1));
-}
-static __device__ __forceinline__ int __gpusim_shfl_up_lane(unsigned delta, int width) {
-  int self = (int)__lane_id();
-  return (self & (width - 1)) < (int)delta ? self : self - (int)delta;
-}
-static __device__ __forceinline__ int __gpusim_shfl_down_lane(unsigned delta, int width) {
-  int self = (int)__lane_id();
-  return (self & (width - 1)) + (int)delta >= width ? self : self + (int)delta;
-}
-static __device__ __forceinline__ int __gpusim_shfl_xor_lane(int mask, int width) {
-  int self = (int)__lane_id();
-  int other = self ^ mask;
-  return (other & ~(width - 1)) == (self & ~(width - 1)) ? other : self;
-}
-/* var as lane ``lane`` holds it, whatever T's 32 or 64 bits are (a 64-bit value in two halves) */
-template <class T> static __device__ __forceinline__ T __gpusim_from_lane(T var, int lane) {
-  if constexpr (sizeof(T) == 8) {
-    unsigned long long bits = __builtin_bit_cast(unsigned long long, var);
-    unsigned lo = __builtin_amdgcn_ds_bpermute(lane << 2, (int)bits);
-    unsigned hi = __builtin_amdgcn_ds_bpermute(lane << 2, (int)(bits >> 32));
-    return __builtin_bit_cast(T, (unsigned long long)hi << 32 | lo);
-  } else {
-    return __builtin_bit_cast(T, __builtin_amdgcn_ds_bpermute(lane << 2, __builtin_bit_cast(int, var)));
-  }
-}
-#define __GPUSIM_SHUFFLES(T)                                                                                   \
-  static __device__ __forceinline__ T __shfl(T var, int src_lane, int width = warpSize) {                   \
-    return __gpusim_from_lane(var, __gpusim_shfl_lane(src_lane, width));                                    \
-  }                                                                                                            \
-  static __device__ __forceinline__ T __shfl_up(T var, unsigned delta, int width = warpSize) {              \
-    return __gpusim_from_lane(var, __gpusim_shfl_up_lane(delta, width));                                    \
-  }                                                                                                            \
-  static __device__ __forceinline__ T __shfl_down(T var, unsigned delta, int width = warpSize) {            \
-    return __gpusim_from_lane(var, __gpusim_shfl_down_lane(delta, width));                                  \
-  }                                                                                                            \
-  static __device__ __forceinline__ T __shfl_xor(T var, int lane_mask, int width = warpSize) {              \
-    return __gpusim_from_lane(var, __gpusim_shfl_xor_lane(lane_mask, width));                               \
-  }
-__GPUSIM_SHUFFLES(int)
-__GPUSIM_SHUFFLES(unsigned int)
-__GPUSIM_SHUFFLES(float)
-__GPUSIM_SHUFFLES(long)
-__GPUSIM_SHUFFLES(unsigned long)
-__GPUSIM_SHUFFLES(long long)
-__GPUSIM_SHUFFLES(unsigned long long)
-__GPUSIM_SHUFFLES(double)
-static __device__ __forceinline__ unsigned long long __ballot(int predicate) {
-  return __builtin_amdgcn_ballot_w64(predicate != 0);
-}
-static __device__ __forceinline__ int __any(int predicate) { return __ballot(predicate) != 0; }
-static __device__ __forceinline__ int __all(int predicate) { return __ballot(predicate) == __ballot(1); }
-static __device__ __forceinline__ unsigned long long __activemask() { return __ballot(1); }
-/* The *_sync forms (HIP 6.2) name the lanes taking part in a 64-bit mask, as HIP requires of a wave of 64: a
-   32-bit mask (CUDA's 0xffffffff) is refused where it is passed, rather than silently leaving out lanes 32-63. */
-template <class M> static __device__ __forceinline__ void __gpusim_lane_mask(M) {
-  static_assert(sizeof(M) == 8, "HIP's *_sync wave functions take a 64-bit lane mask (a wave has 64 lanes)");
-}
-#define __GPUSIM_SYNC_SHUFFLE(NAME, ARG_T, ARG)                                                          \
-  template <class M, class T>                                                                               \
-  static __device__ __forceinline__ T NAME##_sync(M mask, T var, ARG_T ARG, int width = warpSize) {         \
-    __gpusim_lane_mask(mask);                                                                               \
-    return NAME(var, ARG, width);                                                                           \
-  }
-__GPUSIM_SYNC_SHUFFLE(__shfl, int, src_lane)
-__GPUSIM_SYNC_SHUFFLE(__shfl_up, unsigned, delta)
-__GPUSIM_SYNC_SHUFFLE(__shfl_down, unsigned, delta)
-__GPUSIM_SYNC_SHUFFLE(__shfl_xor, int, lane_mask)
-#undef __GPUSIM_SYNC_SHUFFLE
-template <class M> static __device__ __forceinline__ unsigned long long __ballot_sync(M mask, int predicate) {
-  __gpusim_lane_mask(mask);
-  return __ballot(predicate) & mask;
-}
-template <class M> static __device__ __forceinline__ int __any_sync(M mask, int predicate) {
-  return __ballot_sync(mask, predicate) != 0;
-}
-template <class M> static __device__ __forceinline__ int __all_sync(M mask, int predicate) {
-  return __ballot_sync(mask, predicate) == (__activemask() & mask);
-}
+static __device__ __forceinline__ int __syncthreads_count(int predicate) { return __gpusim_block_count(predicate); }
+static __device__ __forceinline__ int __syncthreads_and(int predicate) { return __gpusim_block_count(!predicate) == 0; }
+static __device__ __forceinline__ int __syncthreads_or(int predicate) { return __gpusim_block_count(predicate) != 0; }
+
 /* printf in device code. HIP prints through a buffer the host runtime drains; here each call appends a record to
    __gpusim_printf_buffer, which gpusim reads after the run (gpusim.exec.device_printf, which defines the record
    format) and prints before its report: word 0 counts the words used, a record is the format string's address,
@@ -283,39 +163,21 @@ extern "C" __device__ __attribute__((weak, always_inline)) void abort() { __buil
 #endif
 /* a read through the read-only path, in HIP an ordinary load */
 template <class T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
-static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
-static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-static __device__ __forceinline__ int __ffs(unsigned x) { return __builtin_ffs((int)x); }
-static __device__ __forceinline__ int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
-static __device__ __forceinline__ int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
-static __device__ __forceinline__ int __clzll(unsigned long long x) { return x ? __builtin_clzll(x) : 64; }
-static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
-static __device__ __forceinline__ unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
-/* byte i of the result is byte (s >> 4i) & 7 of the eight bytes y:x */
-static __device__ __forceinline__ unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
-  unsigned long long v = (unsigned long long)y << 32 | x;
-  unsigned r = 0;
-  for (int i = 0; i < 4; ++i) r |= (unsigned)(v >> ((s >> 4 * i & 7u) * 8) & 0xffu) << 8 * i;
-  return r;
-}
-/* the low 32 bits of the product of the low 24 bits of each, sign-extended (__mul24) or not (__umul24) */
-static __device__ __forceinline__ int __mul24(int x, int y) { return (x << 8 >> 8) * (y << 8 >> 8); }
-static __device__ __forceinline__ unsigned __umul24(unsigned x, unsigned y) { return (x & 0xffffffu) * (y & 0xffffffu); }
-static __device__ __forceinline__ int __mulhi(int x, int y) { return (int)((long long)x * y >> 32); }
-static __device__ __forceinline__ unsigned __umulhi(unsigned x, unsigned y) {
-  return (unsigned)((unsigned long long)x * y >> 32);
-}
-static __device__ __forceinline__ long long __mul64hi(long long x, long long y) { return (long long)((__int128)x * y >> 64); }
-static __device__ __forceinline__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
-  return (unsigned long long)((unsigned __int128)x * y >> 64);
-}
-static __device__ __forceinline__ unsigned __sad(int x, int y, unsigned z) { return (x > y ? (unsigned)x - y : (unsigned)y - x) + z; }
-static __device__ __forceinline__ unsigned __usad(unsigned x, unsigned y, unsigned z) { return (x > y ? x - y : y - x) + z; }
+#include "gpusim_hip_integer.h"
 
 /* The shader clock (s_memtime) and the constant-rate real-time counter (s_memrealtime). */
 static __device__ __forceinline__ long long clock64() { return (long long)__builtin_amdgcn_s_memtime(); }
 static __device__ __forceinline__ long long wall_clock64() { return (long long)__builtin_amdgcn_s_memrealtime(); }
 static __device__ __forceinline__ long long clock() { return clock64(); }
+static __device__ __forceinline__ long long __clock64() { return clock64(); }
+static __device__ __forceinline__ long long __clock() { return clock64(); }
+/* __smid: the shader engine and compute unit running the wave, from the HW_ID register (s_getreg_b32; on gfx942
+   HIP also puts the XCC_ID register's die above them). gpusim reads hardware registers as 0, so every wave reports
+   0, and the report says the kernel read one. */
+static __device__ __forceinline__ unsigned __smid() {
+  unsigned hw_id = __builtin_amdgcn_s_getreg(4 | 8 << 6 | 7 << 11);   /* HW_ID bits 8-15 */
+  return (hw_id >> 5 & 3u) << 4 | (hw_id & 15u);                       /* SE_ID 13-14, CU_ID 8-11 */
+}
 
 /* HIP's older spellings of the built-in indices, and its macro for dynamic shared memory (sized by the
    launch header's lds=). */

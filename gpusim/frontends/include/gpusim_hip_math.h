@@ -145,7 +145,41 @@ static __device__ __forceinline__ float __fmaf_rn(float a, float b, float c) { r
 static __device__ __forceinline__ float __frcp_rn(float x) { return 1.0f / x; }
 static __device__ __forceinline__ float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
 static __device__ __forceinline__ float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
+static __device__ __forceinline__ double __dadd_rn(double a, double b) {
+#pragma clang fp contract(off)
+  return a + b;
+}
+static __device__ __forceinline__ double __dsub_rn(double a, double b) {
+#pragma clang fp contract(off)
+  return a - b;
+}
+static __device__ __forceinline__ double __dmul_rn(double a, double b) {
+#pragma clang fp contract(off)
+  return a * b;
+}
+static __device__ __forceinline__ double __ddiv_rn(double a, double b) { return a / b; }
+static __device__ __forceinline__ double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
+static __device__ __forceinline__ double __drcp_rn(double x) { return 1.0 / x; }
+static __device__ __forceinline__ double __dsqrt_rn(double x) { return __builtin_sqrt(x); }
+/* The directed roundings of arithmetic (__fadd_rd, __dmul_ru, __fsqrt_rz, ...) would need the MODE register's
+   rounding field, which gpusim does not honour: a call is an error naming them. */
+#define __GPUSIM_NOT_ROUNDED(T, NAME, ...)                                                                       \
+  static __device__ T NAME##_rd(__VA_ARGS__) __attribute__((unavailable(                                      \
+      "gpusim's HIP header rounds arithmetic to nearest only (the _rn forms): directed rounding is not modelled"))); \
+  static __device__ T NAME##_ru(__VA_ARGS__) __attribute__((unavailable(                                      \
+      "gpusim's HIP header rounds arithmetic to nearest only (the _rn forms): directed rounding is not modelled"))); \
+  static __device__ T NAME##_rz(__VA_ARGS__) __attribute__((unavailable(                                      \
+      "gpusim's HIP header rounds arithmetic to nearest only (the _rn forms): directed rounding is not modelled")));
+__GPUSIM_NOT_ROUNDED(float, __fadd, float, float) __GPUSIM_NOT_ROUNDED(float, __fsub, float, float)
+__GPUSIM_NOT_ROUNDED(float, __fmul, float, float) __GPUSIM_NOT_ROUNDED(float, __fdiv, float, float)
+__GPUSIM_NOT_ROUNDED(float, __fmaf, float, float, float) __GPUSIM_NOT_ROUNDED(float, __frcp, float)
+__GPUSIM_NOT_ROUNDED(float, __fsqrt, float) __GPUSIM_NOT_ROUNDED(double, __dadd, double, double)
+__GPUSIM_NOT_ROUNDED(double, __dsub, double, double) __GPUSIM_NOT_ROUNDED(double, __dmul, double, double)
+__GPUSIM_NOT_ROUNDED(double, __ddiv, double, double) __GPUSIM_NOT_ROUNDED(double, __fma, double, double, double)
+__GPUSIM_NOT_ROUNDED(double, __drcp, double) __GPUSIM_NOT_ROUNDED(double, __dsqrt, double)
+#undef __GPUSIM_NOT_ROUNDED
 static __device__ __forceinline__ float __fdividef(float a, float b) { return a / b; }   /* as HIP's: a division */
+static __device__ __forceinline__ float fdividef(float a, float b) { return a / b; }
 static __device__ __forceinline__ float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 static __device__ __forceinline__ float __log2f(float x) { return __builtin_amdgcn_logf(x); }
 static __device__ __forceinline__ float __logf(float x) { return __builtin_amdgcn_logf(x) * 0.69314718055994531f; }
@@ -159,47 +193,11 @@ static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
   *s = __sinf(x);
   *c = __cosf(x);
 }
+static __device__ __forceinline__ float __tanf(float x) { return __sinf(x) / __cosf(x); }
 
-/* reinterpretation and conversions with a named rounding */
-static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
-static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
-static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
-static __device__ __forceinline__ float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
-static __device__ __forceinline__ long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
-static __device__ __forceinline__ double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
-static __device__ __forceinline__ int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
-static __device__ __forceinline__ int __double2loint(double x) { return (int)__double_as_longlong(x); }
-static __device__ __forceinline__ double __hiloint2double(int hi, int lo) {
-  return __longlong_as_double((long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo));
-}
-static __device__ __forceinline__ int __float2int_rn(float x) { return (int)__builtin_rintf(x); }
-static __device__ __forceinline__ int __float2int_rz(float x) { return (int)x; }
-static __device__ __forceinline__ int __float2int_rd(float x) { return (int)__builtin_floorf(x); }
-static __device__ __forceinline__ int __float2int_ru(float x) { return (int)__builtin_ceilf(x); }
-static __device__ __forceinline__ unsigned __float2uint_rz(float x) { return (unsigned)x; }
-static __device__ __forceinline__ float __int2float_rn(int x) { return (float)x; }
-static __device__ __forceinline__ float __uint2float_rn(unsigned x) { return (float)x; }
+#include "gpusim_hip_conversions.h"
 
-#ifdef __GPUSIM_OCML
-#include "gpusim_hip_ocml.h"   /* the compile links ROCm's ocml (--device-libs DIR): the rest comes from it */
-#else
-/* What neither the backend nor this header computes: a call names the function where it is made. */
-#define __GPUSIM_MISSING(T, NAME, ...) \
-  static __device__ T NAME(__VA_ARGS__) __attribute__((unavailable( \
-      "not in gpusim's HIP header (without ROCm's device libraries the backend cannot lower it; " \
-      "link them with --device-libs DIR)")));
-__GPUSIM_MISSING(float, tanf, float) __GPUSIM_MISSING(float, asinf, float) __GPUSIM_MISSING(float, acosf, float)
-__GPUSIM_MISSING(float, atanf, float) __GPUSIM_MISSING(float, atan2f, float, float)
-__GPUSIM_MISSING(float, asinhf, float) __GPUSIM_MISSING(float, acoshf, float) __GPUSIM_MISSING(float, atanhf, float)
-__GPUSIM_MISSING(float, erfcf, float) __GPUSIM_MISSING(float, lgammaf, float) __GPUSIM_MISSING(float, tgammaf, float)
-__GPUSIM_MISSING(float, cbrtf, float) __GPUSIM_MISSING(float, hypotf, float, float)
-__GPUSIM_MISSING(float, remainderf, float, float) __GPUSIM_MISSING(float, logbf, float)
-__GPUSIM_MISSING(double, log10, double) __GPUSIM_MISSING(double, exp10, double)
-__GPUSIM_MISSING(double, exp, double) __GPUSIM_MISSING(double, exp2, double) __GPUSIM_MISSING(double, log, double)
-__GPUSIM_MISSING(double, log2, double) __GPUSIM_MISSING(double, sin, double) __GPUSIM_MISSING(double, cos, double)
-__GPUSIM_MISSING(double, tanh, double) __GPUSIM_MISSING(double, erf, double) __GPUSIM_MISSING(double, pow, double,
-                                                                                             double)
-#endif
+#include "gpusim_hip_ocml.h"   /* ROCm's ocml when the compile links it (--device-libs DIR), else named errors */
 template <class T> static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }
 template <class T> static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
 
