@@ -1,10 +1,14 @@
-"""Random C integer expressions, for checking gpusim's execution against the host CPU's.
+"""Random C expressions, for checking gpusim's execution against the host CPU's.
 
 ``source(seed)`` writes one C function, ``exprs``, of ``EXPRESSIONS`` random expressions over four inputs (two
 32-bit, two 64-bit) through 8-64-bit unsigned and signed types: + - * (and / % when asked) & | ^ << >>, ~, the
 comparisons, casts, popcount, clz, ctz and arithmetic shifts. Every expression is defined C on every input (shift
 counts masked, divisors made odd, no signed overflow, no INT_MIN / -1), so its value is the same on any target:
 compiled by clang-19 for gfx942 and run by gpusim, and compiled for the host and run there, the two must agree.
+``floating=True`` writes float and double expressions instead (+ - * / fma sqrt, trunc/floor/rint, copysign,
+selects, conversions between the two and through an integer), never contracted, over inputs that include every
+float and double bit pattern (NaNs, infinities, subnormals, signed zeros): IEEE arithmetic rounds each the same
+on both (a NaN compares as any NaN, since NaN payloads are the hardware's own).
 
 Division is left out unless asked for: LLVM 19's AMDGPU backend miscompiles some divisions whose operands come
 from sign extensions or all-ones constants (it narrows them by their sign bits, fixed later in LLVM, e.g.
@@ -21,13 +25,31 @@ CASTS = ("uint32_t", "uint64_t", "int32_t", "int64_t", "uint16_t", "uint8_t", "i
 LEAVES = ("a", "b", "c", "d", "0u", "1u", "2u", "3u", "7u", "31u", "32u", "63u", "255u", "0x7fffffffu",
           "0x80000000u", "0xffffffffu")
 FUNCTION = """#include <stdint.h>
+{qualifier} uint64_t fbits(float v) {{   /* a float's bits, every NaN as one */
+  uint32_t u;
+  __builtin_memcpy(&u, &v, 4);
+  return v != v ? 0x7fc00000u : u;
+}}
+{qualifier} uint64_t dbits(double v) {{
+  uint64_t u;
+  __builtin_memcpy(&u, &v, 8);
+  return v != v ? 0x7ff8000000000000ull : u;
+}}
 {qualifier} void exprs(uint64_t *out, const uint32_t *A, const uint32_t *B, const uint64_t *C, const uint64_t *D,
                        int i) {{
+#pragma clang fp contract(off)
   uint32_t a = A[i], b = B[i];
   uint64_t c = C[i], d = D[i];
+  float x, y = (float)(int32_t)b / 65536.0f;
+  double u, v = (double)(int64_t)d * 0.125;
+  __builtin_memcpy(&x, &a, 4);
+  __builtin_memcpy(&u, &c, 8);
+  (void)x; (void)y; (void)u; (void)v;
 {body}
 }}
 """
+FLOAT_LEAVES = ("x", "y", "0.0f", "-0.0f", "1.0f", "0.5f", "3.0f", "1e-30f", "1e30f", "1.17549435e-38f", "1e-45f")
+DOUBLE_LEAVES = ("u", "v", "0.0", "-0.0", "1.0", "-2.5", "1e-300", "1e300", "2.2250738585072014e-308", "4.9e-324")
 
 
 class _Expressions:
@@ -81,17 +103,66 @@ class _Expressions:
         return f"(({t})(({st}){x()} / ({divisor} == -1 ? ({st})1 : {divisor})))"
 
 
-def source(seed: int, qualifier: str, division: bool = False) -> str:
-    """source is the C text of ``exprs`` for ``seed``, its definition qualified by ``qualifier`` (``static`` for
-    the host, ``static __device__`` for HIP); ``exprs`` writes expression e of lane i to out[e * LANES + i]."""
-    draw = _Expressions(seed, division)
-    body = "\n".join(f"  out[{e} * {LANES} + i] = (uint64_t)"
-                     f"({draw.of(draw.rng.choice(('uint32_t', 'uint64_t')), draw.rng.randrange(2, 6))});"
-                     for e in range(EXPRESSIONS))
+class _FloatExpressions:
+    """_FloatExpressions draws float and double expression text from one seeded random.Random."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def of(self, t: str, depth: int) -> str:
+        """of is an expression of ``t`` (float or double) at most ``depth`` operators deep."""
+        rng = self.rng
+        if depth == 0 or rng.random() < 0.2:
+            return f"(({t}){rng.choice(FLOAT_LEAVES if t == 'float' else DOUBLE_LEAVES)})"
+        f = "f" if t == "float" else ""
+
+        def x() -> str:
+            return self.of(t, depth - 1)
+        kind = rng.randrange(14)
+        binary = {0: "+", 1: "-", 2: "*", 3: "/"}
+        if kind in binary:
+            return f"({x()} {binary[kind]} {x()})"
+        unary = {4: "trunc", 5: "floor", 6: "rint"}
+        if kind in unary:
+            return f"__builtin_{unary[kind]}{f}({x()})"
+        if kind == 7:
+            return f"__builtin_fma{f}({x()}, {x()}, {x()})"
+        if kind == 8:
+            return f"__builtin_sqrt{f}(__builtin_fabs{f}({x()}))"
+        if kind == 9:   # a NaN's sign is each machine's own: a NaN gives no sign here
+            sign = x()
+            return f"__builtin_copysign{f}({x()}, {sign} != {sign} ? ({t})1 : {sign})"
+        if kind == 10:
+            return f"({x()} < {x()} ? {x()} : {x()})"
+        if kind == 11:   # through the other type
+            return f"(({t}){self.of('double' if t == 'float' else 'float', depth - 1)})"
+        if kind == 12:   # through an int, clamped into its range first (NaN as 0)
+            v = x()
+            return (f"(({t})(int)({v} != {v} ? 0 : ({v} < -1e9{f} ? -1e9{f} : ({v} > 1e9{f} ? 1e9{f} : {v}))))")
+        return f"(({t})({x()} == {x()}) + {x()})"
+
+
+def source(seed: int, qualifier: str, division: bool = False, floating: bool = False) -> str:
+    """source is the C text of ``exprs`` for ``seed``, its definitions qualified by ``qualifier`` (``static`` for
+    the host, ``static __device__`` for HIP); ``exprs`` writes expression e of lane i to out[e * LANES + i], a
+    floating-point result as its bits."""
+    if floating:
+        draw = _FloatExpressions(seed)
+        lines = []
+        for e in range(EXPRESSIONS):
+            t = draw.rng.choice(("float", "double"))
+            lines.append(f"  out[{e} * {LANES} + i] = {'f' if t == 'float' else 'd'}bits"
+                         f"({draw.of(t, draw.rng.randrange(2, 5))});")
+        body = "\n".join(lines)
+    else:
+        draw = _Expressions(seed, division)
+        body = "\n".join(f"  out[{e} * {LANES} + i] = (uint64_t)"
+                         f"({draw.of(draw.rng.choice(('uint32_t', 'uint64_t')), draw.rng.randrange(2, 6))});"
+                         for e in range(EXPRESSIONS))
     return FUNCTION.format(qualifier=qualifier, body=body)
 
 
-def hip_kernel(seed: int, division: bool = False) -> str:
+def hip_kernel(seed: int, division: bool = False, floating: bool = False) -> str:
     """hip_kernel is a HIP file that runs ``exprs`` on one workgroup of LANES lanes, inputs random (full-range
     32- and 64-bit words, and 16-bit ones for d) and written back, so a run's outputs hold what it read."""
     return (f"// gpusim-launch: grid=1,1,1 block={LANES},1,1\n"
@@ -100,15 +171,15 @@ def hip_kernel(seed: int, division: bool = False) -> str:
             f"// gpusim-arg: C buffer u64[{LANES}] init=randint(0,18446744073709551616) seed={4 * seed + 3} out\n"
             f"// gpusim-arg: D buffer u64[{LANES}] init=randint(0,65536) seed={4 * seed + 4} out\n"
             f"// gpusim-arg: out buffer u64[{EXPRESSIONS * LANES}] out\n"
-            + source(seed, "static __device__", division)
+            + source(seed, "static __device__", division, floating)
             + "extern \"C\" __global__ void random_expressions(const uint32_t *A, const uint32_t *B, const uint64_t *C,"
               " const uint64_t *D, uint64_t *out) {\n  exprs(out, A, B, C, D, threadIdx.x);\n}\n")
 
 
-def host_program(seed: int, division: bool = False) -> str:
+def host_program(seed: int, division: bool = False, floating: bool = False) -> str:
     """host_program is a C program that reads A, B, C, D (LANES each, native byte order) from standard input and
     writes ``exprs``'s EXPRESSIONS * LANES results to standard output."""
-    return (source(seed, "static", division)
+    return (source(seed, "static", division, floating)
             + "#include <stdio.h>\nint main(void) {\n"
             f"  static uint32_t A[{LANES}], B[{LANES}];\n  static uint64_t C[{LANES}], D[{LANES}], "
             f"out[{EXPRESSIONS * LANES}];\n"
@@ -118,7 +189,7 @@ def host_program(seed: int, division: bool = False) -> str:
             f"  fwrite(out, 8, {EXPRESSIONS * LANES}, stdout);\n  return 0;\n}}\n")
 
 
-def run_both(seed: int, folder, division: bool = False, timing: bool = False):
+def run_both(seed: int, folder, division: bool = False, timing: bool = False, floating: bool = False):
     """run_both runs seed's expressions on gpusim (cdna3, functional unless ``timing``) and on the host (clang-19,
     -O1), writing their files to ``folder``, and returns (gpusim's, the host's) uint64 results, shaped
     (EXPRESSIONS, LANES). Raises subprocess.CalledProcessError when the host build or run fails."""
@@ -131,9 +202,10 @@ def run_both(seed: int, folder, division: bool = False, timing: bool = False):
     folder = Path(folder)
     kernel_file, host_file, host_exe = (folder / f"exprs_{seed}.hip", folder / f"exprs_{seed}.c",
                                         folder / f"exprs_{seed}")
-    kernel_file.write_text(hip_kernel(seed, division))
-    host_file.write_text(host_program(seed, division))
-    subprocess.run(["clang-19", "-O1", "-w", "-o", str(host_exe), str(host_file)], check=True, capture_output=True)
+    kernel_file.write_text(hip_kernel(seed, division, floating))
+    host_file.write_text(host_program(seed, division, floating))
+    subprocess.run(["clang-19", "-O1", "-w", "-ffp-contract=off", "-o", str(host_exe), str(host_file), "-lm"],
+                   check=True, capture_output=True)
     out = gpusim.simulate(gpusim.load_kernel(kernel_file), "cdna3", timing=timing).outputs
     inputs = b"".join(out[name].tobytes() for name in ("A", "B", "C", "D"))
     host = subprocess.run([str(host_exe)], input=inputs, capture_output=True, check=True).stdout

@@ -1,7 +1,8 @@
-"""gpusim's integer execution against the host CPU's: random C expressions (tests/exec/random_expressions.py)
-compiled by clang-19 for gfx942 and run by gpusim, and compiled for the host and run there, agree bit for bit,
-lane for lane: 64-bit adds and shifts built from 32-bit halves, multiplies high and low, bit counts, conversions
-between 8-64-bit signed and unsigned types, selects and signed comparisons, as LLVM lowers them."""
+"""gpusim's execution against the host CPU's: random C expressions (tests/exec/random_expressions.py) compiled by
+clang-19 for gfx942 and run by gpusim, and compiled for the host and run there, agree bit for bit, lane for lane:
+64-bit adds and shifts built from 32-bit halves, multiplies high and low, bit counts, conversions between 8-64-bit
+signed and unsigned types, selects and signed comparisons; and float and double arithmetic (division and square
+root as LLVM expands them, fma, rounding, conversions) over every bit pattern, NaNs, infinities and subnormals."""
 from __future__ import annotations
 
 import shutil
@@ -26,3 +27,11 @@ def test_random_integer_expressions_match_the_host(tmp_path, seed):
 def test_the_timing_model_computes_the_same_values(tmp_path):
     got, want = run_both(7, tmp_path, timing=True)
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_floating_point_expressions_match_the_host(tmp_path, seed):
+    got, want = run_both(seed, tmp_path, floating=True)
+    wrong = sorted({int(e) for e in np.nonzero(got != want)[0]})
+    assert not wrong, f"seed {seed}: expressions {wrong} differ (see {tmp_path})"
+    assert len(np.unique(want)) > LANES

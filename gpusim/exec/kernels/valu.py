@@ -1186,11 +1186,16 @@ def _div_scale(x_bits, den_bits, num_bits, is64):
 
 @njit(_nrt=False, error_model="numpy")
 def _div_fixup(q, d, n, is64):
-    """_div_fixup resolves the special cases of a quotient n / d, else keeps q.
+    """_div_fixup resolves the special cases of a quotient n / d, else gives q with the quotient's sign.
 
-    Besides NaN/inf/zero operands it catches quotients that overflow or
-    underflow, which v_div_scale's pre-scaling cannot bring into range.
+    The sign is the ISA's, sign(n) xor sign(d), signed zeros included (-0 / -3 is +0). Besides NaN/inf/zero
+    operands it catches quotients that overflow and quotients or numerators so small that the division
+    sequence's intermediates are subnormal (below 2**(p+2) times the smallest normal, p the precision): the
+    hardware's v_div_scale and v_div_fmas carry those through the normal range and back with one rounding,
+    which _div_scale's model does not, so the correctly rounded quotient, which the sequence gives there on
+    the hardware, stands for the model's.
     """
+    neg = np.signbit(n) != np.signbit(d)
     if n != n or d != d:
         r = np.nan
     elif d == 0 and n == 0:
@@ -1198,12 +1203,14 @@ def _div_fixup(q, d, n, is64):
     elif np.isinf(d) and np.isinf(n):
         r = np.nan
     elif n == 0 or np.isinf(d):
-        neg = (n < 0) != (d < 0) or (n == 0 and np.signbit(n) != np.signbit(d))
         r = -0.0 if neg else 0.0
     elif d == 0 or np.isinf(n):
-        neg = np.signbit(n) != np.signbit(d)
         r = -np.inf if neg else np.inf
     else:
         exact = n / d if is64 else np.float64(np.float32(n / d))
-        r = exact if (np.isinf(exact) or exact == 0 or q != q or np.isinf(q)) else q
+        small = 2.0 ** (-1022 + 55) if is64 else 2.0 ** (-126 + 26)
+        if np.isinf(exact) or abs(exact) < small or abs(n) < small or q != q or np.isinf(q):
+            r = exact
+        else:
+            r = -abs(q) if neg else abs(q)
     return bits64(r) if is64 else bits32(np.float32(r))
