@@ -497,7 +497,9 @@ class Encoder:
             return int(v)
 
         mods[M_OPSEL] = self._op_sel(ins, d, bits_of("op_sel"))
-        mods[M_OPSEL_HI] = bits_of("op_sel_hi", 0b111 if d.fmt == "VOP3P" else 0)
+        # absent, op_sel_hi is all ones on the packed ops and all zeros on v_fma_mix* (f32 sources), as llvm-mc
+        # encodes it and llvm-objdump leaves it out
+        mods[M_OPSEL_HI] = bits_of("op_sel_hi", 0b111 if d.fmt == "VOP3P" and d.sem not in MIX_SEMS else 0)
         if d.fmt == "VOP3P":
             mods[M_NEG] |= bits_of("neg_lo")
             mods[M_NEG_HI] |= bits_of("neg_hi")
