@@ -70,36 +70,29 @@ class _Expressions:
 
         def x() -> str:
             return self.of(t, depth - 1)
-        kind = rng.randrange(self.kinds)
-        binary = {0: "+", 1: "-", 2: "*", 3: "&", 4: "|", 5: "^"}
-        if kind in binary:
-            return f"({x()} {binary[kind]} {x()})"
-        if kind == 6:
-            return f"({x()} << ({x()} & {w - 1}))"
-        if kind == 7:
-            return f"({x()} >> ({x()} & {w - 1}))"
-        if kind == 8:
-            return f"(({t})~{x()})"
-        if kind == 9:
-            return f"({x()} < {x()} ? {x()} : {x()})"
-        if kind == 10:   # through another type, narrower or signed, and back
-            inner = self.of(rng.choice(("uint32_t", "uint64_t")), depth - 1)
-            return f"(({t})(({rng.choice(CASTS)}){inner}))"
-        if kind == 11:
-            return f"(({t})__builtin_popcount{ll}({x()}))"
-        if kind == 12:
-            return f"(({t})__builtin_clz{ll}({x()} | 1))"
-        if kind == 13:
-            return f"(({t})__builtin_ctz{ll}({x()} | ((({t})1) << {w - 1})))"
-        if kind == 14:   # an arithmetic shift
-            return f"(({t})(({st}){x()} >> ({x()} & {w - 1})))"
-        if kind == 15:   # a signed comparison
-            return f"(({st}){x()} < ({st}){x()} ? {x()} : {x()})"
-        if kind == 16:
-            return f"({x()} / ({x()} | 1))"
-        if kind == 17:
-            return f"({x()} % ({x()} | 1))"
-        divisor = f"(({st})({x()} | 1))"   # signed division, never by -1 (INT_MIN / -1 overflows)
+        forms = (   # each draws its subexpressions left to right, so a seed always gives the same text
+            lambda: f"({x()} + {x()})", lambda: f"({x()} - {x()})", lambda: f"({x()} * {x()})",
+            lambda: f"({x()} & {x()})", lambda: f"({x()} | {x()})", lambda: f"({x()} ^ {x()})",
+            lambda: f"({x()} << ({x()} & {w - 1}))", lambda: f"({x()} >> ({x()} & {w - 1}))",
+            lambda: f"(({t})~{x()})", lambda: f"({x()} < {x()} ? {x()} : {x()})",
+            lambda: self._cast(t, depth),
+            lambda: f"(({t})__builtin_popcount{ll}({x()}))", lambda: f"(({t})__builtin_clz{ll}({x()} | 1))",
+            lambda: f"(({t})__builtin_ctz{ll}({x()} | ((({t})1) << {w - 1})))",
+            lambda: f"(({t})(({st}){x()} >> ({x()} & {w - 1})))",   # an arithmetic shift
+            lambda: f"(({st}){x()} < ({st}){x()} ? {x()} : {x()})",   # a signed comparison
+            lambda: f"({x()} / ({x()} | 1))", lambda: f"({x()} % ({x()} | 1))",
+            lambda: self._signed_division(x, t, st))
+        return forms[rng.randrange(self.kinds)]()
+
+    def _cast(self, t: str, depth: int) -> str:
+        """_cast is an expression taken through another type, narrower or signed, and back to ``t``."""
+        inner = self.of(self.rng.choice(("uint32_t", "uint64_t")), depth - 1)
+        return f"(({t})(({self.rng.choice(CASTS)}){inner}))"
+
+    @staticmethod
+    def _signed_division(x, t: str, st: str) -> str:
+        """_signed_division divides as ``st``, never by -1 (INT_MIN / -1 overflows)."""
+        divisor = f"(({st})({x()} | 1))"
         return f"(({t})(({st}){x()} / ({divisor} == -1 ? ({st})1 : {divisor})))"
 
 

@@ -69,27 +69,20 @@ def test_header_math_is_within_its_ulp_bound_and_exact_on_special_values(swept, 
     assert len(specials) == 256 and np.isnan(specials).sum() == 32 and (specials == 0).sum() == 64
 
 
-def test_a_math_function_the_header_lacks_is_named_where_it_is_called(tmp_path):
+@pytest.mark.parametrize("statement, col, message", [
+    ("d[threadIdx.x] = exp(d[threadIdx.x]);", 20, "'exp' is unavailable: not in gpusim's HIP header"),
+    ("d[threadIdx.x] = __dmul_rz(d[threadIdx.x], 3.0);", 20,
+     "'__dmul_rz' is unavailable: gpusim's HIP header rounds arithmetic to nearest only"),
+], ids=["lacks (exp without ocml)", "refuses (directed rounding)"])
+def test_a_function_the_header_lacks_or_refuses_is_named_where_it_is_called(tmp_path, statement, col, message):
     src = tmp_path / "k.hip"
     src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
                    "__global__ void k(double *d) {\n"
-                   "  d[threadIdx.x] = exp(d[threadIdx.x]);\n"
+                   f"  {statement}\n"
                    "}\n")
     with pytest.raises(HipCompileError) as info:
         gpusim.load_kernel(src)
-    assert str(info.value).startswith(f"{src}:3:20: error: 'exp' is unavailable: not in gpusim's HIP header")
-
-
-def test_directed_rounding_arithmetic_is_named_where_it_is_called(tmp_path):
-    src = tmp_path / "k.hip"
-    src.write_text("// gpusim-launch: grid=1,1,1 block=64,1,1\n"
-                   "__global__ void k(float *x) {\n"
-                   "  x[threadIdx.x] = __fmul_rz(x[threadIdx.x], 3.0f);\n"
-                   "}\n")
-    with pytest.raises(HipCompileError) as info:
-        gpusim.load_kernel(src)
-    assert str(info.value).startswith(f"{src}:3:20: error: '__fmul_rz' is unavailable: gpusim's HIP header rounds "
-                                      "arithmetic to nearest only")
+    assert str(info.value).startswith(f"{src}:3:{col}: error: {message}")
 
 
 def test_every_ocml_function_is_a_named_error_without_the_device_libraries(tmp_path):

@@ -18,26 +18,21 @@ static __device__ __forceinline__ double __hiloint2double(int hi, int lo) {
   return __longlong_as_double((long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo));
 }
 
-/* float and double to integers: rounded to an integral value, then converted (exact) */
-static __device__ __forceinline__ float __gpusim_rint(float x) { return __builtin_rintf(x); }
-static __device__ __forceinline__ double __gpusim_rint(double x) { return __builtin_rint(x); }
-static __device__ __forceinline__ float __gpusim_floor(float x) { return __builtin_floorf(x); }
-static __device__ __forceinline__ double __gpusim_floor(double x) { return __builtin_floor(x); }
-static __device__ __forceinline__ float __gpusim_ceil(float x) { return __builtin_ceilf(x); }
-static __device__ __forceinline__ double __gpusim_ceil(double x) { return __builtin_ceil(x); }
-#define __GPUSIM_TO_INTEGER(NAME, F, T)                                                                  \
-  static __device__ __forceinline__ T NAME##_rn(F x) { return (T)__gpusim_rint(x); }                    \
+/* float and double to integers: rounded to an integral value (gpusim_hip_math.h's rintf, floor, ...),
+   then converted (exact) */
+#define __GPUSIM_TO_INTEGER(NAME, F, T, S)                                                               \
+  static __device__ __forceinline__ T NAME##_rn(F x) { return (T)rint##S(x); }                          \
   static __device__ __forceinline__ T NAME##_rz(F x) { return (T)x; }                                   \
-  static __device__ __forceinline__ T NAME##_rd(F x) { return (T)__gpusim_floor(x); }                   \
-  static __device__ __forceinline__ T NAME##_ru(F x) { return (T)__gpusim_ceil(x); }
-__GPUSIM_TO_INTEGER(__float2int, float, int)
-__GPUSIM_TO_INTEGER(__float2uint, float, unsigned)
-__GPUSIM_TO_INTEGER(__float2ll, float, long long)
-__GPUSIM_TO_INTEGER(__float2ull, float, unsigned long long)
-__GPUSIM_TO_INTEGER(__double2int, double, int)
-__GPUSIM_TO_INTEGER(__double2uint, double, unsigned)
-__GPUSIM_TO_INTEGER(__double2ll, double, long long)
-__GPUSIM_TO_INTEGER(__double2ull, double, unsigned long long)
+  static __device__ __forceinline__ T NAME##_rd(F x) { return (T)floor##S(x); }                         \
+  static __device__ __forceinline__ T NAME##_ru(F x) { return (T)ceil##S(x); }
+__GPUSIM_TO_INTEGER(__float2int, float, int, f)
+__GPUSIM_TO_INTEGER(__float2uint, float, unsigned, f)
+__GPUSIM_TO_INTEGER(__float2ll, float, long long, f)
+__GPUSIM_TO_INTEGER(__float2ull, float, unsigned long long, f)
+__GPUSIM_TO_INTEGER(__double2int, double, int, )
+__GPUSIM_TO_INTEGER(__double2uint, double, unsigned, )
+__GPUSIM_TO_INTEGER(__double2ll, double, long long, )
+__GPUSIM_TO_INTEGER(__double2ull, double, unsigned long long, )
 #undef __GPUSIM_TO_INTEGER
 
 /* the float or double next to r, up (toward +inf) or down; r is finite or an infinity it moves away from */

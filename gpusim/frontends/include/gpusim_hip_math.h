@@ -128,39 +128,25 @@ static __device__ __forceinline__ long long llabs(long long x) { return x < 0 ? 
    later sum (the contraction pragma). The fast forms (__logf, __sinf, __exp10f, ...) are the hardware's
    approximations (v_log_f32, v_exp_f32, v_sin_f32), as HIP's are; HIP's __fdividef and __powf are the full
    division and powf. */
-static __device__ __forceinline__ float __fadd_rn(float a, float b) {
-#pragma clang fp contract(off)
-  return a + b;
-}
-static __device__ __forceinline__ float __fsub_rn(float a, float b) {
-#pragma clang fp contract(off)
-  return a - b;
-}
-static __device__ __forceinline__ float __fmul_rn(float a, float b) {
-#pragma clang fp contract(off)
-  return a * b;
-}
-static __device__ __forceinline__ float __fdiv_rn(float a, float b) { return a / b; }
+/* a + b, a - b or a * b, rounded once: never fused into a neighbouring operation */
+#define __GPUSIM_UNFUSED(T, NAME, OP)                    \
+  static __device__ __forceinline__ T NAME(T a, T b) {   \
+    _Pragma("clang fp contract(off)") return a OP b;     \
+  }
+/* the round-to-nearest forms of type T, named with prefix P (f: float, d: double) */
+#define __GPUSIM_ROUNDED(T, P, SQRT)                                                                      \
+  __GPUSIM_UNFUSED(T, __##P##add_rn, +) __GPUSIM_UNFUSED(T, __##P##sub_rn, -)                             \
+  __GPUSIM_UNFUSED(T, __##P##mul_rn, *)                                                                   \
+  static __device__ __forceinline__ T __##P##div_rn(T a, T b) { return a / b; }                         \
+  static __device__ __forceinline__ T __##P##rcp_rn(T x) { return (T)1 / x; }                           \
+  static __device__ __forceinline__ T __##P##sqrt_rn(T x) { return SQRT(x); }
+__GPUSIM_ROUNDED(float, f, __builtin_sqrtf)
+__GPUSIM_ROUNDED(double, d, __builtin_sqrt)
+#undef __GPUSIM_ROUNDED
+#undef __GPUSIM_UNFUSED
 static __device__ __forceinline__ float __fmaf_rn(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
-static __device__ __forceinline__ float __frcp_rn(float x) { return 1.0f / x; }
-static __device__ __forceinline__ float __fsqrt_rn(float x) { return __builtin_sqrtf(x); }
-static __device__ __forceinline__ float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
-static __device__ __forceinline__ double __dadd_rn(double a, double b) {
-#pragma clang fp contract(off)
-  return a + b;
-}
-static __device__ __forceinline__ double __dsub_rn(double a, double b) {
-#pragma clang fp contract(off)
-  return a - b;
-}
-static __device__ __forceinline__ double __dmul_rn(double a, double b) {
-#pragma clang fp contract(off)
-  return a * b;
-}
-static __device__ __forceinline__ double __ddiv_rn(double a, double b) { return a / b; }
 static __device__ __forceinline__ double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
-static __device__ __forceinline__ double __drcp_rn(double x) { return 1.0 / x; }
-static __device__ __forceinline__ double __dsqrt_rn(double x) { return __builtin_sqrt(x); }
+static __device__ __forceinline__ float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
 /* The directed roundings of arithmetic (__fadd_rd, __dmul_ru, __fsqrt_rz, ...) would need the MODE register's
    rounding field, which gpusim does not honour: a call is an error naming them. */
 #define __GPUSIM_NOT_ROUNDED(T, NAME, ...)                                                                       \
