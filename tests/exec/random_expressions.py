@@ -8,7 +8,9 @@ compiled by clang-19 for gfx942 and run by gpusim, and compiled for the host and
 ``floating=True`` writes float and double expressions instead (+ - * / fma sqrt, trunc/floor/rint, copysign,
 selects, conversions between the two and through an integer), never contracted, over inputs that include every
 float and double bit pattern (NaNs, infinities, subnormals, signed zeros): IEEE arithmetic rounds each the same
-on both (a NaN compares as any NaN, since NaN payloads are the hardware's own).
+on both (a NaN compares as any NaN, since NaN payloads are the hardware's own). ``half=True`` writes _Float16
+expressions (+ - * /, selects, sqrt and trunc through float, conversions through float and int), the host
+rounding after each operation as the f16 instructions do.
 
 Division is left out unless asked for: LLVM 19's AMDGPU backend miscompiles some divisions whose operands come
 from sign extensions or all-ones constants (it narrows them by their sign bits, fixed later in LLVM, e.g.
@@ -35,6 +37,11 @@ FUNCTION = """#include <stdint.h>
   __builtin_memcpy(&u, &v, 8);
   return v != v ? 0x7ff8000000000000ull : u;
 }}
+{qualifier} uint64_t hbits(_Float16 v) {{
+  uint16_t u;
+  __builtin_memcpy(&u, &v, 2);
+  return v != v ? 0x7e00u : u;
+}}
 {qualifier} void exprs(uint64_t *out, const uint32_t *A, const uint32_t *B, const uint64_t *C, const uint64_t *D,
                        int i) {{
 #pragma clang fp contract(off)
@@ -42,14 +49,18 @@ FUNCTION = """#include <stdint.h>
   uint64_t c = C[i], d = D[i];
   float x, y = (float)(int32_t)b / 65536.0f;
   double u, v = (double)(int64_t)d * 0.125;
+  _Float16 h, g = (_Float16)y;
+  uint16_t a16 = (uint16_t)a;
   __builtin_memcpy(&x, &a, 4);
   __builtin_memcpy(&u, &c, 8);
-  (void)x; (void)y; (void)u; (void)v;
+  __builtin_memcpy(&h, &a16, 2);
+  (void)x; (void)y; (void)u; (void)v; (void)h; (void)g;
 {body}
 }}
 """
 FLOAT_LEAVES = ("x", "y", "0.0f", "-0.0f", "1.0f", "0.5f", "3.0f", "1e-30f", "1e30f", "1.17549435e-38f", "1e-45f")
 DOUBLE_LEAVES = ("u", "v", "0.0", "-0.0", "1.0", "-2.5", "1e-300", "1e300", "2.2250738585072014e-308", "4.9e-324")
+HALF_LEAVES = ("h", "g", "0.0f", "-0.0f", "1.0f", "0.5f", "3.0f", "65504.0f", "6.1035156e-05f", "5.9604645e-08f")
 
 
 class _Expressions:
@@ -135,11 +146,45 @@ class _FloatExpressions:
         return f"(({t})({x()} == {x()}) + {x()})"
 
 
-def source(seed: int, qualifier: str, division: bool = False, floating: bool = False) -> str:
+class _HalfExpressions:
+    """_HalfExpressions draws _Float16 expression text from one seeded random.Random. It leaves out a product or
+    sum made in float and rounded to half: LLVM 19 folds that into v_fma_mixlo_f16 with a +0 addend, which
+    turns a -0 result into +0 on the hardware, and gpusim, but not on the host."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def of(self, depth: int) -> str:
+        """of is a _Float16 expression at most ``depth`` operators deep."""
+        rng = self.rng
+        if depth == 0 or rng.random() < 0.2:
+            return f"((_Float16){rng.choice(HALF_LEAVES)})"
+
+        def x() -> str:
+            return self.of(depth - 1)
+
+        def clamped() -> str:   # a value an int holds, NaN as 0
+            v = x()
+            return (f"({v} != {v} ? (_Float16)0 : ({v} < (_Float16)-60000.0f ? (_Float16)-60000.0f : "
+                    f"({v} > (_Float16)60000.0f ? (_Float16)60000.0f : {v})))")
+        forms = (
+            lambda: f"({x()} + {x()})", lambda: f"({x()} - {x()})", lambda: f"({x()} * {x()})",
+            lambda: f"({x()} / {x()})", lambda: f"({x()} < {x()} ? {x()} : {x()})",
+            lambda: f"((_Float16)__builtin_sqrtf(__builtin_fabsf((float){x()})))",
+            lambda: f"((_Float16)__builtin_truncf((float){x()}))",
+            lambda: f"((_Float16)(float){x()})", lambda: f"((_Float16)(int){clamped()})")
+        return forms[rng.randrange(len(forms))]()
+
+
+def source(seed: int, qualifier: str, division: bool = False, floating: bool = False, half: bool = False) -> str:
     """source is the C text of ``exprs`` for ``seed``, its definitions qualified by ``qualifier`` (``static`` for
     the host, ``static __device__`` for HIP); ``exprs`` writes expression e of lane i to out[e * LANES + i], a
     floating-point result as its bits."""
-    if floating:
+    if half:
+        draw = _HalfExpressions(seed)
+        body = "\n".join(f"  out[{e} * {LANES} + i] = hbits({draw.of(draw.rng.randrange(2, 5))});"
+                         for e in range(EXPRESSIONS))
+    elif floating:
         draw = _FloatExpressions(seed)
         lines = []
         for e in range(EXPRESSIONS):
@@ -155,7 +200,7 @@ def source(seed: int, qualifier: str, division: bool = False, floating: bool = F
     return FUNCTION.format(qualifier=qualifier, body=body)
 
 
-def hip_kernel(seed: int, division: bool = False, floating: bool = False) -> str:
+def hip_kernel(seed: int, division: bool = False, floating: bool = False, half: bool = False) -> str:
     """hip_kernel is a HIP file that runs ``exprs`` on one workgroup of LANES lanes, inputs random (full-range
     32- and 64-bit words, and 16-bit ones for d) and written back, so a run's outputs hold what it read."""
     return (f"// gpusim-launch: grid=1,1,1 block={LANES},1,1\n"
@@ -164,15 +209,15 @@ def hip_kernel(seed: int, division: bool = False, floating: bool = False) -> str
             f"// gpusim-arg: C buffer u64[{LANES}] init=randint(0,18446744073709551616) seed={4 * seed + 3} out\n"
             f"// gpusim-arg: D buffer u64[{LANES}] init=randint(0,65536) seed={4 * seed + 4} out\n"
             f"// gpusim-arg: out buffer u64[{EXPRESSIONS * LANES}] out\n"
-            + source(seed, "static __device__", division, floating)
+            + source(seed, "static __device__", division, floating, half)
             + "extern \"C\" __global__ void random_expressions(const uint32_t *A, const uint32_t *B, const uint64_t *C,"
               " const uint64_t *D, uint64_t *out) {\n  exprs(out, A, B, C, D, threadIdx.x);\n}\n")
 
 
-def host_program(seed: int, division: bool = False, floating: bool = False) -> str:
+def host_program(seed: int, division: bool = False, floating: bool = False, half: bool = False) -> str:
     """host_program is a C program that reads A, B, C, D (LANES each, native byte order) from standard input and
     writes ``exprs``'s EXPRESSIONS * LANES results to standard output."""
-    return (source(seed, "static", division, floating)
+    return (source(seed, "static", division, floating, half)
             + "#include <stdio.h>\nint main(void) {\n"
             f"  static uint32_t A[{LANES}], B[{LANES}];\n  static uint64_t C[{LANES}], D[{LANES}], "
             f"out[{EXPRESSIONS * LANES}];\n"
@@ -182,7 +227,8 @@ def host_program(seed: int, division: bool = False, floating: bool = False) -> s
             f"  fwrite(out, 8, {EXPRESSIONS * LANES}, stdout);\n  return 0;\n}}\n")
 
 
-def run_both(seed: int, folder, division: bool = False, timing: bool = False, floating: bool = False):
+def run_both(seed: int, folder, division: bool = False, timing: bool = False, floating: bool = False,
+             half: bool = False):
     """run_both runs seed's expressions on gpusim (cdna3, functional unless ``timing``) and on the host (clang-19,
     -O1), writing their files to ``folder``, and returns (gpusim's, the host's) uint64 results, shaped
     (EXPRESSIONS, LANES). Raises subprocess.CalledProcessError when the host build or run fails."""
@@ -195,10 +241,11 @@ def run_both(seed: int, folder, division: bool = False, timing: bool = False, fl
     folder = Path(folder)
     kernel_file, host_file, host_exe = (folder / f"exprs_{seed}.hip", folder / f"exprs_{seed}.c",
                                         folder / f"exprs_{seed}")
-    kernel_file.write_text(hip_kernel(seed, division, floating))
-    host_file.write_text(host_program(seed, division, floating))
-    subprocess.run(["clang-19", "-O1", "-w", "-ffp-contract=off", "-o", str(host_exe), str(host_file), "-lm"],
-                   check=True, capture_output=True)
+    kernel_file.write_text(hip_kernel(seed, division, floating, half))
+    host_file.write_text(host_program(seed, division, floating, half))
+    # _Float16 rounded after each operation, as gfx942's f16 instructions round (not kept in float between them)
+    subprocess.run(["clang-19", "-O1", "-w", "-ffp-contract=off", "-Xclang", "-ffloat16-excess-precision=none",
+                    "-o", str(host_exe), str(host_file), "-lm"], check=True, capture_output=True)
     out = gpusim.simulate(gpusim.load_kernel(kernel_file), "cdna3", timing=timing).outputs
     inputs = b"".join(out[name].tobytes() for name in ("A", "B", "C", "D"))
     host = subprocess.run([str(host_exe)], input=inputs, capture_output=True, check=True).stdout
