@@ -7,6 +7,8 @@ refused at the argument's line rather than stored as an infinity or wrapped.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gpusim.asm.header import FLOAT_MAX, INT_RANGES
@@ -49,11 +51,12 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
     rng = np.random.default_rng(spec.seed)
     p = spec.init_params
     chunk = _element_wise(spec.init, p, rng)
+    check = _may_not_fit(spec, n)
     if chunk is not None:
         out = np.empty(n, NUMPY_DTYPES[spec.dtype])
         for start in range(0, n, CHUNK_ELEMENTS):
             count = min(CHUNK_ELEMENTS, n - start)
-            out[start:start + count] = _stored(chunk(start, count), spec, start)
+            out[start:start + count] = _stored(chunk(start, count), spec, check, start)
         return out.reshape(shape)
     if spec.init == "randint":   # its bounded draws buffer 32-bit halves within one call: made whole
         lo, hi = int(p[0]), int(p[1])   # the header checked that the element type holds lo..hi-1
@@ -67,7 +70,7 @@ def make_buffer(spec: ArgSpec) -> np.ndarray:
         values = _cycle_offsets(shape, rng, spec)
     else:
         raise ValueError(f"unknown initialiser {spec.init}")
-    return _stored(values, spec).reshape(shape)
+    return _stored(values, spec, check).reshape(shape)
 
 
 def _element_wise(init: str, p: tuple, rng: np.random.Generator):
@@ -88,14 +91,35 @@ def _element_wise(init: str, p: tuple, rng: np.random.Generator):
     return None
 
 
-def _stored(values: np.ndarray, spec: ArgSpec, start: int = 0) -> np.ndarray:
+def _stored(values: np.ndarray, spec: ArgSpec, check: bool, start: int = 0) -> np.ndarray:
     """_stored converts ``values``, elements ``start``.. of ``spec``'s buffer, to its type's storage (bf16: its bit
-    patterns), after _check_fits."""
+    patterns), after _check_fits when ``check`` (_may_not_fit)."""
     values = np.asarray(values)
-    _check_fits(values, spec, start)
+    if check:
+        _check_fits(values, spec, start)
     if spec.dtype == "bf16":
         return to_bf16_bits(values)
     return values.astype(NUMPY_DTYPES[spec.dtype], copy=False)
+
+
+def _fits(value, dtype: str) -> bool:
+    """_fits is _check_fits's rule for one value (a Python int or float, compared exactly)."""
+    if dtype in INT_RANGES:
+        least, most = INT_RANGES[dtype]
+        return least - 1 < value < most + 1
+    return dtype not in FLOAT_MAX or not (math.isfinite(value) and abs(value) > FLOAT_MAX[dtype])
+
+
+def _may_not_fit(spec: ArgSpec, n: int) -> bool:
+    """_may_not_fit tells whether an element of ``spec``'s ``n``-element buffer may be one its type cannot hold:
+    False when the initialiser's parameters and ``n`` bound every value by ones it holds (then _check_fits would
+    find nothing, and its passes over the buffer, as long again as making it, are left out); True for
+    ``normal``, whose draws have no bound. cycle_offsets refuses its own offsets (_cycle_offsets)."""
+    p = spec.init_params
+    bounds = {"zeros": (0,), "ones": (1,), "value": p[:1], "uniform": p[:2], "arange": (0, n - 1),
+              "perm": (0, n - 1), "cycle": (0, n - 1), "cycle_offsets": (),
+              "randint": (p[0], p[1] - 1) if len(p) == 2 else None}.get(spec.init)
+    return bounds is None or not all(_fits(b, spec.dtype) for b in bounds)
 
 
 def _check_fits(values: np.ndarray, spec: ArgSpec, start: int) -> None:
