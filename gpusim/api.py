@@ -31,7 +31,6 @@ from gpusim.exec.check import CheckResult, run_checks
 from gpusim.engine.launch import kernel_times
 from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch
 from gpusim.report.counters import instruction_counters as _instruction_counters
-from gpusim.report.counters import split_instances as _split_instances
 
 __all__ = ["Kernel", "Result", "load_arch", "load_kernel", "kernel_from_text", "simulate", "kernel_occupancy"]
 
@@ -425,8 +424,8 @@ def simulate(kernel: Kernel, arch: Union[str, Arch] = "cdna3", *, check: bool = 
     instances: dict = {}
     if timed is not None:
         cycles = timed.cycles
-        scalars, instances = _split_instances(timed.counters)
-        counters.update(scalars)
+        counters.update(timed.counters)
+        instances = timed.instances
     return Result(kernel=kernel.name, target=kernel.target, arch=arch, grid=module.launch.grid,
                   block=module.launch.block, counters=counters, outputs=run.final, checks=checks, occupancy=occ,
                   cycles=cycles, instances=instances, trace=None if timed is None else timed.trace,

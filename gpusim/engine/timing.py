@@ -10,7 +10,7 @@ numba loop (gpusim.engine.kernels.cu) needs.
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, Optional
 
@@ -99,7 +99,9 @@ class TimedRun:
     functional run is needed. ``trace`` holds the recorded events when a
     TraceWindow was given. ``warm_up`` tells whether a warm-up dispatch ran first. ``memory`` is the
     memory levels as the dispatch left them (caches, TLBs, counters), after the end-of-kernel release:
-    what time_kernel's ``memory`` takes for the next kernel on the same GPU.
+    what time_kernel's ``memory`` takes for the next kernel on the same GPU. ``counters`` holds the cache and
+    memory counters summed over their instances (``TCC_HIT_sum``); ``instances`` holds them per instance,
+    ``{"TCC_HIT": [channel 0, 1, ...]}`` (rocprof's ``TCC_HIT[i]``; MemoryLevels.counters documents them).
     """
 
     cycles: int
@@ -112,6 +114,7 @@ class TimedRun:
     warm_up: bool = False
     memory: Optional[MemoryLevels] = None
     sampling: Optional[SamplingOutcome] = None
+    instances: dict = field(default_factory=dict)
 
     @property
     def instruction_counts(self) -> np.ndarray:
@@ -511,12 +514,13 @@ def _timed_dispatch(kernel, arch: Arch, memory: MemoryLevels, *, max_instruction
     for name, col in STALL_COUNTERS.items():
         c[name] = int(counters[col])
     c["GPUSIM_WAVE_CYCLES"] = int(sum(counters[col] for col in STALL_COUNTERS.values()))
-    c.update(memory.counters())
+    sums, instances = memory.counters_by_instance()
+    c.update(sums)
     recorded = None
     if trace is not None:
         recorded = TraceEvents(events[:tctl[cuk.T_COUNT]].copy(), trace, spc, wpw, int(tctl[cuk.T_DROPPED]))
     times = kernel_times(int(cycles), arch)
-    return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c,
+    return TimedRun(cycles=int(cycles), time_us=int(cycles) / arch.clocks.shader_mhz, counters=c, instances=instances,
                     functional=dispatch.outcome(mem, icount, values=values, uninit=uninit, registers=regs.registers),
                     trace=recorded, kernel_time_us=times.kernel_time_us, event_time_us=times.event_time_us,
                     sampling=outcome)

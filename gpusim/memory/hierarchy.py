@@ -77,6 +77,25 @@ def _sets(size_bytes: int, line_bytes: int, ways: int) -> int:
     return max(1, size_bytes // (line_bytes * ways))
 
 
+def ways_in_use(tags: np.ndarray, stamps: np.ndarray) -> int:
+    """ways_in_use is how many leading ways of a timed cache's ``tags``/``stamps`` (indexed [..., set, way])
+    hold anything in some set: everything past them is zero in both arrays.
+
+    A set's ways fill from way 0 up and are never emptied (gpusim.memory.kernels.cache: a fill takes the
+    first EMPTY way, an invalidate leaves INVALIDATED; a stamp is written only with a tag), so the first way
+    no set uses ends the used part. Copying or scanning only that part is exact, and a 256 MB MALL that a
+    kernel boundary hands on usually holds lines in its first one or two of 16 ways. Looks at O(log ways) ways.
+    """
+    used, unused = 0, tags.shape[-1]   # ways [0, used) hold lines, [unused, ...) none: bisect between
+    while used < unused:
+        w = (used + unused) // 2
+        if tags[..., w].any() or stamps[..., w].any():
+            used = w + 1
+        else:
+            unused = w
+    return used
+
+
 def _cache(instances: tuple, sets: int, ways: int, ways_outermost: bool = False) -> tuple:
     """_cache returns the tags (all ``EMPTY``), stamps and ready (data-ready, fill-requested cycle pairs) of a
     timed cache, indexed [*instances, set, way]: zeroed arrays, a set's ways side by side, or with
@@ -271,9 +290,10 @@ class MemoryLevels:
         """
         nxt = MemoryLevels(self.arch, self.cus)
         kept = [("mall_tags", "mall_stamps", "mall_dirty")] + ([("l2_tags", "l2_stamps", "l2_dirty")] if keep_l2 else [])
-        for names in kept:
-            for name in names:
-                getattr(nxt, name)[...] = getattr(self, name)
+        for tags, stamps, dirty in kept:
+            used = ways_in_use(getattr(self, tags), getattr(self, stamps))   # the rest is zero on both sides
+            for name in (tags, stamps, dirty):
+                getattr(nxt, name)[..., :used] = getattr(self, name)[..., :used]
         for name in ("l1_tags", "l1_stamps", "l2_tags", "l2_stamps"):
             getattr(nxt.tr, name)[...] = getattr(self.tr, name)
         nxt.seq[...] = self.seq   # later replacement stamps stay newer than the kept lines'
@@ -303,15 +323,27 @@ class MemoryLevels:
           TCP_UTCL1_*             one UTCL1 per CU, i = CU index
           GPUSIM_UTCL2_*, GPUSIM_PAGE_WALK*   one UTCL2 per XCD, i = XCD index
         """
-        out = {}
+        sums, instances = self.counters_by_instance()
+        out = dict(sums)
+        for name, values in instances.items():
+            out.update((f"{name}[{k}]", value) for k, value in enumerate(values))
+        return out
+
+    def counters_by_instance(self) -> tuple[dict, dict]:
+        """counters_by_instance is ``counters()`` in two parts, built from the arrays at once: the sums
+        (``{"TCC_HIT_sum": total, ...}``) and the instances (``{"TCC_HIT": [instance 0, 1, ...], ...}``).
+        What the timing model reports after every dispatch: a program's hundreds of launches would
+        otherwise build, and parse again, a key per instance (some 7,000 on cdna3) each time."""
+        sums: dict = {}
+        instances: dict = {}
         for names, arr in self._counter_arrays():
             flat = arr.reshape(-1, arr.shape[-1])
+            totals = flat.sum(axis=0).tolist()
+            columns = flat.T.tolist()
             for i, name in enumerate(names):
-                out[name + "_sum"] = int(flat[:, i].sum())
-            for i, name in enumerate(names):
-                for k, value in enumerate(flat[:, i].tolist()):
-                    out[f"{name}[{k}]"] = value
-        return out
+                sums[name + "_sum"] = totals[i]
+                instances[name] = columns[i]
+        return sums, instances
 
     def counter_views(self) -> list:
         """counter_views lists (counter names, flat int64 view) for every counter array, in the order

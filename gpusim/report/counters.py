@@ -1,11 +1,9 @@
 """Counters of one dispatch that need no timing model: instructions per issue unit from per-instruction
-execution counts, and the split of rocprof-style per-instance counters (``TCC_HIT[3]``) from the rest.
+execution counts.
 
 gpusim.api.simulate and gpusim.system.kernel_launch both build their counters with these.
 """
 from __future__ import annotations
-
-from typing import Mapping
 
 import numpy as np
 
@@ -18,23 +16,6 @@ _UNIT_COUNTERS = {
     "mfma": ("SQ_INSTS_VALU", "SQ_INSTS_MFMA"), "salu": ("SQ_INSTS_SALU",), "smem": ("SQ_INSTS_SMEM",),
     "lds": ("SQ_INSTS_LDS",), "branch": ("SQ_INSTS_BRANCH",), "msg": ("GPUSIM_INSTS_OTHER",),
 }
-
-
-def split_instances(counters: Mapping[str, int]) -> tuple[dict, dict]:
-    """split_instances separates rocprof-style per-instance entries (``TCC_HIT[3]``) from the other counters.
-
-    Returns (counters without them, {name: [value of instance 0, 1, ...]}).
-    """
-    scalars: dict = {}
-    found: dict = {}
-    for key, value in counters.items():
-        if key.endswith("]") and "[" in key:
-            name, index = key[:-1].split("[", 1)
-            found.setdefault(name, {})[int(index)] = int(value)
-        else:
-            scalars[key] = value
-    instances = {name: [by_index.get(i, 0) for i in range(max(by_index) + 1)] for name, by_index in found.items()}
-    return scalars, instances
 
 
 def instruction_counters(program: Program, counts: np.ndarray) -> dict:

@@ -25,7 +25,7 @@ from gpusim.engine.sampling_policy import sampling_policy
 from gpusim.engine.timing import QUANTUM_CYCLES, time_kernel
 from gpusim.errors import UsageError, did_you_mean
 from gpusim.exec.launch import DEFAULT_LIMIT, DEFAULT_WAVE_LIMIT, Dispatch, scratch_need
-from gpusim.report.counters import instruction_counters, split_instances
+from gpusim.report.counters import instruction_counters
 from gpusim.system.device import DeviceMemory
 from gpusim.system.launch_memo import CacheSnapshot, LaunchMemo, MemoEntry
 
@@ -175,8 +175,8 @@ def run_launch(device: DeviceMemory, kernel, *, grid: Optional[Sequence[int]] = 
                         trace=trace, sample=policy)
     mark_stale()
     counters = _base_counters(kernel_now, timed.functional)
-    scalars_c, instances = split_instances(timed.counters)
-    counters.update(scalars_c)
+    counters.update(timed.counters)
+    instances = timed.instances
     device.memory = timed.memory
     if memo is not None:
         after = CacheSnapshot.of(timed.memory)

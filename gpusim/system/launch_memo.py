@@ -39,7 +39,7 @@ import numpy as np
 from gpusim.arch import Arch
 from gpusim.asm.value_slice import reads_buffers, value_slice
 from gpusim.engine.timing import keeps_l2
-from gpusim.memory.hierarchy import MemoryLevels
+from gpusim.memory.hierarchy import MemoryLevels, ways_in_use
 
 # (tags, stamps, dirty) of the levels a kernel boundary keeps (MemoryLevels.for_next_kernel)
 _MALL = ("mall_tags", "mall_stamps", "mall_dirty")
@@ -76,7 +76,8 @@ class CacheSnapshot:
         parts = []
         for tags_name, stamps_name, dirty_name in _kept(memory.arch):
             tags, stamps = _get(memory, tags_name), _get(memory, stamps_name)
-            where = np.nonzero((tags != 0) | (stamps != 0))
+            used = ways_in_use(tags, stamps)
+            where = np.nonzero((tags[..., :used] != 0) | (stamps[..., :used] != 0))   # indexes the whole arrays too
             dirty = None if dirty_name is None else _get(memory, dirty_name)[where]
             parts.append((tags_name, stamps_name, dirty_name, where, tags[where], stamps[where], dirty))
             h.update(tags_name.encode())

@@ -12,6 +12,7 @@ from memory_support import py
 
 from gpusim.arch import arch_overrides, load_arch
 from gpusim.memory import MemoryLevels
+from gpusim.memory.hierarchy import ways_in_use
 from gpusim.memory.kernels.access import access_line
 from gpusim.memory.kernels.slots import slot_wait
 
@@ -164,6 +165,11 @@ def test_counters_per_instance_name_the_unit_that_counted():
         values = [v for key, v in c.items() if key.startswith(name + "[")]
         assert sum(values) == c[name + "_sum"], name
     assert len([k for k in c if k.startswith("TCC_REQ[")]) == 2 * ARCH.l2.channels
+    sums, instances = m.counters_by_instance()   # what the timing model reports: the same, in two parts
+    assert sums == {k: v for k, v in c.items() if k.endswith("_sum")}
+    assert instances["TCP_TOTAL_CACHE_ACCESSES"][cu] == 1 and len(instances["TCC_REQ"]) == 2 * ARCH.l2.channels
+    assert {f"{name}[{i}]": v for name, vs in instances.items() for i, v in enumerate(vs)} == {
+        k: v for k, v in c.items() if k.endswith("]")}
 
 
 def test_every_shipped_architecture_and_mall_what_if_shares_one_compiled_timing_model():
@@ -176,3 +182,40 @@ def test_every_shipped_architecture_and_mall_what_if_shares_one_compiled_timing_
         archs[str(overrides)] = arch_overrides(archs["cdna3.yaml"], overrides)
     types = {str(numba.typeof(MemoryLevels(arch).kernel_args())): name for name, arch in archs.items()}
     assert len(types) == 1, sorted(types.values())
+
+
+
+def _l2_line(k):
+    """_l2_line is the address of the k-th distinct line of set 5 of L2 channel 2."""
+    local = (5 + k * _levels().l2_tags.shape[-2]) * ARCH.l2.line_bytes
+    return int(channel_global(local, 2, ARCH.l2.channel_interleave_bytes, ARCH.l2.channels))
+
+
+def _mall_line(k, sets):
+    """_mall_line is the address of the k-th distinct line of set 5 of MALL slice 2."""
+    local = (5 + k * sets) * ARCH.mall.line_bytes
+    return int(channel_global(local, 2, ARCH.hbm.channel_interleave_bytes, ARCH.mall.channels))
+
+
+def test_ways_in_use_ends_at_the_first_way_no_set_holds():
+    m = _levels()
+    assert ways_in_use(m.l2_tags, m.l2_stamps) == 0
+    for k in range(3):   # three lines of one L2 set; their MALL lines spread over MALL sets
+        m.access(0, _l2_line(k), 10 * k)
+    assert ways_in_use(m.l2_tags, m.l2_stamps) == 3
+    assert ways_in_use(m.mall_tags, m.mall_stamps) == 1
+    m.l2_tags[0, 0, 0, 3] = -1   # an invalidated way (INVALIDATED, stamp -1) still counts
+    m.l2_stamps[0, 0, 0, 3] = -1
+    assert ways_in_use(m.l2_tags, m.l2_stamps) == 4
+
+
+def test_the_next_kernel_keeps_every_mall_and_l2_line_in_any_way():
+    m = _levels()
+    sets = m.mall_tags.shape[-2]
+    for k in range(6):   # six lines of one MALL set (and their L2 lines), some of them written
+        m.access(k % 2, _mall_line(k, sets), 5 * k, write=k % 3 == 0, nbytes=64 if k % 3 == 0 else 0)
+    assert ways_in_use(m.mall_tags, m.mall_stamps) >= 4
+    nxt = m.for_next_kernel(keep_l2=True)
+    for name in ("mall_tags", "mall_stamps", "mall_dirty", "l2_tags", "l2_stamps", "l2_dirty"):
+        np.testing.assert_array_equal(getattr(nxt, name), getattr(m, name), err_msg=name)
+    assert m.l2_dirty.any() and not nxt.l1_tags.any() and nxt.seq[0] == m.seq[0]
