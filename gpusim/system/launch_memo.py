@@ -61,9 +61,10 @@ def _kept(arch: Arch) -> tuple:
 @dataclass(frozen=True)
 class CacheSnapshot:
     """CacheSnapshot is what a GPU's caches hand the next kernel, stored sparsely: for each level the kernel
-    boundary keeps (MALL, L2 where kept, UTCL1s, UTCL2s) the positions of its used ways and their tags,
-    stamps and dirty bits, and the replacement clock ``seq``. ``signature`` hashes the positions, tags and
-    dirty bits, not the stamps (module docstring)."""
+    boundary keeps (MALL, L2 where kept, UTCL1s, UTCL2s) which ways hold a line (a boolean mask over the
+    leading ways any set uses, hierarchy.ways_in_use) and, in the mask's order, their tags, stamps and dirty
+    bits, and the replacement clock ``seq``. ``signature`` hashes the positions, tags and dirty bits, not the
+    stamps (module docstring)."""
 
     parts: tuple
     seq: int
@@ -77,23 +78,26 @@ class CacheSnapshot:
         for tags_name, stamps_name, dirty_name in _kept(memory.arch):
             tags, stamps = _get(memory, tags_name), _get(memory, stamps_name)
             used = ways_in_use(tags, stamps)
-            where = np.nonzero((tags[..., :used] != 0) | (stamps[..., :used] != 0))   # indexes the whole arrays too
-            dirty = None if dirty_name is None else _get(memory, dirty_name)[where]
-            parts.append((tags_name, stamps_name, dirty_name, where, tags[where], stamps[where], dirty))
-            h.update(tags_name.encode())
-            for a in (*where, tags[where]) + (() if dirty is None else (dirty,)):
-                h.update(np.ascontiguousarray(a).tobytes())
+            held = (tags[..., :used] != 0) | (stamps[..., :used] != 0)   # the positions, over the used ways
+            values = tags[..., :used][held]
+            dirty = None if dirty_name is None else _get(memory, dirty_name)[..., :used][held]
+            parts.append((tags_name, stamps_name, dirty_name, held, values, stamps[..., :used][held], dirty))
+            h.update(f"{tags_name} {held.shape}".encode())
+            h.update(np.packbits(held).tobytes())
+            for a in (values,) + (() if dirty is None else (dirty,)):
+                h.update(a.tobytes())
         return cls(tuple(parts), int(memory.seq[0]), h.digest())
 
     def restore(self, arch: Arch) -> MemoryLevels:
         """restore returns fresh memory levels of ``arch`` holding this state: what the next kernel's
         acquire keeps is as it was, the rest (L1s, calendars, counters) is new."""
         memory = MemoryLevels(arch)
-        for tags_name, stamps_name, dirty_name, where, tags, stamps, dirty in self.parts:
-            _get(memory, tags_name)[where] = tags
-            _get(memory, stamps_name)[where] = stamps
+        for tags_name, stamps_name, dirty_name, held, tags, stamps, dirty in self.parts:
+            used = held.shape[-1]
+            _get(memory, tags_name)[..., :used][held] = tags
+            _get(memory, stamps_name)[..., :used][held] = stamps
             if dirty_name is not None:
-                _get(memory, dirty_name)[where] = dirty
+                _get(memory, dirty_name)[..., :used][held] = dirty
         memory.seq[0] = self.seq
         return memory
 
