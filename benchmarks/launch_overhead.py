@@ -4,14 +4,15 @@ one application is hundreds of kernels").
 For every shipped program (``workloads/*.yaml``, or those named), runs ``gpusim.simulate_program(path,
 sample="auto")`` (what ``gpusim run app.yaml`` does) in this process and prints its kernel launches, how many
 the launch memo reused, the host seconds of the whole run, the seconds inside the compiled timing loop
-(``gpusim.engine.kernels.cu.run_timed``, timed around each call) and the rest, per launch (timed or reused): what every
-launch pays around its simulation (building the next kernel's memory levels, the launch memo's cache snapshot
-and key, the counters), which a program of hundreds of short launches pays hundreds of times. A warm-up run
-of the smallest program first loads numba's compiled code, so no figure contains a compile or its cache load.
+(``gpusim.engine.kernels.cu.run_timed``, timed around each call) and the rest per launch, timed or reused:
+what every launch pays around its simulation (building the next kernel's memory levels, the launch memo's
+cache snapshot and key, the counters), which a program of hundreds of short launches pays hundreds of times.
+A warm-up run of the smallest program first loads numba's compiled code, so no figure contains a compile or
+its cache load.
 
 Usage:
 
-    python benchmarks/launch_overhead.py                       # every shipped program (about 2 minutes)
+    python benchmarks/launch_overhead.py                       # every shipped program (about a minute)
     python benchmarks/launch_overhead.py bitonic_sort_1m       # one of them (its name, or a path)
 """
 from __future__ import annotations
